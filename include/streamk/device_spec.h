@@ -1,0 +1,52 @@
+// DeviceSpec: the planner's model of a GPU (SM count, resident blocks per SM for the kernel
+// configuration, L2 size, cost constants). The planner only ever sees a DeviceSpec, never the
+// device, so every decision can be reproduced on a CPU for any GPU: take a preset
+// (DeviceSpecByName("h200")) or query the local GPU (QueryLocalDevice()).
+//
+//   absl::StatusOr<streamk::DeviceSpec> dev = streamk::QueryLocalDevice();
+//   if (!dev.ok()) dev = streamk::DeviceSpecByName("h200");  // no GPU: plan for an H200
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+
+namespace streamk {
+
+// The Stream-K paper's per-block time model, in microseconds, for the library's 128x128x32 tile:
+//   time(block) = block_us + partial_us * [publishes] + iter_us * iterations
+//                 + peer_us * (peers waited for) + epilogue_us * (tiles finished)
+// Values depend on GPU, tile and dtype. Each preset says where its numbers come from.
+struct CostModel {
+  double block_us = 0;     // a: fixed cost of a block (launch share, prologue, pipeline fill)
+  double partial_us = 0;   // b: write one fp32 partial tile to the workspace and signal
+  double iter_us = 0;      // c: one MAC-iteration (128x128x32) on one SM, steady state
+  double peer_us = 0;      // d: wait for, read and add one peer's fp32 partial tile
+  double epilogue_us = 0;  // e: convert and write one output tile (and read C when beta != 0)
+};
+
+struct DeviceSpec {
+  std::string name;
+  int sms = 0;            // streaming multiprocessors
+  int occupancy = 0;      // resident blocks per SM of the GEMM kernel configuration
+  int64_t l2_bytes = 0;
+  CostModel cost;
+  bool queried = false;  // true when read off a real device rather than a preset
+};
+
+// Presets: "a100" (A100 SXM, 108 SMs), "h100" (H100 SXM, 132 SMs), "h200" (H200, 132 SMs).
+DeviceSpec A100Spec();
+DeviceSpec H100Spec();
+DeviceSpec H200Spec();
+
+// A preset by name ("a100", "h100", "h200"); NotFound naming the known ones otherwise.
+absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name);
+
+// The local GPU's properties through the CUDA runtime (SM count, L2, name) and the kernel's real
+// occupancy; cost constants from the closest preset. FailedPrecondition when there is no usable
+// CUDA device, with the CUDA error name.
+absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal = -1);
+
+}  // namespace streamk

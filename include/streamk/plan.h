@@ -1,0 +1,70 @@
+// The Plan: everything the persistent kernel needs to know about how one GEMM is decomposed, as one
+// trivially copyable struct passed by value to the kernel. The planner (planner.h) makes it; the
+// work mapping (kernels/work_mapping.h) turns a block index into work with it; the printers
+// (plan_print.h) show it. No Abseil here: the CUDA side includes this header.
+//
+// Vocabulary. A *tile* is one tile_m x tile_n block of D in one batch entry; an *iteration* is one
+// tile_k slice of a tile's k range (a tile has iters_per_tile of them). Tiles are numbered
+// linearly across the batch; the first sk_tiles of them are Stream-K tiles, the rest data-parallel
+// tiles. Blocks are numbered by *work block* index: Stream-K blocks first, then data-parallel blocks,
+// then reduction blocks. The kernel runs grid_blocks persistent blocks; block b executes work blocks
+// b, b + grid_blocks, b + 2 * grid_blocks, ... in that order, so a work block only ever waits for
+// lower-numbered work blocks, which are running or done (see kernels/persistent_kernel.cuh).
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "streamk/types.h"
+
+namespace streamk {
+
+struct Plan {
+  // --- problem -------------------------------------------------------------------------------
+  int m = 0, n = 0, k = 0;  // elements
+  int batch = 1;
+  int tile_m = 128, tile_n = 128, tile_k = 32;  // elements
+  int tiles_m = 0, tiles_n = 0;                 // per batch entry
+  int tiles = 0;                                // tiles_m * tiles_n * batch
+  int iters_per_tile = 0;                       // ceil(k / tile_k)
+
+  // --- decomposition -------------------------------------------------------------------------
+  Mode mode = Mode::kDataParallel;  // resolved: never kAuto
+  Reduction reduction = Reduction::kDeterministic;
+  int dp_tiles = 0;  // tiles [sk_tiles, tiles) are computed whole by data-parallel blocks
+  int sk_tiles = 0;  // tiles [0, sk_tiles) are computed by Stream-K blocks
+  int sk_blocks = 0;
+  int sk_regions = 0;                 // sk iteration space split into equal regions (split-K: tiles)
+  int sk_blocks_per_region = 0;
+  int sk_iters_per_region = 0;
+  int sk_iters_per_normal_block = 0;  // big blocks do one more
+  int sk_big_blocks_per_region = 0;   // the first ones of each region
+  int sk_waves = 0;                   // ceil(sk_blocks / avail_sms)
+  int dp_blocks = 0;
+  int dp_first_wave_tiles = 1;  // tiles each of the first avail_sms DP blocks computes
+  int reduction_blocks = 0;     // one per Stream-K tile, when reduction == kSeparate
+
+  // --- grid ----------------------------------------------------------------------------------
+  int work_blocks = 0;  // sk_blocks + dp_blocks + reduction_blocks
+  int grid_blocks = 0;  // min(work_blocks, avail_sms * occupancy): every block resident at once
+  int avail_sms = 0;
+  int occupancy = 0;  // resident blocks per SM for the kernel configuration
+  Raster raster = Raster::kAlongN;
+  int swizzle = 1;  // band width of the raster, in tiles
+
+  // --- workspace (bytes) ---------------------------------------------------------------------
+  // Partials: fp32 tiles, tile_m * tile_n * 4 bytes each. kDeterministic and kAtomic keep one per
+  // Stream-K tile; kSeparate keeps two per Stream-K block (a block publishes for at most its first
+  // and last tile). Flags: one int32 per Stream-K tile, zero between launches.
+  int64_t partial_tile_bytes = 0;
+  int64_t partials_offset = 0;
+  int64_t partials_bytes = 0;
+  int64_t flags_offset = 0;
+  int64_t flags_bytes = 0;
+  int64_t workspace_bytes = 0;
+  static constexpr int64_t kWorkspaceAlignment = 256;
+};
+
+static_assert(std::is_trivially_copyable_v<Plan>, "Plan is passed by value to the kernel");
+
+}  // namespace streamk

@@ -1,0 +1,39 @@
+// One way to print a Plan, used by streamk-plan, logs and test failures alike: a multi-line text
+// report (FormatPlan), a JSON object (PlanToJson), and one line (PlanSummary) behind operator<<
+// (gtest messages, logs) and AbslStringify (absl::StrCat with Abseil 2023 and newer).
+//
+//   streamk::PlanExplanation why;
+//   auto plan = streamk::MakePlan(problem, streamk::H200Spec(), {}, &why);
+//   std::cout << streamk::FormatPlan(*plan, &why);
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "streamk/plan.h"
+#include "streamk/planner.h"
+
+namespace streamk {
+
+// Human-readable report: problem, tiles and waves, the decomposition, grid, workspace and (when
+// `why` is given) the candidates with predicted times and the reason.
+std::string FormatPlan(const Plan& plan, const PlanExplanation* why = nullptr,
+                       const std::string& device_name = "");
+
+// One JSON object with every Plan field plus, when `why` is given, "predicted_us", "reason" and
+// "candidates": [{"name", "mode", "dp_tiles", "sk_tiles", "sk_blocks", "splits", "reduction",
+// "predicted_us", "feasible", "note"}].
+std::string PlanToJson(const Plan& plan, const PlanExplanation* why = nullptr,
+                       const std::string& device_name = "");
+
+// One line: "mode=streamk m=1536 n=1536 k=4096 tiles=144 dp_tiles=0 sk_tiles=144 ...".
+std::string PlanSummary(const Plan& plan);
+
+std::ostream& operator<<(std::ostream& os, const Plan& plan);
+
+template <typename Sink>
+void AbslStringify(Sink& sink, const Plan& plan) {
+  sink.Append(PlanSummary(plan));
+}
+
+}  // namespace streamk

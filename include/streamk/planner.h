@@ -1,0 +1,76 @@
+// The Stream-K planner: a pure function from (problem, device model, options) to a Plan. Same
+// inputs, same plan, on any machine. The decision for a shape can be printed (plan_print.h) with
+// the candidates the planner weighed and why the winner won.
+//
+//   streamk::Problem problem{1536, 1536, 4096};  // m, n, k
+//   absl::StatusOr<streamk::Plan> plan =
+//       streamk::MakePlan(problem, streamk::H200Spec(), streamk::PlanOptions{});
+//   // plan->mode == Mode::kStreamK, plan->sk_tiles == 144, ...
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "streamk/device_spec.h"
+#include "streamk/plan.h"
+#include "streamk/types.h"
+
+namespace streamk {
+
+// What is being multiplied: D[batch] (m x n) = A[batch] (m x k) * B[batch] (k x n).
+struct Problem {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t batch = 1;
+  DType input = DType::kF16;   // A and B
+  DType output = DType::kF16;  // C and D
+};
+
+struct TileShape {
+  int m = 128, n = 128, k = 32;
+};
+
+struct PlanOptions {
+  Mode mode = Mode::kAuto;
+  int splits = 0;  // kSplitK: k-slices per tile (0: the planner picks); other modes: must be 0
+  int blocks = 0;  // kStreamK: Stream-K blocks (0: the planner picks); other modes: must be 0
+  // Unset: deterministic, by the finishing block or, where the planner predicts it pays, by a
+  // separate reduction wave. Set: exactly that strategy.
+  std::optional<Reduction> reduction;
+  int avail_sms = 0;  // SMs to balance over; 0: all of the device's
+  TileShape tile;
+};
+
+// One decomposition the planner weighed.
+struct Candidate {
+  std::string name;  // "dp", "splitk", "streamk"
+  Mode mode = Mode::kDataParallel;
+  int dp_tiles = 0, sk_tiles = 0, sk_blocks = 0;
+  int splits = 0;  // split-K only
+  Reduction reduction = Reduction::kDeterministic;
+  double predicted_us = 0;
+  bool feasible = true;
+  std::string note;  // why it is shaped so, or why infeasible
+};
+
+struct PlanExplanation {
+  std::vector<Candidate> candidates;
+  int chosen = -1;     // index into candidates
+  std::string reason;  // one sentence: why the winner won
+  double predicted_us = 0;
+};
+
+// Validates and plans. InvalidArgument names the argument and the rule it broke.
+absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
+                              const PlanOptions& options = {});
+
+// As MakePlan, and records the candidates and the reason in *why (when not null).
+absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
+                              const PlanOptions& options, PlanExplanation* why);
+
+// The cost model's predicted time of a plan on `device`, microseconds.
+double PredictMicros(const Plan& plan, const CostModel& cost);
+
+}  // namespace streamk

@@ -1,0 +1,67 @@
+// Value types shared by the planner, the kernels and the public API: element types, layouts,
+// decomposition modes and reduction strategies. Plain enums with stable names, no Abseil, so the
+// CUDA side (kernels/) can include this header too. Every enum prints through AbslStringify (the
+// template needs no Abseil header) and parses back from the same word with Parse*().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace streamk {
+
+// Element types. Inputs (A, B) are fp16 or bf16; outputs (C, D) fp16, bf16 or fp32; the kernel
+// always accumulates in fp32.
+enum class DType : uint8_t { kF16, kBF16, kF32 };
+
+// Storage order of a matrix. For A (m x k) row-major means k is contiguous; for B (k x n)
+// row-major means n is contiguous; for C/D (m x n) row-major means n is contiguous.
+enum class Layout : uint8_t { kRowMajor, kColMajor };
+
+// How the output tiles' multiply-accumulate work is spread over thread blocks.
+enum class Mode : uint8_t {
+  kAuto,          // the planner picks: data-parallel, or data-parallel waves plus a Stream-K wave
+  kDataParallel,  // one block per output tile, every tile's whole k range
+  kSplitK,        // every tile split into `splits` equal k-slices, one block each
+  kStreamK,       // every tile's iterations spread evenly over `blocks` Stream-K blocks
+};
+
+// How partial sums of a tile shared by several blocks are combined.
+enum class Reduction : uint8_t {
+  kDeterministic,  // peers add into one buffer strictly in k order (turnstile); bitwise reproducible
+  kAtomic,         // peers add with atomics as they finish; faster, not bitwise reproducible
+  kSeparate,       // peers only publish; dedicated reduction blocks sum them in k order (reproducible)
+};
+
+// Linear tile index -> (tile_m, tile_n) walk order. kAlongN walks n fastest within bands of
+// `swizzle` tile rows; kAlongM walks m fastest within bands of `swizzle` tile columns.
+enum class Raster : uint8_t { kAlongN, kAlongM };
+
+// Size of one element in bytes.
+constexpr int DTypeBytes(DType t) { return t == DType::kF32 ? 4 : 2; }
+
+const char* DTypeName(DType t);          // "fp16", "bf16", "fp32"
+const char* LayoutName(Layout l);        // "row", "col"
+const char* ModeName(Mode m);            // "auto", "dp", "splitk", "streamk"
+const char* ReductionName(Reduction r);  // "deterministic", "atomic", "separate"
+const char* RasterName(Raster r);        // "along-n", "along-m"
+
+// The inverse of the *Name functions (also accepts a few common spellings such as "half",
+// "data-parallel", "split-k"). nullopt for anything else.
+std::optional<DType> ParseDType(std::string_view s);
+std::optional<Layout> ParseLayout(std::string_view s);
+std::optional<Mode> ParseMode(std::string_view s);
+std::optional<Reduction> ParseReduction(std::string_view s);
+
+template <typename Sink>
+void AbslStringify(Sink& sink, DType v) { sink.Append(DTypeName(v)); }
+template <typename Sink>
+void AbslStringify(Sink& sink, Layout v) { sink.Append(LayoutName(v)); }
+template <typename Sink>
+void AbslStringify(Sink& sink, Mode v) { sink.Append(ModeName(v)); }
+template <typename Sink>
+void AbslStringify(Sink& sink, Reduction v) { sink.Append(ReductionName(v)); }
+template <typename Sink>
+void AbslStringify(Sink& sink, Raster v) { sink.Append(RasterName(v)); }
+
+}  // namespace streamk

@@ -1,0 +1,190 @@
+// Block-to-work mapping: from a work block index and a Plan to the work that block does. This one
+// header is compiled into the persistent kernel, the planner's tests and the CPU emulator, so all
+// three agree by construction. Pure arithmetic on the Plan; no blockIdx, no memory.
+//
+// Stream-K blocks own contiguous ranges of the global Stream-K iteration space
+// [0, sk_tiles * iters_per_tile), tile-major (iteration g is k-iteration g % iters_per_tile of
+// Stream-K tile g / iters_per_tile). The space is cut into sk_regions equal regions of
+// sk_blocks_per_region blocks each; within a region the first sk_big_blocks_per_region blocks do
+// sk_iters_per_normal_block + 1 iterations and the rest sk_iters_per_normal_block. Because ranges
+// increase with the block index, the peers of a tile are consecutive blocks, earlier k-slices
+// belong to lower-numbered blocks, and the block that runs a tile's final k-iteration (the
+// finishing block) has the highest number of its peers.
+#pragma once
+
+#include "streamk/plan.h"
+
+#if defined(__CUDACC__)
+#define STREAMK_HD __host__ __device__ __forceinline__
+#else
+#define STREAMK_HD inline
+#endif
+
+namespace streamk::mapping {
+
+enum class Role : int { kStreamK, kDataParallel, kReduction, kNone };
+
+struct BlockRole {
+  Role role;
+  int index;  // index within the role: Stream-K block, DP block or reduction block number
+};
+
+STREAMK_HD BlockRole RoleOf(const Plan& p, int work_block) {
+  if (work_block < p.sk_blocks) return {Role::kStreamK, work_block};
+  work_block -= p.sk_blocks;
+  if (work_block < p.dp_blocks) return {Role::kDataParallel, work_block};
+  work_block -= p.dp_blocks;
+  if (work_block < p.reduction_blocks) return {Role::kReduction, work_block};
+  return {Role::kNone, 0};
+}
+
+// ---- Stream-K ranges -------------------------------------------------------------------------
+
+struct IterRange {
+  int begin, end;  // global Stream-K iterations [begin, end)
+};
+
+// First global iteration of block `local` (0..sk_blocks_per_region) within its region.
+STREAMK_HD int RegionBlockBegin(const Plan& p, int local) {
+  const int big = p.sk_big_blocks_per_region;
+  const int normal = p.sk_iters_per_normal_block;
+  return local <= big ? local * (normal + 1) : big * (normal + 1) + (local - big) * normal;
+}
+
+STREAMK_HD IterRange SkBlockRange(const Plan& p, int sk_block) {
+  const int region = sk_block / p.sk_blocks_per_region;
+  const int local = sk_block % p.sk_blocks_per_region;
+  const int base = region * p.sk_iters_per_region;
+  return {base + RegionBlockBegin(p, local), base + RegionBlockBegin(p, local + 1)};
+}
+
+// The Stream-K block whose range holds global iteration `iter`.
+STREAMK_HD int SkBlockOfIter(const Plan& p, int iter) {
+  const int region = iter / p.sk_iters_per_region;
+  const int local_iter = iter % p.sk_iters_per_region;
+  const int normal = p.sk_iters_per_normal_block;
+  const int big_span = p.sk_big_blocks_per_region * (normal + 1);
+  const int local = local_iter < big_span
+                        ? local_iter / (normal + 1)
+                        : p.sk_big_blocks_per_region + (local_iter - big_span) / normal;
+  return region * p.sk_blocks_per_region + local;
+}
+
+// The peers of a Stream-K tile: blocks first..last (consecutive), in k order.
+struct Peers {
+  int first, last;
+  STREAMK_HD int count() const { return last - first + 1; }
+};
+
+STREAMK_HD Peers TilePeers(const Plan& p, int sk_tile) {
+  const int begin = sk_tile * p.iters_per_tile;
+  return {SkBlockOfIter(p, begin), SkBlockOfIter(p, begin + p.iters_per_tile - 1)};
+}
+
+// One tile's share of a Stream-K block: k-iterations [k_begin, k_end) of `tile`.
+struct SkUnit {
+  int tile;            // Stream-K tile index (== linear tile index)
+  int k_begin, k_end;  // tile-local k-iterations
+  int block;           // the Stream-K block doing it
+  Peers peers;
+  STREAMK_HD bool valid() const { return k_end > k_begin; }
+  STREAMK_HD int turn() const { return block - peers.first; }  // 0 for the first k-slice
+  STREAMK_HD bool is_first_slice() const { return k_begin == 0; }
+  // Ran the tile's final k-iteration: this block finishes the tile.
+  STREAMK_HD bool is_final_slice(const Plan& p) const { return k_end == p.iters_per_tile; }
+  STREAMK_HD bool is_whole_tile(const Plan& p) const {
+    return is_first_slice() && is_final_slice(p);
+  }
+};
+
+// The unit covering the last iteration below `iter_end` of block `sk_block`'s range. Blocks walk
+// their tiles backwards (last tile first): a block's last tile is one it starts, so its partials
+// are published before it turns to the tile it finishes, and waiting happens as late as possible.
+STREAMK_HD SkUnit SkUnitEndingAt(const Plan& p, int sk_block, int range_begin, int iter_end) {
+  SkUnit u;
+  u.block = sk_block;
+  if (iter_end <= range_begin) {
+    u.tile = -1;
+    u.k_begin = u.k_end = 0;
+    u.peers = {0, -1};
+    return u;
+  }
+  u.tile = (iter_end - 1) / p.iters_per_tile;
+  const int tile_begin = u.tile * p.iters_per_tile;
+  u.k_begin = (range_begin > tile_begin ? range_begin : tile_begin) - tile_begin;
+  u.k_end = iter_end - tile_begin;
+  u.peers = TilePeers(p, u.tile);
+  return u;
+}
+
+STREAMK_HD SkUnit SkFirstUnit(const Plan& p, int sk_block) {
+  const IterRange r = SkBlockRange(p, sk_block);
+  return SkUnitEndingAt(p, sk_block, r.begin, r.end);
+}
+
+STREAMK_HD SkUnit SkNextUnit(const Plan& p, const SkUnit& u) {
+  const IterRange r = SkBlockRange(p, u.block);
+  return SkUnitEndingAt(p, u.block, r.begin, u.tile * p.iters_per_tile + u.k_begin);
+}
+
+// ---- data-parallel tiles ---------------------------------------------------------------------
+
+// DP block d computes `count` whole tiles: first_tile, first_tile + stride, ...
+struct DpTiles {
+  int first_tile, count, stride;
+};
+
+STREAMK_HD DpTiles DpBlockTiles(const Plan& p, int dp_block) {
+  if (dp_block < p.avail_sms && p.dp_first_wave_tiles > 1) {
+    return {p.sk_tiles + dp_block, p.dp_first_wave_tiles, p.avail_sms};
+  }
+  return {p.sk_tiles + dp_block + (p.dp_first_wave_tiles - 1) * p.avail_sms, 1, 0};
+}
+
+// ---- tile coordinates ------------------------------------------------------------------------
+
+struct TileCoord {
+  int batch, tm, tn;  // batch entry and tile row / column (in tiles)
+};
+
+// Linear tile index -> coordinates, banded ("swizzled") so that blocks running at the same time
+// share rows of A and columns of B in L2.
+STREAMK_HD TileCoord TileCoordOf(const Plan& p, int tile) {
+  const int per_batch = p.tiles_m * p.tiles_n;
+  TileCoord c;
+  c.batch = tile / per_batch;
+  int t = tile % per_batch;
+  const bool along_n = p.raster == Raster::kAlongN;
+  const int major = along_n ? p.tiles_m : p.tiles_n;  // dimension cut into bands
+  const int minor = along_n ? p.tiles_n : p.tiles_m;  // dimension walked within a band
+  const int band = t / (p.swizzle * minor);
+  const int within = t % (p.swizzle * minor);
+  const int band_start = band * p.swizzle;
+  const int band_width = (major - band_start) < p.swizzle ? (major - band_start) : p.swizzle;
+  const int a = band_start + within % band_width;
+  const int b = within / band_width;
+  c.tm = along_n ? a : b;
+  c.tn = along_n ? b : a;
+  return c;
+}
+
+// ---- workspace -------------------------------------------------------------------------------
+
+// Byte offset of the partial slot a Stream-K block uses for `unit`. kDeterministic / kAtomic: one
+// shared slot per tile. kSeparate: two per block (0: its last tile, which it starts; 1: its first
+// tile, which it finishes).
+STREAMK_HD int64_t PartialSlotOffset(const Plan& p, const SkUnit& u) {
+  if (p.reduction != Reduction::kSeparate) {
+    return p.partials_offset + static_cast<int64_t>(u.tile) * p.partial_tile_bytes;
+  }
+  const IterRange r = SkBlockRange(p, u.block);
+  const bool last_tile = u.tile == (r.end - 1) / p.iters_per_tile;
+  return p.partials_offset + (2 * static_cast<int64_t>(u.block) + (last_tile ? 0 : 1)) *
+                                 p.partial_tile_bytes;
+}
+
+STREAMK_HD int64_t FlagOffset(const Plan& p, int sk_tile) {
+  return p.flags_offset + static_cast<int64_t>(sk_tile) * 4;
+}
+
+}  // namespace streamk::mapping

@@ -1,0 +1,282 @@
+// CPU emulator of the persistent kernel (see emulator.h).
+#include "emulator.h"
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "fixup_protocol.h"
+#include "streamk/plan_print.h"
+#include "work_mapping.h"
+
+namespace streamk {
+namespace {
+
+using mapping::Role;
+
+class Emulator {
+ public:
+  Emulator(const Plan& p, const EmulatorInputs& in)
+      : p_(p), in_(in), workspace_(static_cast<size_t>(p.workspace_bytes), 0) {
+    result_.d.assign(static_cast<size_t>(p.batch) * p.m * p.n, 0.0f);
+    result_.iteration_visits.assign(static_cast<size_t>(p.tiles) * p.iters_per_tile, 0);
+    result_.epilogue_writes.assign(static_cast<size_t>(p.tiles), 0);
+  }
+
+  absl::StatusOr<EmulatorResult> Run(uint64_t seed) {
+    std::vector<Block> blocks(static_cast<size_t>(p_.grid_blocks));
+    for (int i = 0; i < p_.grid_blocks; ++i) blocks[i].next_work = i;
+    std::mt19937_64 rng(seed);
+    std::vector<int> order(blocks.size());
+    std::iota(order.begin(), order.end(), 0);
+    bool any_alive = true;
+    while (any_alive) {
+      any_alive = false;
+      bool progressed = false;
+      std::shuffle(order.begin(), order.end(), rng);
+      for (int i : order) {
+        Block& b = blocks[i];
+        if (b.done) continue;
+        // Run a random number of steps, so interleavings differ between seeds.
+        const int burst = 1 + static_cast<int>(rng() % 3);
+        for (int s = 0; s < burst && !b.done; ++s) {
+          absl::StatusOr<bool> moved = Step(b, i);
+          if (!moved.ok()) return moved.status();
+          ++result_.steps;
+          if (!*moved) {
+            ++result_.yields;
+            break;
+          }
+          progressed = true;
+        }
+        any_alive |= !b.done;
+      }
+      if (any_alive && !progressed) {
+        return absl::InternalError(
+            absl::StrCat("deadlock: every unfinished block waits; plan: ", PlanSummary(p_)));
+      }
+    }
+    for (int t = 0; t < p_.sk_tiles; ++t) {
+      if (Flag(t) != 0)
+        return absl::InternalError(absl::StrCat("flag of tile ", t, " is ", Flag(t),
+                                                " after the launch; plan: ", PlanSummary(p_)));
+    }
+    return std::move(result_);
+  }
+
+ private:
+  struct Block {
+    int next_work = 0;  // next work block this persistent block takes
+    bool done = false;
+    bool busy = false;  // inside a work block
+    int work = 0;       // the work block in progress
+    mapping::BlockRole role{Role::kNone, 0};
+    mapping::SkUnit unit{};
+    mapping::DpTiles dp{};
+    int dp_done = 0;
+    bool acc_ready = false;
+    std::vector<float> acc;
+  };
+
+  // One step of block b: start a work block, or finish one unit of it. false: it had to wait.
+  absl::StatusOr<bool> Step(Block& b, int physical) {
+    if (!b.busy) {
+      if (b.next_work >= p_.work_blocks) {
+        b.done = true;
+        return true;
+      }
+      b.work = b.next_work;
+      b.next_work += p_.grid_blocks;
+      b.role = mapping::RoleOf(p_, b.work);
+      b.busy = true;
+      b.acc_ready = false;
+      if (b.role.role == Role::kStreamK) b.unit = mapping::SkFirstUnit(p_, b.role.index);
+      if (b.role.role == Role::kDataParallel) {
+        b.dp = mapping::DpBlockTiles(p_, b.role.index);
+        b.dp_done = 0;
+      }
+      return true;
+    }
+    (void)physical;
+    switch (b.role.role) {
+      case Role::kDataParallel: {
+        const int tile = b.dp.first_tile + b.dp_done * b.dp.stride;
+        Mainloop(tile, 0, p_.iters_per_tile, b.acc);
+        Epilogue(tile, b.acc);
+        if (++b.dp_done == b.dp.count) b.busy = false;
+        return true;
+      }
+      case Role::kStreamK: {
+        if (!b.acc_ready) {
+          Mainloop(b.unit.tile, b.unit.k_begin, b.unit.k_end, b.acc);
+          b.acc_ready = true;
+        }
+        const fixup::Step step = fixup::SkStep(p_, b.unit);
+        if (step.wait != fixup::Wait::kNone && b.unit.peers.first >= b.work)
+          return absl::InternalError(absl::StrCat("block ", b.work, " waits for tile ",
+                                                  b.unit.tile, " whose first peer is ",
+                                                  b.unit.peers.first));
+        absl::StatusOr<bool> ran = Fixup(step, b.unit, {b.unit}, b.acc);
+        if (!ran.ok() || !*ran) return ran;
+        b.acc_ready = false;
+        b.unit = mapping::SkNextUnit(p_, b.unit);
+        if (!b.unit.valid()) b.busy = false;
+        return true;
+      }
+      case Role::kReduction: {
+        const int tile = b.role.index;
+        const mapping::Peers peers = mapping::TilePeers(p_, tile);
+        if (peers.last >= b.work)
+          return absl::InternalError(absl::StrCat("reduction block ", b.work,
+                                                  " waits for higher block ", peers.last));
+        const fixup::Step step = fixup::ReductionStep(peers);
+        std::vector<mapping::SkUnit> slots;
+        for (int blk = peers.first; blk <= peers.last; ++blk) {
+          mapping::SkUnit u = mapping::SkFirstUnit(p_, blk);
+          while (u.tile != tile) u = mapping::SkNextUnit(p_, u);
+          slots.push_back(u);
+        }
+        b.acc.assign(static_cast<size_t>(p_.tile_m) * p_.tile_n, 0.0f);
+        mapping::SkUnit self{};
+        self.tile = tile;
+        absl::StatusOr<bool> ran = Fixup(step, self, slots, b.acc);
+        if (!ran.ok() || !*ran) return ran;
+        b.busy = false;
+        return true;
+      }
+      case Role::kNone:
+        return absl::InternalError(absl::StrCat("work block ", b.work, " has no role"));
+    }
+    return true;
+  }
+
+  // Executes a fixup step for `unit`; `slots` are the units whose partial slots `take` reads.
+  absl::StatusOr<bool> Fixup(const fixup::Step& s, const mapping::SkUnit& unit,
+                             const std::vector<mapping::SkUnit>& slots, std::vector<float>& acc) {
+    if (!fixup::WaitSatisfied(s, Flag(unit.tile))) return false;
+    const size_t count = static_cast<size_t>(p_.tile_m) * p_.tile_n;
+    if (s.publish != fixup::Publish::kNone) {
+      absl::StatusOr<float*> slot = Slot(unit);
+      if (!slot.ok()) return slot.status();
+      for (size_t i = 0; i < count; ++i) {
+        if (s.publish == fixup::Publish::kStore) {
+          (*slot)[i] = acc[i];
+        } else {
+          (*slot)[i] += acc[i];
+        }
+      }
+    }
+    if (s.take) {
+      for (const mapping::SkUnit& u : slots) {
+        absl::StatusOr<float*> slot = Slot(u);
+        if (!slot.ok()) return slot.status();
+        for (size_t i = 0; i < count; ++i) acc[i] += (*slot)[i];
+      }
+    }
+    switch (s.signal) {
+      case fixup::Signal::kNone: break;
+      case fixup::Signal::kSet: SetFlag(unit.tile, s.signal_value); break;
+      case fixup::Signal::kIncrement: SetFlag(unit.tile, Flag(unit.tile) + 1); break;
+      case fixup::Signal::kReset: SetFlag(unit.tile, 0); break;
+    }
+    if (s.epilogue) Epilogue(unit.tile, acc);
+    return true;
+  }
+
+  absl::StatusOr<float*> Slot(const mapping::SkUnit& u) {
+    const int64_t off = mapping::PartialSlotOffset(p_, u);
+    if (off < p_.partials_offset || off + p_.partial_tile_bytes > p_.partials_offset + p_.partials_bytes ||
+        off % 16 != 0)
+      return absl::InternalError(absl::StrCat("partial slot of block ", u.block, " tile ", u.tile,
+                                              " at byte ", off, " is outside the partials area or "
+                                              "misaligned; plan: ", PlanSummary(p_)));
+    return reinterpret_cast<float*>(workspace_.data() + off);
+  }
+
+  int32_t& FlagRef(int tile) {
+    const int64_t off = mapping::FlagOffset(p_, tile);
+    // Bounds are an invariant of the plan; the tests assert them separately.
+    return *reinterpret_cast<int32_t*>(workspace_.data() + off);
+  }
+  int Flag(int tile) { return tile < 0 || p_.sk_tiles == 0 ? 0 : FlagRef(tile); }
+  void SetFlag(int tile, int v) { FlagRef(tile) = v; }
+
+  void Mainloop(int tile, int k_begin, int k_end, std::vector<float>& acc) {
+    const mapping::TileCoord c = mapping::TileCoordOf(p_, tile);
+    acc.assign(static_cast<size_t>(p_.tile_m) * p_.tile_n, 0.0f);
+    const int64_t bo = int64_t{c.batch};
+    const float* a = in_.a + bo * p_.m * p_.k;
+    const float* bm = in_.b + bo * p_.k * p_.n;
+    for (int kk = k_begin; kk < k_end; ++kk) {
+      ++result_.iteration_visits[static_cast<size_t>(tile) * p_.iters_per_tile + kk];
+      const int k0 = kk * p_.tile_k, k1 = std::min(p_.k, k0 + p_.tile_k);
+      for (int i = 0; i < p_.tile_m; ++i) {
+        const int row = c.tm * p_.tile_m + i;
+        if (row >= p_.m) break;
+        for (int j = 0; j < p_.tile_n; ++j) {
+          const int col = c.tn * p_.tile_n + j;
+          if (col >= p_.n) break;
+          float sum = 0;
+          for (int k = k0; k < k1; ++k) sum += a[int64_t{row} * p_.k + k] * bm[int64_t{k} * p_.n + col];
+          acc[static_cast<size_t>(i) * p_.tile_n + j] += sum;
+        }
+      }
+    }
+  }
+
+  void Epilogue(int tile, const std::vector<float>& acc) {
+    ++result_.epilogue_writes[tile];
+    const mapping::TileCoord c = mapping::TileCoordOf(p_, tile);
+    const int64_t base = int64_t{c.batch} * p_.m * p_.n;
+    for (int i = 0; i < p_.tile_m; ++i) {
+      const int row = c.tm * p_.tile_m + i;
+      if (row >= p_.m) break;
+      for (int j = 0; j < p_.tile_n; ++j) {
+        const int col = c.tn * p_.tile_n + j;
+        if (col >= p_.n) break;
+        const int64_t at = base + int64_t{row} * p_.n + col;
+        float v = in_.alpha * acc[static_cast<size_t>(i) * p_.tile_n + j];
+        if (in_.beta != 0) v += in_.beta * in_.c[at];
+        result_.d[at] = v;
+      }
+    }
+  }
+
+  const Plan& p_;
+  const EmulatorInputs& in_;
+  std::vector<uint8_t> workspace_;
+  EmulatorResult result_;
+};
+
+}  // namespace
+
+absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& in, uint64_t seed) {
+  if (plan.grid_blocks < 1) return absl::InvalidArgumentError("plan has no blocks");
+  Emulator e(plan, in);
+  return e.Run(seed);
+}
+
+std::vector<float> ReferenceGemm(const Plan& p, const EmulatorInputs& in) {
+  std::vector<float> d(static_cast<size_t>(p.batch) * p.m * p.n);
+  for (int64_t bt = 0; bt < p.batch; ++bt) {
+    const float* a = in.a + bt * p.m * p.k;
+    const float* b = in.b + bt * p.k * p.n;
+    for (int i = 0; i < p.m; ++i) {
+      for (int j = 0; j < p.n; ++j) {
+        double sum = 0;
+        for (int k = 0; k < p.k; ++k) sum += double{a[int64_t{i} * p.k + k]} * b[int64_t{k} * p.n + j];
+        const int64_t at = bt * p.m * p.n + int64_t{i} * p.n + j;
+        double v = double{in.alpha} * sum;
+        if (in.beta != 0) v += double{in.beta} * in.c[at];
+        d[at] = static_cast<float>(v);
+      }
+    }
+  }
+  return d;
+}
+
+}  // namespace streamk

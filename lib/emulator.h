@@ -1,0 +1,43 @@
+// CPU emulator of the persistent kernel: runs a Plan on the host for small float problems with the
+// kernel's own work mapping (kernels/work_mapping.h) and fixup protocol (kernels/fixup_protocol.h).
+// grid_blocks persistent blocks each walk their work blocks; the mainloop is a plain float loop
+// over a unit's k-slice; partials and flags live in a host workspace laid out as the Plan says;
+// blocks are interleaved in a seeded random order, a block whose wait is not yet satisfied yields.
+// A schedule in which every unfinished block waits is a deadlock and comes back as an error.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "streamk/plan.h"
+
+namespace streamk {
+
+// Row-major float operands for every batch entry: A is batch x m x k, B batch x k x n, C and D
+// batch x m x n.
+struct EmulatorInputs {
+  const float* a = nullptr;
+  const float* b = nullptr;
+  const float* c = nullptr;  // may be null when beta == 0
+  float alpha = 1, beta = 0;
+};
+
+struct EmulatorResult {
+  std::vector<float> d;                  // batch x m x n
+  std::vector<int> iteration_visits;     // tiles x iters_per_tile: mainloop runs of each
+  std::vector<int> epilogue_writes;      // tiles: epilogues of each
+  int64_t steps = 0;                     // scheduler steps, including yields
+  int64_t yields = 0;                    // steps in which a block waited
+};
+
+// Runs the plan; errors on deadlock, on a wait for a higher-numbered block, on a workspace access
+// outside the plan's workspace or misaligned, or on flags left non-zero.
+absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& in,
+                                       uint64_t seed = 1);
+
+// D = alpha * A * B + beta * C in double precision, rounded to float (same layout as above).
+std::vector<float> ReferenceGemm(const Plan& plan, const EmulatorInputs& in);
+
+}  // namespace streamk

@@ -1,0 +1,184 @@
+// Text, JSON and one-line renderings of a Plan (see plan_print.h).
+#include "streamk/plan_print.h"
+
+#include <algorithm>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "work_mapping.h"
+
+namespace streamk {
+namespace {
+
+struct PeerStats {
+  int min = 0, max = 0;
+  int shared_tiles = 0;  // Stream-K tiles with more than one peer
+};
+
+PeerStats ComputePeerStats(const Plan& p) {
+  PeerStats s;
+  if (p.sk_blocks == 0) return s;
+  s.min = p.sk_blocks;
+  for (int t = 0; t < p.sk_tiles; ++t) {
+    const int c = mapping::TilePeers(p, t).count();
+    s.min = std::min(s.min, c);
+    s.max = std::max(s.max, c);
+    s.shared_tiles += c > 1;
+  }
+  return s;
+}
+
+std::string JsonString(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += absl::StrFormat("\\u%04x", c);
+        } else {
+          out += c;
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string Bytes(int64_t b) {
+  if (b >= (int64_t{1} << 20)) return absl::StrFormat("%d (%.1f MiB)", b, b / 1048576.0);
+  if (b >= 1024) return absl::StrFormat("%d (%.1f KiB)", b, b / 1024.0);
+  return absl::StrCat(b);
+}
+
+}  // namespace
+
+std::ostream& operator<<(std::ostream& os, const Plan& plan) { return os << PlanSummary(plan); }
+
+std::string PlanSummary(const Plan& p) {
+  return absl::StrFormat(
+      "mode=%s m=%d n=%d k=%d batch=%d tile=%dx%dx%d tiles=%d iters_per_tile=%d dp_tiles=%d "
+      "sk_tiles=%d sk_blocks=%d sk_regions=%d iters_per_block=%d+%d big=%d dp_blocks=%d "
+      "dp_first_wave_tiles=%d reduction=%s reduction_blocks=%d grid=%d/%d sms=%d occupancy=%d "
+      "workspace=%d",
+      ModeName(p.mode), p.m, p.n, p.k, p.batch, p.tile_m, p.tile_n, p.tile_k, p.tiles, p.iters_per_tile,
+      p.dp_tiles, p.sk_tiles, p.sk_blocks, p.sk_regions, p.sk_iters_per_normal_block,
+      p.sk_big_blocks_per_region > 0 ? 1 : 0, p.sk_big_blocks_per_region, p.dp_blocks,
+      p.dp_first_wave_tiles, ReductionName(p.reduction), p.reduction_blocks, p.grid_blocks, p.work_blocks,
+      p.avail_sms, p.occupancy, p.workspace_bytes);
+}
+
+std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::string& device) {
+  const PeerStats peers = ComputePeerStats(p);
+  const int waves_full = p.tiles / p.avail_sms;
+  const int waves_partial = p.tiles % p.avail_sms;
+  std::string s;
+  absl::StrAppendFormat(&s, "problem     %d x %d x %d, batch %d, tile %dx%dx%d\n", p.m, p.n, p.k,
+                        p.batch, p.tile_m, p.tile_n, p.tile_k);
+  absl::StrAppendFormat(&s, "device      %s%s%d SMs (avail), occupancy %d blocks/SM\n", device,
+                        device.empty() ? "" : ", ", p.avail_sms, p.occupancy);
+  absl::StrAppendFormat(&s, "tiles       %d (%d x %d x %d), %d iterations each\n", p.tiles,
+                        p.tiles_m, p.tiles_n, p.batch, p.iters_per_tile);
+  absl::StrAppendFormat(&s,
+                        "waves       %d full + %d tiles (%.1f%% of the last wave) on %d SMs\n",
+                        waves_full, waves_partial, 100.0 * waves_partial / p.avail_sms,
+                        p.avail_sms);
+  absl::StrAppendFormat(&s, "mode        %s\n", ModeName(p.mode));
+  absl::StrAppendFormat(&s, "dp tiles    %d in %d blocks (first wave: %d tiles per block)\n",
+                        p.dp_tiles, p.dp_blocks, p.dp_first_wave_tiles);
+  if (p.sk_blocks > 0) {
+    absl::StrAppendFormat(&s, "sk tiles    %d in %d blocks, %d region%s, %d wave%s\n", p.sk_tiles,
+                          p.sk_blocks, p.sk_regions, p.sk_regions == 1 ? "" : "s", p.sk_waves,
+                          p.sk_waves == 1 ? "" : "s");
+    absl::StrAppendFormat(&s,
+                          "iterations  %d per block (%d big blocks per region do %d), %d per "
+                          "region\n",
+                          p.sk_iters_per_normal_block, p.sk_big_blocks_per_region,
+                          p.sk_iters_per_normal_block + 1, p.sk_iters_per_region);
+    absl::StrAppendFormat(&s, "peers       %d to %d blocks per tile; %d of %d tiles shared\n",
+                          peers.min, peers.max, peers.shared_tiles, p.sk_tiles);
+    absl::StrAppendFormat(&s, "reduction   %s, %d reduction blocks\n", ReductionName(p.reduction),
+                          p.reduction_blocks);
+  } else {
+    absl::StrAppendFormat(&s, "sk tiles    0\n");
+  }
+  absl::StrAppendFormat(&s, "grid        %d persistent blocks for %d work blocks, raster %s, "
+                        "swizzle %d\n",
+                        p.grid_blocks, p.work_blocks, RasterName(p.raster), p.swizzle);
+  absl::StrAppendFormat(&s, "workspace   %s bytes (partials %s, flags %s)\n",
+                        Bytes(p.workspace_bytes), Bytes(p.partials_bytes), Bytes(p.flags_bytes));
+  if (why != nullptr) {
+    absl::StrAppendFormat(&s, "predicted   %.1f us\n", why->predicted_us);
+    absl::StrAppendFormat(&s, "candidates\n");
+    for (size_t i = 0; i < why->candidates.size(); ++i) {
+      const Candidate& c = why->candidates[i];
+      const char* mark = static_cast<int>(i) == why->chosen ? "*" : " ";
+      if (!c.feasible) {
+        absl::StrAppendFormat(&s, "  %s %-8s  -- not considered: %s\n", mark, c.name, c.note);
+        continue;
+      }
+      absl::StrAppendFormat(&s, "  %s %-8s %9.1f us  dp_tiles=%d sk_tiles=%d sk_blocks=%d", mark,
+                            c.name, c.predicted_us, c.dp_tiles, c.sk_tiles, c.sk_blocks);
+      if (c.splits > 0) absl::StrAppendFormat(&s, " splits=%d", c.splits);
+      if (c.sk_blocks > 0) absl::StrAppendFormat(&s, " reduction=%s", ReductionName(c.reduction));
+      absl::StrAppendFormat(&s, "  (%s)\n", c.note);
+    }
+    absl::StrAppendFormat(&s, "reason      %s\n", why->reason);
+  }
+  return s;
+}
+
+std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::string& device) {
+  const PeerStats peers = ComputePeerStats(p);
+  std::string s = "{";
+  auto field = [&s](std::string_view key, const std::string& value) {
+    if (s.size() > 1) s += ", ";
+    absl::StrAppend(&s, JsonString(key), ": ", value);
+  };
+  auto num = [&field](std::string_view key, int64_t v) { field(key, absl::StrCat(v)); };
+  field("device", JsonString(device));
+  field("mode", JsonString(ModeName(p.mode)));
+  num("m", p.m), num("n", p.n), num("k", p.k), num("batch", p.batch);
+  field("tile", absl::StrFormat("[%d, %d, %d]", p.tile_m, p.tile_n, p.tile_k));
+  num("tiles_m", p.tiles_m), num("tiles_n", p.tiles_n), num("tiles", p.tiles);
+  num("iters_per_tile", p.iters_per_tile);
+  num("dp_tiles", p.dp_tiles), num("sk_tiles", p.sk_tiles), num("sk_blocks", p.sk_blocks);
+  num("sk_regions", p.sk_regions), num("sk_blocks_per_region", p.sk_blocks_per_region);
+  num("sk_iters_per_region", p.sk_iters_per_region);
+  num("sk_iters_per_normal_block", p.sk_iters_per_normal_block);
+  num("sk_big_blocks_per_region", p.sk_big_blocks_per_region);
+  num("sk_waves", p.sk_waves), num("peers_min", peers.min), num("peers_max", peers.max);
+  num("dp_blocks", p.dp_blocks), num("dp_first_wave_tiles", p.dp_first_wave_tiles);
+  field("reduction", JsonString(ReductionName(p.reduction)));
+  num("reduction_blocks", p.reduction_blocks);
+  num("work_blocks", p.work_blocks), num("grid_blocks", p.grid_blocks);
+  num("avail_sms", p.avail_sms), num("occupancy", p.occupancy);
+  field("raster", JsonString(RasterName(p.raster))), num("swizzle", p.swizzle);
+  num("partials_offset", p.partials_offset), num("partials_bytes", p.partials_bytes);
+  num("flags_offset", p.flags_offset), num("flags_bytes", p.flags_bytes);
+  num("workspace_bytes", p.workspace_bytes);
+  if (why != nullptr) {
+    field("predicted_us", absl::StrFormat("%.3f", why->predicted_us));
+    field("reason", JsonString(why->reason));
+    std::string list = "[";
+    for (size_t i = 0; i < why->candidates.size(); ++i) {
+      const Candidate& c = why->candidates[i];
+      absl::StrAppendFormat(
+          &list,
+          "%s{\"name\": %s, \"mode\": %s, \"dp_tiles\": %d, \"sk_tiles\": %d, \"sk_blocks\": %d, "
+          "\"splits\": %d, \"reduction\": %s, \"predicted_us\": %.3f, \"feasible\": %s, "
+          "\"chosen\": %s, \"note\": %s}",
+          i == 0 ? "" : ", ", JsonString(c.name), JsonString(ModeName(c.mode)), c.dp_tiles,
+          c.sk_tiles, c.sk_blocks, c.splits, JsonString(ReductionName(c.reduction)),
+          c.predicted_us, c.feasible ? "true" : "false",
+          static_cast<int>(i) == why->chosen ? "true" : "false", JsonString(c.note));
+    }
+    field("candidates", list + "]");
+  }
+  return s + "}";
+}
+
+}  // namespace streamk

@@ -1,0 +1,74 @@
+// Names of the public enums, and parsing them back (see types.h).
+#include "streamk/types.h"
+
+#include <string>
+
+#include "absl/strings/ascii.h"
+
+namespace streamk {
+
+const char* DTypeName(DType t) {
+  switch (t) {
+    case DType::kF16: return "fp16";
+    case DType::kBF16: return "bf16";
+    case DType::kF32: return "fp32";
+  }
+  return "?";
+}
+
+const char* LayoutName(Layout l) { return l == Layout::kRowMajor ? "row" : "col"; }
+
+const char* ModeName(Mode m) {
+  switch (m) {
+    case Mode::kAuto: return "auto";
+    case Mode::kDataParallel: return "dp";
+    case Mode::kSplitK: return "splitk";
+    case Mode::kStreamK: return "streamk";
+  }
+  return "?";
+}
+
+const char* ReductionName(Reduction r) {
+  switch (r) {
+    case Reduction::kDeterministic: return "deterministic";
+    case Reduction::kAtomic: return "atomic";
+    case Reduction::kSeparate: return "separate";
+  }
+  return "?";
+}
+
+const char* RasterName(Raster r) { return r == Raster::kAlongN ? "along-n" : "along-m"; }
+
+std::optional<DType> ParseDType(std::string_view s) {
+  const std::string w = absl::AsciiStrToLower(std::string(s));
+  if (w == "fp16" || w == "f16" || w == "half" || w == "float16") return DType::kF16;
+  if (w == "bf16" || w == "bfloat16") return DType::kBF16;
+  if (w == "fp32" || w == "f32" || w == "float" || w == "float32") return DType::kF32;
+  return std::nullopt;
+}
+
+std::optional<Layout> ParseLayout(std::string_view s) {
+  const std::string w = absl::AsciiStrToLower(std::string(s));
+  if (w == "row" || w == "r" || w == "row-major") return Layout::kRowMajor;
+  if (w == "col" || w == "c" || w == "col-major" || w == "column") return Layout::kColMajor;
+  return std::nullopt;
+}
+
+std::optional<Mode> ParseMode(std::string_view s) {
+  const std::string w = absl::AsciiStrToLower(std::string(s));
+  if (w == "auto") return Mode::kAuto;
+  if (w == "dp" || w == "data-parallel" || w == "dataparallel") return Mode::kDataParallel;
+  if (w == "splitk" || w == "split-k") return Mode::kSplitK;
+  if (w == "streamk" || w == "stream-k") return Mode::kStreamK;
+  return std::nullopt;
+}
+
+std::optional<Reduction> ParseReduction(std::string_view s) {
+  const std::string w = absl::AsciiStrToLower(std::string(s));
+  if (w == "deterministic" || w == "turnstile") return Reduction::kDeterministic;
+  if (w == "atomic") return Reduction::kAtomic;
+  if (w == "separate") return Reduction::kSeparate;
+  return std::nullopt;
+}
+
+}  // namespace streamk

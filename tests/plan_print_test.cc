@@ -1,0 +1,79 @@
+// The plan printers: the text report names every decision, the JSON has the documented keys.
+#include "streamk/plan_print.h"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
+#include "streamk/planner.h"
+
+namespace streamk {
+namespace {
+
+TEST(PlanPrint, TextReportShowsDecisionsAndCandidates) {
+  Problem pr;
+  pr.m = 1536, pr.n = 1536, pr.k = 4096;
+  PlanExplanation why;
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
+  ASSERT_TRUE(p.ok());
+  const std::string text = FormatPlan(*p, &why, "H200");
+  for (const char* word : {"tiles       144", "waves", "dp tiles", "sk tiles", "region",
+                           "iterations", "peers", "reduction", "grid", "workspace", "candidates",
+                           "dp ", "splitk", "streamk", "reason", "predicted"}) {
+    EXPECT_NE(text.find(word), std::string::npos) << "missing '" << word << "' in\n" << text;
+  }
+  EXPECT_NE(text.find("* streamk"), std::string::npos) << text;  // the winner is marked
+}
+
+TEST(PlanPrint, JsonHasTheDocumentedKeys) {
+  Problem pr;
+  pr.m = 1536, pr.n = 1536, pr.k = 4096;
+  PlanExplanation why;
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
+  ASSERT_TRUE(p.ok());
+  const std::string json = PlanToJson(*p, &why, "H200");
+  for (const char* key : {"mode", "tiles", "dp_tiles", "sk_tiles", "sk_blocks", "sk_regions",
+                          "reduction_blocks", "grid_blocks", "iters_per_tile", "workspace_bytes",
+                          "predicted_us", "candidates"}) {
+    EXPECT_NE(json.find(absl::StrCat("\"", key, "\": ")), std::string::npos)
+        << "missing key " << key << " in " << json;
+  }
+  EXPECT_EQ(json.front(), '{');
+  EXPECT_EQ(json.back(), '}');
+  EXPECT_NE(json.find(absl::StrCat("\"sk_blocks\": ", p->sk_blocks)), std::string::npos);
+  EXPECT_NE(json.find("\"mode\": \"streamk\""), std::string::npos) << json;
+}
+
+TEST(PlanPrint, StringifyIsOneLine) {
+  Problem pr;
+  pr.m = 100, pr.n = 100, pr.k = 100;
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec());
+  ASSERT_TRUE(p.ok());
+  const std::string line = PlanSummary(*p);
+  EXPECT_EQ(line.find('\n'), std::string::npos);
+  EXPECT_NE(line.find("mode=dp"), std::string::npos) << line;
+}
+
+TEST(Types, NamesParseBack) {
+  for (Mode m : {Mode::kAuto, Mode::kDataParallel, Mode::kSplitK, Mode::kStreamK})
+    EXPECT_EQ(ParseMode(ModeName(m)), m);
+  for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate})
+    EXPECT_EQ(ParseReduction(ReductionName(r)), r);
+  for (DType t : {DType::kF16, DType::kBF16, DType::kF32}) EXPECT_EQ(ParseDType(DTypeName(t)), t);
+  for (Layout l : {Layout::kRowMajor, Layout::kColMajor}) EXPECT_EQ(ParseLayout(LayoutName(l)), l);
+  EXPECT_FALSE(ParseMode("fast").has_value());
+  EXPECT_FALSE(ParseDType("int8").has_value());
+}
+
+TEST(DeviceSpec, PresetsAndUnknownNames) {
+  EXPECT_EQ(DeviceSpecByName("h200")->sms, 132);
+  EXPECT_EQ(DeviceSpecByName("H100")->sms, 132);
+  EXPECT_EQ(DeviceSpecByName("a100")->sms, 108);
+  absl::StatusOr<DeviceSpec> bad = DeviceSpecByName("v100");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("v100"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace streamk

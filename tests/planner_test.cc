@@ -1,0 +1,229 @@
+// Planner tests: the named cases from the design, validation, determinism, and that auto never
+// predicts worse than data-parallel.
+#include "streamk/planner.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "streamk/device_spec.h"
+#include "streamk/plan_print.h"
+
+namespace streamk {
+namespace {
+
+Problem Shape(int64_t m, int64_t n, int64_t k, int64_t batch = 1) {
+  Problem p;
+  p.m = m, p.n = n, p.k = k, p.batch = batch;
+  return p;
+}
+
+Plan MustPlan(const Problem& problem, const DeviceSpec& dev, const PlanOptions& o = {}) {
+  absl::StatusOr<Plan> plan = MakePlan(problem, dev, o);
+  EXPECT_TRUE(plan.ok()) << plan.status();
+  return plan.ok() ? *plan : Plan{};
+}
+
+TEST(PlannerNamedCases, WholeWaveIsPureDataParallel) {
+  // 1408 x 1536 with 128x128 tiles: 11 x 12 = 132 tiles, one whole wave on 132 SMs.
+  for (int64_t k : {32, 128, 4096, 16384}) {
+    for (int occupancy : {1, 2, 4}) {
+      DeviceSpec dev = H200Spec();
+      dev.occupancy = occupancy;
+      const Plan p = MustPlan(Shape(1408, 1536, k), dev);
+      EXPECT_EQ(p.tiles, 132);
+      EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
+      EXPECT_EQ(p.sk_blocks, 0) << p;
+      EXPECT_EQ(p.dp_tiles, 132) << p;
+      EXPECT_EQ(p.workspace_bytes, 0) << p;
+    }
+  }
+}
+
+TEST(PlannerNamedCases, OneTileOverAWaveUsesStreamK) {
+  // 1536 x 1536: 144 tiles = one wave of 132 + 12: the last wave would leave 120 SMs idle.
+  for (int occupancy : {1, 2}) {
+    DeviceSpec dev = H200Spec();
+    dev.occupancy = occupancy;
+    PlanExplanation why;
+    absl::StatusOr<Plan> p = MakePlan(Shape(1536, 1536, 4096), dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->tiles, 144);
+    EXPECT_EQ(p->mode, Mode::kStreamK) << FormatPlan(*p, &why);
+    EXPECT_GT(p->sk_tiles, 0) << *p;
+    // Two-tile (occupancy 1): 144 tiles over 132 blocks; one-tile (occupancy 2): the 12 extra
+    // tiles over more blocks than tiles.
+    EXPECT_GE(p->sk_blocks, std::min(p->sk_tiles + 1, dev.sms)) << *p;
+    EXPECT_LE(p->sk_iters_per_normal_block, 2 * p->iters_per_tile) << *p;
+    EXPECT_LE(p->sk_blocks, dev.sms * dev.occupancy) << *p;
+    EXPECT_EQ(p->dp_tiles + p->sk_tiles, 144) << *p;
+    EXPECT_GT(p->workspace_bytes, 0) << *p;
+    EXPECT_LT(why.predicted_us, why.candidates[0].predicted_us) << FormatPlan(*p, &why);
+  }
+}
+
+TEST(PlannerNamedCases, SingleLongTileSpreadsOverManyBlocks) {
+  // 128 x 128 x 131072: one tile of 4096 iterations; data-parallel would use one SM of 132.
+  PlanExplanation why;
+  absl::StatusOr<Plan> p = MakePlan(Shape(128, 128, 131072), H200Spec(), {}, &why);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->tiles, 1);
+  EXPECT_EQ(p->iters_per_tile, 4096);
+  EXPECT_NE(p->mode, Mode::kDataParallel) << FormatPlan(*p, &why);
+  EXPECT_GE(p->sk_blocks, 16) << FormatPlan(*p, &why);
+  EXPECT_LE(p->sk_blocks, 132 * H200Spec().occupancy) << *p;
+  EXPECT_LT(why.predicted_us * 8, why.candidates[0].predicted_us) << FormatPlan(*p, &why);
+}
+
+TEST(PlannerNamedCases, SplitKWithFourSplits) {
+  for (auto [m, n, k] : {std::tuple{1536, 1536, 4096}, {128, 128, 128}, {300, 7000, 999}}) {
+    PlanOptions o;
+    o.mode = Mode::kSplitK;
+    o.splits = 4;
+    const Plan p = MustPlan(Shape(m, n, k), H200Spec(), o);
+    EXPECT_EQ(p.mode, Mode::kSplitK);
+    EXPECT_EQ(p.sk_blocks, 4 * p.tiles) << p;
+    EXPECT_EQ(p.sk_regions, p.tiles) << p;
+    EXPECT_EQ(p.sk_tiles, p.tiles) << p;
+    EXPECT_EQ(p.dp_tiles, 0) << p;
+    EXPECT_EQ(p.sk_blocks_per_region, 4) << p;
+  }
+}
+
+TEST(PlannerNamedCases, DataParallelModeNeverCreatesStreamKWork) {
+  PlanOptions o;
+  o.mode = Mode::kDataParallel;
+  const Plan p = MustPlan(Shape(1536, 1536, 4096), H200Spec(), o);
+  EXPECT_EQ(p.sk_blocks, 0);
+  EXPECT_EQ(p.sk_tiles, 0);
+  EXPECT_EQ(p.dp_tiles, 144);
+  EXPECT_EQ(p.workspace_bytes, 0);
+}
+
+TEST(PlannerValidation, ZeroOccupancyOrSmsIsAnError) {
+  DeviceSpec dev = H200Spec();
+  dev.occupancy = 0;
+  absl::StatusOr<Plan> p = MakePlan(Shape(1024, 1024, 1024), dev);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(p.status().message().find("occupancy"), std::string::npos) << p.status();
+
+  dev = H200Spec();
+  dev.sms = 0;
+  p = MakePlan(Shape(1024, 1024, 1024), dev);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("sms"), std::string::npos) << p.status();
+}
+
+TEST(PlannerValidation, BadSizesNameTheArgument) {
+  struct Case {
+    Problem problem;
+    const char* word;
+  } cases[] = {
+      {Shape(0, 10, 10), "m"},         {Shape(10, -1, 10), "n"},
+      {Shape(10, 10, 0), "k"},         {Shape(10, 10, 10, 0), "batch"},
+      {Shape(int64_t{1} << 32, 8, 8), "int32"},
+      {Shape(1 << 30, 1 << 30, 1 << 30), "2^31"},
+  };
+  for (const Case& c : cases) {
+    absl::StatusOr<Plan> p = MakePlan(c.problem, H200Spec());
+    ASSERT_FALSE(p.ok()) << c.word;
+    EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(p.status().message().find(c.word), std::string::npos) << p.status();
+  }
+}
+
+TEST(PlannerValidation, ModeAndFlagContradictions) {
+  PlanOptions o;
+  o.mode = Mode::kDataParallel;
+  o.splits = 4;
+  EXPECT_FALSE(MakePlan(Shape(512, 512, 512), H200Spec(), o).ok());
+  o = {};
+  o.mode = Mode::kSplitK;
+  o.blocks = 100;
+  EXPECT_FALSE(MakePlan(Shape(512, 512, 512), H200Spec(), o).ok());
+  o = {};
+  o.mode = Mode::kDataParallel;
+  o.reduction = Reduction::kAtomic;
+  EXPECT_FALSE(MakePlan(Shape(512, 512, 512), H200Spec(), o).ok());
+  o = {};
+  o.mode = Mode::kSplitK;
+  o.splits = 5;  // k = 128: only 4 iterations per tile
+  absl::StatusOr<Plan> p = MakePlan(Shape(512, 512, 128), H200Spec(), o);
+  ASSERT_FALSE(p.ok());
+  EXPECT_NE(p.status().message().find("splits"), std::string::npos) << p.status();
+  o = {};
+  o.avail_sms = 133;
+  EXPECT_FALSE(MakePlan(Shape(512, 512, 512), H200Spec(), o).ok());
+  Problem fp32_in = Shape(64, 64, 64);
+  fp32_in.input = DType::kF32;
+  EXPECT_FALSE(MakePlan(fp32_in, H200Spec()).ok());
+}
+
+TEST(PlannerBehaviour, StreamKBlocksAreClampedToIterations) {
+  PlanOptions o;
+  o.mode = Mode::kStreamK;
+  o.blocks = 1000;
+  const Plan p = MustPlan(Shape(1, 1, 1), H200Spec(), o);  // one tile, one iteration
+  EXPECT_EQ(p.sk_blocks, 1) << p;
+  EXPECT_EQ(p.sk_iters_per_normal_block, 1) << p;
+}
+
+TEST(PlannerBehaviour, SamePlanForSameInputs) {
+  for (auto [m, n, k] : {std::tuple{1536, 1536, 4096}, {4000, 333, 5000}, {128, 128, 131072}}) {
+    const Plan a = MustPlan(Shape(m, n, k), H200Spec());
+    const Plan b = MustPlan(Shape(m, n, k), H200Spec());
+    EXPECT_EQ(PlanSummary(a), PlanSummary(b));
+    EXPECT_EQ(0, std::memcmp(&a, &b, sizeof(Plan)));
+  }
+}
+
+TEST(PlannerBehaviour, BatchCountsTilesAcrossTheBatch) {
+  const Plan p = MustPlan(Shape(256, 256, 1024, 33), H200Spec());
+  EXPECT_EQ(p.tiles, 4 * 33);  // 132 tiles: a whole wave
+  EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
+  const Plan q = MustPlan(Shape(256, 256, 1024, 36), H200Spec());
+  EXPECT_EQ(q.tiles, 144);
+  EXPECT_EQ(q.mode, Mode::kStreamK) << q;
+}
+
+TEST(PlannerBehaviour, AutoNeverPredictsWorseThanDataParallel) {
+  for (int64_t m : {128, 640, 1000, 2048, 5000}) {
+    for (int64_t n : {128, 896, 3000, 8192}) {
+      for (int64_t k : {32, 256, 2048, 16384}) {
+        PlanExplanation why;
+        absl::StatusOr<Plan> p = MakePlan(Shape(m, n, k), H200Spec(), {}, &why);
+        ASSERT_TRUE(p.ok()) << p.status();
+        ASSERT_FALSE(why.candidates.empty());
+        ASSERT_EQ(why.candidates[0].name, "dp");
+        EXPECT_LE(why.predicted_us, why.candidates[0].predicted_us + 1e-9)
+            << FormatPlan(*p, &why);
+        EXPECT_GE(why.chosen, 0) << FormatPlan(*p, &why);
+        EXPECT_FALSE(why.reason.empty());
+      }
+    }
+  }
+}
+
+TEST(PlannerBehaviour, SeparateReductionOnlyWhenManyPeersAndSpareSlots) {
+  PlanOptions o;
+  o.mode = Mode::kStreamK;
+  o.reduction = Reduction::kSeparate;
+  const Plan p = MustPlan(Shape(256, 256, 8192), H200Spec(), o);
+  EXPECT_EQ(p.reduction, Reduction::kSeparate);
+  EXPECT_EQ(p.reduction_blocks, p.sk_tiles) << p;
+  EXPECT_EQ(p.partials_bytes, 2 * int64_t{p.sk_blocks} * p.partial_tile_bytes) << p;
+  // Auto picks separate only when the hybrid has more than two blocks per Stream-K tile.
+  for (int64_t k : {256, 4096, 65536}) {
+    const Plan a = MustPlan(Shape(1536, 1536, k), H200Spec());
+    if (a.reduction == Reduction::kSeparate) {
+      EXPECT_GT(a.sk_blocks, 2 * a.sk_tiles) << a;
+      EXPECT_LT(a.sk_waves, a.occupancy) << a;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace streamk

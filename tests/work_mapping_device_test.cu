@@ -1,0 +1,91 @@
+// The work mapping evaluated on the GPU must equal the same mapping evaluated on the host, for
+// every work block of a spread of plans. Skips without a GPU.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "fixup_protocol.h"
+#include "streamk/planner.h"
+#include "work_mapping.h"
+#include "work_mapping_probe.h"
+
+namespace streamk {
+namespace {
+
+bool HaveGpu(std::string* why) {
+  int n = 0;
+  const cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess || n == 0) {
+    *why = err != cudaSuccess ? cudaGetErrorName(err) : "0 devices";
+    cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+std::vector<int> HostProbe(const Plan& p, int max_units) {
+  const int row_ints = kernels::MappingProbeRowInts(max_units);
+  std::vector<int> out(static_cast<size_t>(p.work_blocks) * row_ints, 0);
+  for (int w = 0; w < p.work_blocks; ++w) {
+    int* row = out.data() + static_cast<size_t>(w) * row_ints;
+    const mapping::BlockRole role = mapping::RoleOf(p, w);
+    row[0] = static_cast<int>(role.role);
+    row[1] = role.index;
+    int units = 0;
+    if (role.role == mapping::Role::kStreamK) {
+      for (mapping::SkUnit u = mapping::SkFirstUnit(p, role.index);
+           u.valid() && units < max_units; u = mapping::SkNextUnit(p, u), ++units) {
+        const fixup::Step s = fixup::SkStep(p, u);
+        int* e = row + 3 + units * 6;
+        e[0] = u.tile, e[1] = u.k_begin, e[2] = u.k_end, e[3] = u.peers.first, e[4] = u.peers.last;
+        e[5] = static_cast<int>(s.wait) * 1000 + static_cast<int>(s.publish) * 100 +
+               static_cast<int>(s.signal) * 10 + (s.epilogue ? 1 : 0);
+      }
+    } else if (role.role == mapping::Role::kDataParallel) {
+      const mapping::DpTiles d = mapping::DpBlockTiles(p, role.index);
+      for (int i = 0; i < d.count && units < max_units; ++i, ++units) {
+        const mapping::TileCoord c = mapping::TileCoordOf(p, d.first_tile + i * d.stride);
+        int* e = row + 3 + units * 6;
+        e[0] = d.first_tile + i * d.stride, e[1] = c.batch, e[2] = c.tm, e[3] = c.tn;
+      }
+    }
+    row[2] = units;
+  }
+  return out;
+}
+
+TEST(WorkMappingDevice, DeviceAgreesWithHost) {
+  std::string why;
+  if (!HaveGpu(&why)) GTEST_SKIP() << "no CUDA device: " << why;
+  constexpr int kMaxUnits = 8;
+  const int shapes[][3] = {{1536, 1536, 4096}, {128, 128, 131072}, {4000, 333, 5000},
+                           {8192, 8192, 8192}, {1, 1, 1}};
+  for (auto& s : shapes) {
+    for (Mode mode : {Mode::kAuto, Mode::kStreamK, Mode::kSplitK, Mode::kDataParallel}) {
+      for (Reduction red : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
+        Problem pr;
+        pr.m = s[0], pr.n = s[1], pr.k = s[2];
+        PlanOptions o;
+        o.mode = mode;
+        if (mode != Mode::kDataParallel) o.reduction = red;
+        absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), o);
+        ASSERT_TRUE(p.ok()) << p.status();
+        const std::vector<int> want = HostProbe(*p, kMaxUnits);
+        int* dev = nullptr;
+        ASSERT_EQ(cudaMalloc(&dev, want.size() * sizeof(int) + 4), cudaSuccess);
+        ASSERT_EQ(cudaMemset(dev, 0, want.size() * sizeof(int) + 4), cudaSuccess);
+        ASSERT_EQ(kernels::ProbeMappingOnDevice(*p, dev, kMaxUnits, 0), cudaSuccess);
+        std::vector<int> got(want.size());
+        ASSERT_EQ(cudaMemcpy(got.data(), dev, got.size() * sizeof(int), cudaMemcpyDeviceToHost),
+                  cudaSuccess);
+        cudaFree(dev);
+        ASSERT_EQ(got, want) << "mode " << ModeName(mode) << " " << s[0] << "x" << s[1] << "x"
+                             << s[2];
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace streamk

@@ -1,0 +1,281 @@
+// The invariants of DESIGN section 6, checked on the work mapping and fixup protocol over a sweep
+// of shapes, SM counts, occupancies, modes and reduction strategies. Every failure prints the plan.
+#include "work_mapping.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "fixup_protocol.h"
+#include "streamk/plan_print.h"
+#include "streamk/planner.h"
+
+namespace streamk {
+namespace {
+
+using mapping::Role;
+
+// Checks invariants 1-5 for one plan; returns the first violation or "".
+// `count_visits`: also count every (tile, k-iteration) one by one (slower; the structural checks
+// already imply it, this checks the structural checks).
+std::string CheckPlan(const Plan& p, bool count_visits) {
+  auto fail = [&p](const std::string& what) { return what + "\n  plan: " + PlanSummary(p); };
+  if (p.dp_tiles + p.sk_tiles != p.tiles) return fail("dp_tiles + sk_tiles != tiles");
+  if (p.work_blocks != p.sk_blocks + p.dp_blocks + p.reduction_blocks)
+    return fail("work_blocks != sk + dp + reduction blocks");
+  if (p.grid_blocks < 1 || p.grid_blocks > p.avail_sms * p.occupancy ||
+      p.grid_blocks > p.work_blocks)
+    return fail("grid_blocks outside [1, min(work_blocks, avail_sms * occupancy)]");
+
+  // Roles: SK blocks first, then DP, then reduction (waits go to lower indices).
+  for (int b = 0; b < p.work_blocks; ++b) {
+    const mapping::BlockRole r = mapping::RoleOf(p, b);
+    const Role expect = b < p.sk_blocks                 ? Role::kStreamK
+                        : b < p.sk_blocks + p.dp_blocks ? Role::kDataParallel
+                                                        : Role::kReduction;
+    if (r.role != expect) return fail("role order broken at block " + std::to_string(b));
+  }
+  if (mapping::RoleOf(p, p.work_blocks).role != Role::kNone) return fail("role past the end");
+
+  std::vector<int> epilogues(static_cast<size_t>(p.tiles), 0);
+  std::vector<uint8_t> visits;
+  if (count_visits) visits.assign(static_cast<size_t>(p.tiles) * p.iters_per_tile, 0);
+
+  // Stream-K ranges tile [0, sk_iters) contiguously and in block order.
+  const int sk_iters = p.sk_tiles * p.iters_per_tile;
+  int expect_begin = 0;
+  for (int b = 0; b < p.sk_blocks; ++b) {
+    const mapping::IterRange r = mapping::SkBlockRange(p, b);
+    if (r.begin != expect_begin || r.end <= r.begin)
+      return fail("SK block " + std::to_string(b) + " range [" + std::to_string(r.begin) + ", " +
+                  std::to_string(r.end) + ") does not continue at " + std::to_string(expect_begin));
+    if (mapping::SkBlockOfIter(p, r.begin) != b || mapping::SkBlockOfIter(p, r.end - 1) != b)
+      return fail("SkBlockOfIter disagrees with SkBlockRange for block " + std::to_string(b));
+    expect_begin = r.end;
+    // Backwards walk: units descend, each inside one tile, together exactly the range.
+    int walked_end = r.end;
+    int finals = 0;
+    for (mapping::SkUnit u = mapping::SkFirstUnit(p, b); u.valid(); u = mapping::SkNextUnit(p, u)) {
+      const int tile_begin = u.tile * p.iters_per_tile;
+      if (tile_begin + u.k_end != walked_end || u.k_begin < 0 || u.k_end > p.iters_per_tile)
+        return fail("unit walk of block " + std::to_string(b) + " is not contiguous");
+      walked_end = tile_begin + u.k_begin;
+      if (u.tile < 0 || u.tile >= p.sk_tiles) return fail("SK unit outside the SK tiles");
+      if (b < u.peers.first || b > u.peers.last) return fail("block is not among its peers");
+      if (u.is_first_slice() != (u.turn() == 0)) return fail("turn 0 is not the first slice");
+      if (u.is_final_slice(p) != (b == u.peers.last)) return fail("finisher is not the last peer");
+      const fixup::Step s = fixup::SkStep(p, u);
+      if (s.wait != fixup::Wait::kNone && u.peers.first >= b)
+        return fail("block " + std::to_string(b) + " waits without a lower-numbered peer");
+      if (s.epilogue) ++epilogues[u.tile];
+      finals += u.is_final_slice(p) && u.turn() > 0;
+      // Invariant 4: slots and flags inside the workspace and aligned.
+      if (s.publish != fixup::Publish::kNone || s.take) {
+        const int64_t off = mapping::PartialSlotOffset(p, u);
+        if (off < p.partials_offset || off % 16 != 0 ||
+            off + p.partial_tile_bytes > p.partials_offset + p.partials_bytes)
+          return fail("partial slot outside the partials area or misaligned");
+        const int64_t flag = mapping::FlagOffset(p, u.tile);
+        if (flag < p.flags_offset || flag + 4 > p.flags_offset + p.flags_bytes ||
+            p.flags_offset + p.flags_bytes > p.workspace_bytes)
+          return fail("flag outside the flags area");
+      }
+      if (count_visits)
+        for (int kk = u.k_begin; kk < u.k_end; ++kk)
+          ++visits[static_cast<size_t>(u.tile) * p.iters_per_tile + kk];
+    }
+    if (walked_end != r.begin) return fail("unit walk does not reach the range's start");
+    // A block finishes (with waiting) at most one tile: its first.
+    if (finals > 1) return fail("block finishes more than one shared tile");
+  }
+  if (expect_begin != sk_iters) return fail("SK ranges do not cover every SK iteration");
+
+  // Each SK tile's peers are consecutive blocks whose ranges meet the tile.
+  for (int t = 0; t < p.sk_tiles; ++t) {
+    const mapping::Peers peers = mapping::TilePeers(p, t);
+    if (peers.first > peers.last) return fail("empty peer set");
+    if (mapping::SkBlockRange(p, peers.first).begin > t * p.iters_per_tile ||
+        mapping::SkBlockRange(p, peers.last).end < (t + 1) * p.iters_per_tile)
+      return fail("peers do not cover tile " + std::to_string(t));
+  }
+
+  // Reduction blocks: one per SK tile, numbered after every SK block.
+  for (int r = 0; r < p.reduction_blocks; ++r) {
+    const mapping::Peers peers = mapping::TilePeers(p, r);
+    const fixup::Step s = fixup::ReductionStep(peers);
+    if (s.wait != fixup::Wait::kNone && peers.last >= p.sk_blocks + p.dp_blocks + r)
+      return fail("reduction block waits for a higher block");
+    if (s.epilogue) ++epilogues[r];
+  }
+  if (p.reduction_blocks != 0 && p.reduction_blocks != p.sk_tiles)
+    return fail("reduction blocks != SK tiles");
+
+  // DP tiles: each exactly once, all in [sk_tiles, tiles).
+  for (int d = 0; d < p.dp_blocks; ++d) {
+    const mapping::DpTiles dp = mapping::DpBlockTiles(p, d);
+    for (int i = 0; i < dp.count; ++i) {
+      const int t = dp.first_tile + i * dp.stride;
+      if (t < p.sk_tiles || t >= p.tiles) return fail("DP tile out of range");
+      ++epilogues[t];
+      if (count_visits)
+        for (int kk = 0; kk < p.iters_per_tile; ++kk)
+          ++visits[static_cast<size_t>(t) * p.iters_per_tile + kk];
+    }
+  }
+  // Invariant 2: every output tile written by exactly one epilogue.
+  for (int t = 0; t < p.tiles; ++t)
+    if (epilogues[t] != 1)
+      return fail("tile " + std::to_string(t) + " has " + std::to_string(epilogues[t]) +
+                  " epilogues");
+  // Invariant 1, counted.
+  for (size_t i = 0; i < visits.size(); ++i)
+    if (visits[i] != 1)
+      return fail("tile " + std::to_string(i / p.iters_per_tile) + " k-iteration " +
+                  std::to_string(i % p.iters_per_tile) + " computed " +
+                  std::to_string(visits[i]) + " times");
+  // Tile coordinates: a bijection onto the batch's tile grid.
+  std::vector<uint8_t> seen(static_cast<size_t>(p.tiles), 0);
+  for (int t = 0; t < p.tiles; ++t) {
+    const mapping::TileCoord c = mapping::TileCoordOf(p, t);
+    if (c.batch < 0 || c.batch >= p.batch || c.tm < 0 || c.tm >= p.tiles_m || c.tn < 0 ||
+        c.tn >= p.tiles_n)
+      return fail("tile coordinate out of range for tile " + std::to_string(t));
+    uint8_t& s = seen[(static_cast<size_t>(c.batch) * p.tiles_m + c.tm) * p.tiles_n + c.tn];
+    if (s++) return fail("two tiles map to one coordinate");
+  }
+  return "";
+}
+
+struct SweepStats {
+  int plans = 0, sk_plans = 0, counted = 0;
+};
+
+TEST(WorkMappingInvariants, Sweep) {
+  const int sms_list[] = {1, 2, 7, 16, 64, 108, 132};
+  const int iters_list[] = {1, 2, 7, 33, 300};
+  SweepStats stats;
+  uint32_t rng = 12345;
+  auto next = [&rng]() { return rng = rng * 1664525u + 1013904223u; };
+  for (int tm = 1; tm <= 24; ++tm) {
+    for (int tn = 1; tn <= 24; ++tn) {
+      for (int iters : iters_list) {
+        for (int sms : sms_list) {
+          for (int occupancy = 1; occupancy <= 4; ++occupancy) {
+            // Keep the sweep fast: every shape sees every SM count and occupancy in auto mode;
+            // the other modes and strategies take a pseudo-random third of the combinations.
+            DeviceSpec dev = H200Spec();
+            dev.sms = sms;
+            dev.occupancy = occupancy;
+            Problem pr;
+            pr.m = tm * 128 - (next() % 100);
+            pr.n = tn * 128 - (next() % 100);
+            pr.k = iters * 32 - (next() % 32);
+            struct Variant {
+              Mode mode;
+              int splits, blocks;
+              std::optional<Reduction> reduction;
+            };
+            std::vector<Variant> variants = {{Mode::kAuto, 0, 0, std::nullopt}};
+            if (next() % 3 == 0) {
+              const Reduction red = static_cast<Reduction>(next() % 3);
+              variants.push_back({Mode::kAuto, 0, 0, red});
+              variants.push_back({Mode::kDataParallel, 0, 0, std::nullopt});
+              variants.push_back({Mode::kSplitK, 1 + static_cast<int>(next() % iters), 0, red});
+              variants.push_back({Mode::kSplitK, 0, 0, red});
+              const int g_choices[] = {1, sms, sms * occupancy, 3 * sms * occupancy + 1,
+                                       1 + static_cast<int>(next() % (2 * sms * occupancy))};
+              variants.push_back({Mode::kStreamK, 0, g_choices[next() % 5], red});
+              variants.push_back({Mode::kStreamK, 0, 0, red});
+            }
+            for (const Variant& v : variants) {
+              PlanOptions o;
+              o.mode = v.mode, o.splits = v.splits, o.blocks = v.blocks;
+              o.reduction = v.reduction;
+              absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
+              ASSERT_TRUE(p.ok()) << p.status() << " m=" << pr.m << " n=" << pr.n
+                                  << " k=" << pr.k << " sms=" << sms;
+              const bool count = (++stats.plans % 29) == 0;
+              stats.counted += count;
+              stats.sk_plans += p->sk_blocks > 0;
+              const std::string err = CheckPlan(*p, count);
+              ASSERT_EQ(err, "") << "mode " << ModeName(v.mode);
+              // Invariant 3 for auto: the Stream-K blocks fit in one resident wave.
+              if (v.mode == Mode::kAuto) {
+                ASSERT_LE(p->sk_blocks, sms * occupancy) << *p;
+                // Invariant 5: no quantization loss -> pure DP.
+                if (p->tiles % sms == 0) ASSERT_EQ(p->mode, Mode::kDataParallel) << *p;
+              }
+              if (v.mode == Mode::kDataParallel) ASSERT_EQ(p->sk_blocks, 0) << *p;
+              if (v.mode == Mode::kSplitK && v.splits > 0) {
+                ASSERT_EQ(p->sk_blocks, p->tiles * v.splits) << *p;
+                ASSERT_EQ(p->sk_regions, p->tiles) << *p;
+              }
+              if (v.reduction.has_value() && p->sk_blocks > 0)
+                ASSERT_EQ(p->reduction, *v.reduction) << *p;
+            }
+          }
+        }
+      }
+    }
+  }
+  // The sweep must actually exercise Stream-K plans and the counted check.
+  EXPECT_GT(stats.sk_plans, stats.plans / 4);
+  EXPECT_GT(stats.counted, 1000);
+}
+
+TEST(WorkMapping, BigBlocksComeFirstAndDoOneMore) {
+  PlanOptions o;
+  o.mode = Mode::kStreamK;
+  o.blocks = 7;
+  Problem pr;
+  pr.m = 128, pr.n = 256, pr.k = 32 * 10;  // 2 tiles x 10 iterations = 20 over 7 blocks
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), o);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->sk_iters_per_normal_block, 2);
+  EXPECT_EQ(p->sk_big_blocks_per_region, 6);
+  const int expect[][2] = {{0, 3}, {3, 6}, {6, 9}, {9, 12}, {12, 15}, {15, 18}, {18, 20}};
+  for (int b = 0; b < 7; ++b) {
+    const mapping::IterRange r = mapping::SkBlockRange(*p, b);
+    EXPECT_EQ(r.begin, expect[b][0]) << b;
+    EXPECT_EQ(r.end, expect[b][1]) << b;
+  }
+  // Block 3 owns [9, 12): iteration 9 of tile 0 (it finishes tile 0), 10..11 of tile 1.
+  mapping::SkUnit u = mapping::SkFirstUnit(*p, 3);
+  EXPECT_EQ(u.tile, 1);
+  EXPECT_EQ(u.k_begin, 0);
+  EXPECT_EQ(u.k_end, 2);
+  EXPECT_EQ(u.turn(), 0);
+  u = mapping::SkNextUnit(*p, u);
+  EXPECT_EQ(u.tile, 0);
+  EXPECT_EQ(u.k_begin, 9);
+  EXPECT_EQ(u.k_end, 10);
+  EXPECT_TRUE(u.is_final_slice(*p));
+  EXPECT_EQ(u.peers.first, 0);
+  EXPECT_EQ(u.peers.last, 3);
+  EXPECT_EQ(u.turn(), 3);
+  EXPECT_FALSE(mapping::SkNextUnit(*p, u).valid());
+}
+
+TEST(WorkMapping, RasterBandsFollowTheLongerDimension) {
+  Problem pr;
+  pr.m = 128 * 20, pr.n = 128 * 3, pr.k = 64;  // tall: raster along m in bands of 3 columns
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec());
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ(p->raster, Raster::kAlongM);
+  EXPECT_EQ(p->swizzle, 3);
+  // Consecutive tiles step across the band (n) first, then down m.
+  const mapping::TileCoord c0 = mapping::TileCoordOf(*p, 0), c1 = mapping::TileCoordOf(*p, 1),
+                           c3 = mapping::TileCoordOf(*p, 3);
+  EXPECT_EQ(c0.tm, 0);
+  EXPECT_EQ(c0.tn, 0);
+  EXPECT_EQ(c1.tm, 0);
+  EXPECT_EQ(c1.tn, 1);
+  EXPECT_EQ(c3.tm, 1);
+  EXPECT_EQ(c3.tn, 0);
+}
+
+}  // namespace
+}  // namespace streamk

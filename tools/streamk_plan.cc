@@ -1,0 +1,125 @@
+// streamk-plan: prints the planner's decisions for one GEMM shape, on the local GPU or any preset.
+//
+//   streamk-plan 1536 1536 4096                      # text report, H200 model without a GPU
+//   streamk-plan 1536 1536 4096 --device a100 --json
+//   streamk-plan 128 128 131072 --mode splitk --splits 16
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "streamk/device_spec.h"
+#include "streamk/plan_print.h"
+#include "streamk/planner.h"
+
+ABSL_FLAG(std::string, device, "auto", "h200 | h100 | a100 | auto (the local GPU, else h200)");
+ABSL_FLAG(int, sms, -1, "SMs of the modelled device (default: the device's)");
+ABSL_FLAG(int, occupancy, -1, "resident blocks per SM (default: the device's)");
+ABSL_FLAG(std::string, tile, "128x128x32", "tile shape BMxBNxBK");
+ABSL_FLAG(std::string, mode, "auto", "auto | dp | splitk | streamk");
+ABSL_FLAG(int, splits, 0, "k-slices per tile with --mode splitk (0: the planner picks)");
+ABSL_FLAG(int, blocks, 0, "Stream-K blocks with --mode streamk (0: the planner picks)");
+ABSL_FLAG(std::string, reduction, "",
+          "deterministic | atomic | separate (empty: the planner picks a deterministic one)");
+ABSL_FLAG(int, batch, 1, "batch count");
+ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
+ABSL_FLAG(bool, json, false, "print one JSON object instead of the text report");
+
+namespace {
+
+int Fail(const std::string& message) {
+  std::fprintf(stderr, "streamk-plan: %s\n", message.c_str());
+  return 2;
+}
+
+bool ParseDim(const std::string& s, int64_t* out) { return absl::SimpleAtoi(s, out); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "streamk-plan M N K [flags]: print the Stream-K planner's decisions for an M x N x K GEMM");
+  // "-5" would reach the flag parser as an unknown flag; name it as the bad size it is.
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const std::string prev = i > 1 ? argv[i - 1] : "";
+    const bool is_flag_value = prev.rfind("-", 0) == 0 && prev.find('=') == std::string::npos;
+    int64_t value = 0;
+    if (arg.size() > 1 && arg[0] == '-' && absl::SimpleAtoi(arg, &value) && !is_flag_value)
+      return Fail(absl::StrCat("size ", arg, ": sizes must be >= 1"));
+  }
+  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  if (args.size() != 4) return Fail("expected three sizes: M N K (see --help)");
+
+  streamk::Problem problem;
+  const char* names[] = {"M", "N", "K"};
+  int64_t* dims[] = {&problem.m, &problem.n, &problem.k};
+  for (int i = 0; i < 3; ++i) {
+    if (!ParseDim(args[i + 1], dims[i]))
+      return Fail(absl::StrCat(names[i], " = '", args[i + 1], "': not an integer"));
+  }
+  problem.batch = absl::GetFlag(FLAGS_batch);
+  const std::optional<streamk::DType> dtype = streamk::ParseDType(absl::GetFlag(FLAGS_dtype));
+  if (!dtype || *dtype == streamk::DType::kF32)
+    return Fail(absl::StrCat("--dtype ", absl::GetFlag(FLAGS_dtype), ": must be fp16 or bf16"));
+  problem.input = problem.output = *dtype;
+
+  // Device: a preset, or the local GPU (falling back to the H200 model without one).
+  const std::string device_name = absl::GetFlag(FLAGS_device);
+  absl::StatusOr<streamk::DeviceSpec> device;
+  std::string device_note;
+  if (device_name == "auto") {
+    device = streamk::QueryLocalDevice();
+    if (!device.ok()) {
+      device_note = absl::StrCat("no local GPU (", device.status().message(),
+                                 "): planning for the built-in H200 model");
+      device = streamk::H200Spec();
+    }
+  } else {
+    device = streamk::DeviceSpecByName(device_name);
+    if (!device.ok()) return Fail(absl::StrCat("--device: ", device.status().message()));
+  }
+  // What-if planning: --sms and --occupancy replace the device's own numbers. The planner rejects
+  // 0 (or less) with a message naming the field.
+  if (absl::GetFlag(FLAGS_sms) != -1) device->sms = absl::GetFlag(FLAGS_sms);
+  if (absl::GetFlag(FLAGS_occupancy) != -1) device->occupancy = absl::GetFlag(FLAGS_occupancy);
+
+  streamk::PlanOptions options;
+  std::vector<std::string> tile = absl::StrSplit(absl::GetFlag(FLAGS_tile), 'x');
+  if (tile.size() != 3 || !absl::SimpleAtoi(tile[0], &options.tile.m) ||
+      !absl::SimpleAtoi(tile[1], &options.tile.n) || !absl::SimpleAtoi(tile[2], &options.tile.k))
+    return Fail(absl::StrCat("--tile ", absl::GetFlag(FLAGS_tile), ": expected BMxBNxBK"));
+  const std::optional<streamk::Mode> mode = streamk::ParseMode(absl::GetFlag(FLAGS_mode));
+  if (!mode)
+    return Fail(absl::StrCat("--mode ", absl::GetFlag(FLAGS_mode),
+                             ": expected auto, dp, splitk or streamk"));
+  options.mode = *mode;
+  options.splits = absl::GetFlag(FLAGS_splits);
+  options.blocks = absl::GetFlag(FLAGS_blocks);
+  if (!absl::GetFlag(FLAGS_reduction).empty()) {
+    options.reduction = streamk::ParseReduction(absl::GetFlag(FLAGS_reduction));
+    if (!options.reduction)
+      return Fail(absl::StrCat("--reduction ", absl::GetFlag(FLAGS_reduction),
+                               ": expected deterministic, atomic or separate"));
+  }
+
+  streamk::PlanExplanation why;
+  absl::StatusOr<streamk::Plan> plan = streamk::MakePlan(problem, *device, options, &why);
+  if (!plan.ok()) return Fail(std::string(plan.status().message()));
+
+  if (absl::GetFlag(FLAGS_json)) {
+    std::cout << streamk::PlanToJson(*plan, &why, device->name) << "\n";
+  } else {
+    if (!device_note.empty()) std::cout << device_note << "\n";
+    std::cout << streamk::FormatPlan(*plan, &why, device->name);
+  }
+  return 0;
+}
