@@ -9,31 +9,40 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "launch.h"
 
 namespace streamk {
 namespace {
 
-// Resident blocks per SM of the 128x128x32 kernel (256 threads, 64 KiB of shared memory, at most
-// 128 registers per thread): two fit on A100 and Hopper. QueryLocalDevice() asks the CUDA runtime
-// for the real number instead.
+// Resident blocks per SM of the 128x128x32 kernel (256 threads at 128 registers, 64 KiB of
+// shared memory): two on A100 and Hopper. QueryLocalDevice() asks the CUDA runtime instead.
 constexpr int kPresetOccupancy = 2;
 
-// Cost constants, microseconds, for the 128x128x32 mma.sync kernel. They are estimates from rates
-// and bandwidths, not measurements: iter_us = 2*128*128*32 flop at the expected per-SM rate of the
-// mma.sync mainloop (~400 TFLOP/s over 132 SMs on Hopper, ~250 TFLOP/s over 108 SMs on A100);
-// partial_us / peer_us = a 64 KiB fp32 tile moved at one SM's share of L2 bandwidth; epilogue_us =
-// a 32 KiB fp16 tile written at one SM's share of DRAM bandwidth; block_us = launch and pipeline
-// fill. docs/performance.md records how well they predict measured times.
-constexpr CostModel kHopperCost{/*block_us=*/4.0, /*partial_us=*/1.0, /*iter_us=*/0.35,
-                                /*peer_us=*/1.0, /*epilogue_us=*/0.5};
-constexpr CostModel kAmpereCost{/*block_us=*/4.0, /*partial_us=*/2.0, /*iter_us=*/0.45,
-                                /*peer_us=*/2.0, /*epilogue_us=*/1.0};
+// Cost constants, microseconds, for the 128x128x32 mma.sync kernel with fp16/bf16 inputs.
+// H200: fitted 2026-11-21 to streamk-bench runs of bench/shapes/calibration.txt and the waveq and
+// paper sets (docs/performance.md). Data-parallel: 132 tiles of 128 iterations (one block per SM)
+// take 63.8 us, 264 (two per SM) 104.8 us, 144 tiles of 32 iterations 33.1 us; so iter_us =
+// 0.45, iter_shared_us = 0.77 with block_us + unit_us + epilogue_us = 6 us per tile. Stream-K
+// plans of 132-264 blocks with 2-3 peers per tile run 13-17 us over their iterations whatever K
+// is: streamk_us + 2 * (partial_us + peer_us) + unit_us per extra slice. H100: the H200's compute
+// constants (same SMs and clocks), epilogue scaled by the bandwidth ratio 4.8 / 3.35. A100: not
+// measured; iterations scaled by the mma rate (312 vs ~400 TFLOP/s achievable, 108 vs 132 SMs),
+// bandwidth terms by 4.8 / 2.0.
+constexpr CostModel kH200Cost{/*block_us=*/2.0, /*unit_us=*/3.0, /*streamk_us=*/6.0,
+                              /*partial_us=*/2.0, /*iter_us=*/0.45, /*iter_shared_us=*/0.77,
+                              /*peer_us=*/2.0, /*epilogue_us=*/1.0};
+constexpr CostModel kH100Cost{/*block_us=*/2.0, /*unit_us=*/3.0, /*streamk_us=*/6.0,
+                              /*partial_us=*/2.0, /*iter_us=*/0.45, /*iter_shared_us=*/0.77,
+                              /*peer_us=*/2.0, /*epilogue_us=*/1.4};
+constexpr CostModel kA100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/8.0,
+                              /*partial_us=*/4.0, /*iter_us=*/0.53, /*iter_shared_us=*/0.90,
+                              /*peer_us=*/4.0, /*epilogue_us=*/2.4};
 
 }  // namespace
 
-DeviceSpec A100Spec() { return {"A100-SXM4", 108, kPresetOccupancy, 40 << 20, kAmpereCost}; }
-DeviceSpec H100Spec() { return {"H100-SXM5", 132, kPresetOccupancy, 50 << 20, kHopperCost}; }
-DeviceSpec H200Spec() { return {"H200", 132, kPresetOccupancy, 60 << 20, kHopperCost}; }
+DeviceSpec A100Spec() { return {"A100-SXM4", 108, kPresetOccupancy, 40 << 20, kA100Cost}; }
+DeviceSpec H100Spec() { return {"H100-SXM5", 132, kPresetOccupancy, 50 << 20, kH100Cost}; }
+DeviceSpec H200Spec() { return {"H200", 132, kPresetOccupancy, 60 << 20, kH200Cost}; }
 
 absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name) {
   const std::string lower = absl::AsciiStrToLower(std::string(name));
@@ -73,7 +82,18 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
   spec.sms = prop.multiProcessorCount;
   spec.l2_bytes = prop.l2CacheSize;
   spec.queried = true;
-  // Occupancy stays the preset's until the kernel exists to be asked (cudaOccupancy...).
+  int occupancy = 0;
+  err = kernels::KernelOccupancy(device_ordinal, &occupancy);
+  if (err != cudaSuccess)
+    return absl::FailedPreconditionError(
+        absl::StrCat("kernel occupancy query failed on ", prop.name, ": ", cudaGetErrorName(err),
+                     " (is the library built for compute capability ", prop.major, ".",
+                     prop.minor, "?)"));
+  if (occupancy < 1)
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the GEMM kernel fits 0 blocks per SM on ", prop.name,
+        " (shared memory or registers too small for its configuration)"));
+  spec.occupancy = occupancy;
   return spec;
 }
 

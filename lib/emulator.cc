@@ -20,8 +20,10 @@ using mapping::Role;
 
 class Emulator {
  public:
-  Emulator(const Plan& p, const EmulatorInputs& in)
-      : p_(p), in_(in), workspace_(static_cast<size_t>(p.workspace_bytes), 0) {
+  Emulator(const Plan& p, const EmulatorInputs& in, std::vector<uint8_t>& workspace)
+      : p_(p), in_(in), workspace_(workspace) {
+    if (workspace_.size() < static_cast<size_t>(p.workspace_bytes))
+      workspace_.resize(static_cast<size_t>(p.workspace_bytes), 0);
     result_.d.assign(static_cast<size_t>(p.batch) * p.m * p.n, 0.0f);
     result_.iteration_visits.assign(static_cast<size_t>(p.tiles) * p.iters_per_tile, 0);
     result_.epilogue_writes.assign(static_cast<size_t>(p.tiles), 0);
@@ -248,15 +250,17 @@ class Emulator {
 
   const Plan& p_;
   const EmulatorInputs& in_;
-  std::vector<uint8_t> workspace_;
+  std::vector<uint8_t>& workspace_;
   EmulatorResult result_;
 };
 
 }  // namespace
 
-absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& in, uint64_t seed) {
+absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& in, uint64_t seed,
+                                       std::vector<uint8_t>* workspace) {
   if (plan.grid_blocks < 1) return absl::InvalidArgumentError("plan has no blocks");
-  Emulator e(plan, in);
+  std::vector<uint8_t> fresh;
+  Emulator e(plan, in, workspace != nullptr ? *workspace : fresh);
   return e.Run(seed);
 }
 

@@ -34,8 +34,11 @@ struct EmulatorResult {
 
 // Runs the plan; errors on deadlock, on a wait for a higher-numbered block, on a workspace access
 // outside the plan's workspace or misaligned, or on flags left non-zero.
+// `workspace`, when given, is used (grown to plan.workspace_bytes, contents kept) instead of a
+// fresh zeroed one, to run several plans on one workspace as gemm() does.
 absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& in,
-                                       uint64_t seed = 1);
+                                       uint64_t seed = 1,
+                                       std::vector<uint8_t>* workspace = nullptr);
 
 // D = alpha * A * B + beta * C in double precision, rounded to float (same layout as above).
 std::vector<float> ReferenceGemm(const Plan& plan, const EmulatorInputs& in);

@@ -33,8 +33,9 @@ constexpr int kMinItersPerSkBlock = 2;
 // tile costs more than the iterations it spreads.
 constexpr int kMaxAutoSplits = 16;
 // Auto leaves data-parallel only for a predicted gain of at least this fraction: the cost model's
-// error is of this order, and losing to data-parallel is the failure users notice.
-constexpr double kMinPredictedGain = 0.03;
+// error on the H200 runs is up to ~10% on short-k shapes, and losing to data-parallel is the
+// failure users notice.
+constexpr double kMinPredictedGain = 0.08;
 // Band width of the tile raster, in tiles: a band of 8 tile rows (or columns) keeps the operand
 // panels that the ~132 concurrently running tiles share resident in L2.
 constexpr int kDefaultSwizzle = 8;
@@ -102,9 +103,13 @@ void Derive(const Decomposition& d, Plan& p) {
     const int64_t slots =
         p.reduction == Reduction::kSeparate ? 2 * int64_t{p.sk_blocks} : int64_t{p.sk_tiles};
     p.partials_bytes = slots * p.partial_tile_bytes;
-    p.flags_offset = AlignUp(p.partials_bytes, Plan::kWorkspaceAlignment);
-    p.flags_bytes = int64_t{p.sk_tiles} * 4;
-    p.workspace_bytes = AlignUp(p.flags_offset + p.flags_bytes, Plan::kWorkspaceAlignment);
+    // Flags first, in a region of a fixed minimum size: a workspace reused by another plan then
+    // never sees that plan's partials land on its flags (which must be zero between launches).
+    p.flags_offset = 0;
+    p.flags_bytes = std::max(Plan::kMinFlagsBytes,
+                             AlignUp(int64_t{p.sk_tiles} * 4, Plan::kWorkspaceAlignment));
+    p.partials_offset = p.flags_offset + p.flags_bytes;
+    p.workspace_bytes = p.partials_offset + p.partials_bytes;
   }
 }
 
@@ -134,16 +139,33 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
   return best;
 }
 
-// The Stream-K block count in [lo, hi] with the lowest predicted time for `sk_tiles` Stream-K tiles.
+// The Stream-K block count in [lo, hi] with the lowest predicted time for `sk_tiles` Stream-K
+// tiles. Coarse to fine, so the cost is bounded whatever the range: about kSearchPoints counts
+// spread over the range, plus the ends, one wave of SMs and the split-K-aligned counts (multiples
+// of sk_tiles), then every count around the best coarse one.
+constexpr int kSearchPoints = 16;
+constexpr int kMaxAlignedPoints = 8;
+
 std::optional<Decomposition> BestStreamK(Plan& scratch, const CostModel& cost, int sk_tiles,
                                          int lo, int hi, Reduction reduction) {
   std::optional<Decomposition> best;
   double best_us = std::numeric_limits<double>::infinity();
-  for (int g = lo; g <= hi; ++g) {
+  auto weigh = [&](int g) {
+    if (g < lo || g > hi) return;
     const Decomposition d{Mode::kStreamK, sk_tiles, g, reduction};
     Derive(d, scratch);
     const double us = PredictMicros(scratch, cost);
-    if (us < best_us) best_us = us, best = d;
+    // Ties go to fewer blocks: fewer peers per tile, less partial traffic.
+    if (us < best_us || (us == best_us && best && g < best->sk_blocks)) best_us = us, best = d;
+  };
+  const int step = std::max(1, (hi - lo) / kSearchPoints);
+  for (int g = lo; g <= hi; g += step) weigh(g);
+  weigh(hi);
+  weigh(scratch.avail_sms);
+  for (int i = 1, g = sk_tiles; i <= kMaxAlignedPoints && g <= hi; ++i, g += sk_tiles) weigh(g);
+  if (best && step > 1) {
+    const int center = best->sk_blocks;
+    for (int g = center - step + 1; g < center + step; ++g) weigh(g);
   }
   return best;
 }
@@ -237,6 +259,12 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
     return absl::InvalidArgumentError(absl::StrCat("avail_sms = ", o.avail_sms,
                                                    ": must be in [0, ", dev.sms,
                                                    "] (0: all SMs of ", dev.name, ")"));
+  return ValidatePlanOptions(o);
+}
+
+}  // namespace
+
+absl::Status ValidatePlanOptions(const PlanOptions& o) {
   if (o.splits < 0) return absl::InvalidArgumentError("splits must be >= 0");
   if (o.blocks < 0) return absl::InvalidArgumentError("blocks must be >= 0");
   if (o.splits != 0 && o.mode != Mode::kSplitK)
@@ -253,43 +281,80 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
   return absl::OkStatus();
 }
 
-}  // namespace
-
 double PredictMicros(const Plan& p, const CostModel& cost) {
-  // Costs are per SM; the constants are for a 128x128x32 tile and scale with tile volume / area.
+  // The kernel is persistent: block r of `grid` runs work blocks r, r + grid, ... in rounds of
+  // `grid` work blocks. The plan takes as long as its most loaded block. A round with more blocks
+  // than SMs runs them two (occupancy) to an SM at iter_shared_us per iteration each; which blocks
+  // share an SM is up to the hardware, so the model assumes they all do. A last, partial round of
+  // at most one block per SM runs at iter_us. Constants are for a 128x128x32 tile and scale with
+  // tile volume (iterations) or area (tiles).
   const double volume = double{1.0} * p.tile_m * p.tile_n * p.tile_k / (128.0 * 128.0 * 32.0);
   const double area = double{1.0} * p.tile_m * p.tile_n / (128.0 * 128.0);
-  const double iter = cost.iter_us * volume;
+  const double alone = cost.iter_us * volume;
+  const double shared = (cost.iter_shared_us > 0 ? cost.iter_shared_us : cost.iter_us) * volume;
   const double b = cost.partial_us * area, d = cost.peer_us * area, e = cost.epilogue_us * area;
-  const int sms = p.avail_sms;
 
-  double us = cost.block_us;
-  us += static_cast<double>(CeilDiv(p.dp_tiles, sms)) * (p.iters_per_tile * iter + e);
-  if (p.sk_blocks == 0) return us;
-
-  const int iters_per_block = p.sk_iters_per_normal_block + (p.sk_big_blocks_per_region > 0);
-  const int64_t blocks_per_sm = CeilDiv(p.sk_blocks, sms);
+  // Each role's cost: iterations (scaled by the round's sharing) plus fixed costs.
   const int peers = MaxPeers(p);
-  us += static_cast<double>(blocks_per_sm) * iters_per_block * iter;
-  if (peers <= 1) return us + static_cast<double>(CeilDiv(p.sk_tiles, sms)) * e;
-
-  switch (p.reduction) {
-    case Reduction::kDeterministic:
-      // Turnstile: the first peer stores, each later one reads, adds and stores in turn.
-      us += (peers - 1) * (b + d);
-      us += static_cast<double>(CeilDiv(p.sk_tiles, std::min(sms, p.sk_blocks))) * e;
-      break;
-    case Reduction::kAtomic:
-      // The first peer stores, the middle ones add at once, the finisher reads.
-      us += (peers > 2 ? 2 * b : b) + d;
-      us += static_cast<double>(CeilDiv(p.sk_tiles, std::min(sms, p.sk_blocks))) * e;
-      break;
-    case Reduction::kSeparate:
-      // Every peer stores at once; a reduction wave reads all peers of a tile and finishes it.
-      us += b + static_cast<double>(CeilDiv(p.reduction_blocks, sms)) * (peers * d + e);
-      break;
+  const int sk_iters = p.sk_iters_per_normal_block + (p.sk_big_blocks_per_region > 0 ? 1 : 0);
+  double sk_fixed = 0;
+  if (peers > 1) {
+    switch (p.reduction) {
+      case Reduction::kDeterministic:  // turnstile: each later peer reads, adds, stores in turn
+        sk_fixed = (peers - 1) * (b + d) + e;
+        break;
+      case Reduction::kAtomic:  // the first stores, the middle ones add at once, the last reads
+        sk_fixed = (peers > 2 ? 2 * b : b) + d + e;
+        break;
+      case Reduction::kSeparate:  // every peer stores once; a reduction block finishes the tile
+        sk_fixed = b;
+        break;
+    }
+  } else if (p.sk_blocks > 0) {
+    sk_fixed = e;
   }
-  return us;
+  struct RoleCost {
+    double iters, fixed;
+  };
+  // A Stream-K block touches about sk_iters / iters_per_tile + 1 tiles, each a pipeline fill.
+  const double sk_units = std::min<double>(sk_iters, 1.0 + static_cast<double>(sk_iters - 1) /
+                                                              std::max(1, p.iters_per_tile));
+  const double u = cost.unit_us;
+  const RoleCost sk{static_cast<double>(sk_iters), sk_fixed + sk_units * u};
+  const RoleCost dp_first{static_cast<double>(p.dp_first_wave_tiles) * p.iters_per_tile,
+                          p.dp_first_wave_tiles * (e + u)};
+  const RoleCost dp{static_cast<double>(p.iters_per_tile), e + u};
+  const RoleCost red{0, peers * d + e};
+
+  const int grid = std::max(1, p.grid_blocks);
+  const int full_end = p.work_blocks / grid * grid;  // work blocks in full rounds
+  const double tail_iter = p.work_blocks - full_end <= p.avail_sms ? alone : shared;
+  const double full_iter = grid <= p.avail_sms ? alone : shared;
+  // #{w in [lo, hi) : w % grid == r}
+  auto count = [grid](int lo, int hi, int r) -> int64_t {
+    auto upto = [grid, r](int x) -> int64_t { return x <= r ? 0 : (x - 1 - r) / grid + 1; };
+    return hi <= lo ? 0 : upto(hi) - upto(lo);
+  };
+  auto range_load = [&](int lo, int hi, int r, const RoleCost& c) {
+    const int64_t in_full = count(lo, std::min(hi, full_end), r);
+    const int64_t in_tail = count(std::max(lo, full_end), hi, r);
+    return in_full * (c.iters * full_iter + c.fixed) + in_tail * (c.iters * tail_iter + c.fixed);
+  };
+  const int sk_end = p.sk_blocks, dp_end = p.sk_blocks + p.dp_blocks;
+  const int first_wave_end = sk_end + std::min(p.dp_blocks, p.avail_sms);
+  const bool first_wave = p.dp_first_wave_tiles > 1;
+  auto load = [&](int r) {
+    return range_load(0, sk_end, r, sk) +
+           range_load(sk_end, first_wave_end, r, first_wave ? dp_first : dp) +
+           range_load(first_wave_end, dp_end, r, dp) + range_load(dp_end, p.work_blocks, r, red);
+  };
+  // The most loaded block is one at a boundary between roles, or the first or the last.
+  double worst = 0;
+  for (int w : {0, grid - 1, sk_end - 1, sk_end, first_wave_end - 1, first_wave_end, dp_end - 1,
+                dp_end, p.work_blocks - 1}) {
+    if (w >= 0) worst = std::max(worst, load(w % grid));
+  }
+  return cost.block_us + (p.sk_blocks > 0 ? cost.streamk_us : 0.0) + worst;
 }
 
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
@@ -374,38 +439,15 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
       Derive(DataParallel(), scratch);
       const double dp_us = PredictMicros(scratch, cost);
       if (explain) ex.candidates.push_back(Describe("dp", scratch, cost, "one block per tile"));
-      double best_us = dp_us;
-      std::string best_name = "dp";
+      double best_us = std::numeric_limits<double>::infinity();  // best non-DP candidate
+      std::string best_name;
+      Decomposition best_d;
 
-      // Candidate 2: the best split-K over all tiles, at most one resident wave of blocks.
-      const int max_splits = std::min({p.iters_per_tile, kMaxAutoSplits, capacity / p.tiles});
-      if (max_splits >= 2) {
-        const Decomposition d = *BestSplitK(scratch, cost, 2, max_splits, reduction);
-        Derive(d, scratch);
-        const double us = PredictMicros(scratch, cost);
-        if (explain)
-          ex.candidates.push_back(Describe("splitk", scratch, cost,
-                                           absl::StrCat("best of 2..", max_splits, " splits")));
-        if (us < best_us * (1 - kMinPredictedGain)) best_us = us, chosen = d, best_name = "splitk";
-      } else if (explain) {
-        Candidate c;
-        c.name = "splitk";
-        c.mode = Mode::kSplitK;
-        c.feasible = false;
-        c.note = p.iters_per_tile < 2 ? "one k-iteration per tile: nothing to split"
-                                      : "2 splits per tile exceed one resident wave";
-        ex.candidates.push_back(c);
-      }
-
-      // Candidate 3: the hybrid (DP waves + one Stream-K wave).
-      const HybridShape h = ShapeHybrid(p);
-      if (h.sk_tiles > 0) {
-        Decomposition d =
-            *BestStreamK(scratch, cost, h.sk_tiles, h.min_blocks, h.max_blocks, reduction);
+      // Weighs a non-DP decomposition, and the separate reduction wave for it where many peers
+      // share a tile and resident slots are free for reduction blocks.
+      auto consider = [&](const std::string& name, Decomposition d, std::string note) {
         Derive(d, scratch);
         double us = PredictMicros(scratch, cost);
-        std::string note = h.note;
-        // Many peers per tile and spare resident slots: a separate reduction wave may pay.
         if (!o.reduction.has_value() && scratch.sk_blocks > 2 * scratch.sk_tiles &&
             scratch.sk_waves < p.occupancy) {
           Decomposition sep = d;
@@ -416,22 +458,68 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
             d = sep, us = sep_us;
             absl::StrAppend(&note, "; separate reduction wave (", MaxPeers(scratch),
                             " peers per tile)");
-          } else {
-            Derive(d, scratch);
           }
+          Derive(d, scratch);
         }
-        if (explain) ex.candidates.push_back(Describe("streamk", scratch, cost, note));
-        if (us < best_us * (1 - kMinPredictedGain) && us < best_us)
-          best_us = us, chosen = d, best_name = "streamk";
-      } else if (explain) {
+        if (explain) ex.candidates.push_back(Describe(name, scratch, cost, std::move(note)));
+        if (us < best_us) best_us = us, best_d = d, best_name = name;
+      };
+      auto infeasible = [&](const std::string& name, Mode mode, std::string note) {
+        if (!explain) return;
         Candidate c;
-        c.name = "streamk";
-        c.mode = Mode::kStreamK;
+        c.name = name;
+        c.mode = mode;
         c.feasible = false;
-        c.note = h.note;
+        c.note = std::move(note);
         ex.candidates.push_back(c);
+      };
+
+      // Candidate 2: the best split-K over all tiles, at most one resident wave of blocks. Not for
+      // whole waves: there is no quantization to fix, and DP has no fixup to pay.
+      const bool whole_waves = p.tiles % p.avail_sms == 0;
+      const int max_splits = std::min({p.iters_per_tile, kMaxAutoSplits, capacity / p.tiles});
+      if (whole_waves) {
+        infeasible("splitk", Mode::kSplitK, "whole waves: nothing to balance");
+      } else if (max_splits >= 2) {
+        consider("splitk", *BestSplitK(scratch, cost, 2, max_splits, reduction),
+                 absl::StrCat("best of 2..", max_splits, " splits"));
+      } else {
+        infeasible("splitk", Mode::kSplitK,
+                   p.iters_per_tile < 2 ? "one k-iteration per tile: nothing to split"
+                                        : "2 splits per tile exceed one resident wave");
       }
 
+      // Candidate 3: the hybrid (DP waves + one Stream-K wave).
+      const HybridShape h = ShapeHybrid(p);
+      if (h.sk_tiles > 0) {
+        consider("streamk",
+                 *BestStreamK(scratch, cost, h.sk_tiles, h.min_blocks, h.max_blocks, reduction),
+                 h.note);
+      } else {
+        infeasible("streamk", Mode::kStreamK, h.note);
+      }
+
+      // Candidate 4: every tile Stream-K over one to `occupancy` waves of blocks. With more than
+      // one resident block per SM this balances where the hybrid cannot: every persistent block
+      // gets the same work wherever the hardware places it. Only up to two tiles per block: longer
+      // ranges scatter the tiles running at once over the matrix and lose L2 reuse (measured:
+      // 8192^3 all Stream-K 3810 us against 3435 us data-parallel).
+      if (h.sk_tiles > 0 && p.occupancy > 1 && p.tiles <= 2 * capacity) {
+        const int hi = static_cast<int>(std::min<int64_t>(capacity, all_iters / kMinItersPerSkBlock));
+        const int lo = std::min(p.avail_sms, hi);
+        if (lo >= 1) {
+          consider("streamk-all", *BestStreamK(scratch, cost, p.tiles, lo, hi, reduction),
+                   absl::StrCat("every tile Stream-K, best of ", lo, "..", hi, " blocks"));
+        }
+      }
+
+      // Data-parallel unless another candidate is predicted clearly faster.
+      if (best_us < dp_us * (1 - kMinPredictedGain)) {
+        chosen = best_d;
+      } else {
+        best_name = "dp";
+        best_us = dp_us;
+      }
       if (best_name == "dp") {
         reason = h.sk_tiles == 0 && p.tiles % p.avail_sms == 0
                      ? h.note

@@ -181,10 +181,10 @@ TEST(PlannerBehaviour, SamePlanForSameInputs) {
 }
 
 TEST(PlannerBehaviour, BatchCountsTilesAcrossTheBatch) {
-  const Plan p = MustPlan(Shape(256, 256, 1024, 33), H200Spec());
+  const Plan p = MustPlan(Shape(256, 256, 4096, 33), H200Spec());
   EXPECT_EQ(p.tiles, 4 * 33);  // 132 tiles: a whole wave
   EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
-  const Plan q = MustPlan(Shape(256, 256, 1024, 36), H200Spec());
+  const Plan q = MustPlan(Shape(256, 256, 4096, 36), H200Spec());
   EXPECT_EQ(q.tiles, 144);
   EXPECT_EQ(q.mode, Mode::kStreamK) << q;
 }

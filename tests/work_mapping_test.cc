@@ -30,6 +30,14 @@ std::string CheckPlan(const Plan& p, bool count_visits) {
       p.grid_blocks > p.work_blocks)
     return fail("grid_blocks outside [1, min(work_blocks, avail_sms * occupancy)]");
 
+  if (p.sk_blocks > 0 &&
+      (p.flags_offset != 0 || p.flags_bytes < Plan::kMinFlagsBytes ||
+       p.flags_bytes < int64_t{p.sk_tiles} * 4 || p.partials_offset < p.flags_bytes ||
+       p.partials_offset % Plan::kWorkspaceAlignment != 0 ||
+       p.workspace_bytes < p.partials_offset + p.partials_bytes))
+    return fail("workspace layout: flags must come first in a region of at least kMinFlagsBytes, "
+                "partials after it");
+
   // Roles: SK blocks first, then DP, then reduction (waits go to lower indices).
   for (int b = 0; b < p.work_blocks; ++b) {
     const mapping::BlockRole r = mapping::RoleOf(p, b);

@@ -5,6 +5,7 @@
 //   streamk-plan 128 128 131072 --mode splitk --splits 16
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>

@@ -16,13 +16,22 @@
 namespace streamk {
 
 // The Stream-K paper's per-block time model, in microseconds, for the library's 128x128x32 tile:
-//   time(block) = block_us + partial_us * [publishes] + iter_us * iterations
-//                 + peer_us * (peers waited for) + epilogue_us * (tiles finished)
+//   time(block) = block_us + unit_us * (tiles or k-slices started) + iter_us * iterations
+//                 + partial_us * [publishes] + peer_us * (peers waited for)
+//                 + epilogue_us * (tiles finished) [+ streamk_us when the plan has Stream-K blocks]
+// summed over the work blocks a persistent block runs; the plan takes as long as its most
+// loaded persistent block.
 // Values depend on GPU, tile and dtype. Each preset says where its numbers come from.
 struct CostModel {
-  double block_us = 0;     // a: fixed cost of a block (launch share, prologue, pipeline fill)
+  double block_us = 0;     // a: fixed cost of a launch (per plan)
+  double unit_us = 0;      // fixed cost of each tile or k-slice a block starts (pipeline fill)
+  double streamk_us = 0;   // fixed extra cost of a plan with Stream-K blocks (co-operative launch,
+                           // the whole grid's partials in flight at once)
   double partial_us = 0;   // b: write one fp32 partial tile to the workspace and signal
-  double iter_us = 0;      // c: one MAC-iteration (128x128x32) on one SM, steady state
+  double iter_us = 0;      // c: one MAC-iteration (128x128x32) of a block alone on its SM
+  // c when `occupancy` blocks share each SM: per block, so throughput per SM is
+  // occupancy / iter_shared_us (0: same as iter_us)
+  double iter_shared_us = 0;
   double peer_us = 0;      // d: wait for, read and add one peer's fp32 partial tile
   double epilogue_us = 0;  // e: convert and write one output tile (and read C when beta != 0)
 };

@@ -53,9 +53,12 @@ struct Plan {
   int swizzle = 1;  // band width of the raster, in tiles
 
   // --- workspace (bytes) ---------------------------------------------------------------------
-  // Partials: fp32 tiles, tile_m * tile_n * 4 bytes each. kDeterministic and kAtomic keep one per
-  // Stream-K tile; kSeparate keeps two per Stream-K block (a block publishes for at most its first
-  // and last tile). Flags: one int32 per Stream-K tile, zero between launches.
+  // [flags | partials]. Flags: one int32 per Stream-K tile, zero between launches (every launch
+  // leaves them zero), in a region of at least kMinFlagsBytes, so any plan with at most
+  // kMinFlagsBytes / 4 Stream-K tiles can reuse a workspace another plan used: partials always
+  // start past every such plan's flags. Partials: fp32 tiles, tile_m * tile_n * 4 bytes each;
+  // kDeterministic and kAtomic keep one per Stream-K tile, kSeparate two per Stream-K block (a
+  // block publishes for at most its first and its last tile).
   int64_t partial_tile_bytes = 0;
   int64_t partials_offset = 0;
   int64_t partials_bytes = 0;
@@ -63,6 +66,7 @@ struct Plan {
   int64_t flags_bytes = 0;
   int64_t workspace_bytes = 0;
   static constexpr int64_t kWorkspaceAlignment = 256;
+  static constexpr int64_t kMinFlagsBytes = int64_t{1} << 20;  // 262,144 Stream-K tiles
 };
 
 static_assert(std::is_trivially_copyable_v<Plan>, "Plan is passed by value to the kernel");

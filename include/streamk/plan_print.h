@@ -10,6 +10,7 @@
 #include <ostream>
 #include <string>
 
+#include "streamk/device_spec.h"
 #include "streamk/plan.h"
 #include "streamk/planner.h"
 

@@ -62,6 +62,10 @@ struct PlanExplanation {
   double predicted_us = 0;
 };
 
+// The device-independent checks of MakePlan on options alone: mode / splits / blocks /
+// reduction contradictions and negative counts.
+absl::Status ValidatePlanOptions(const PlanOptions& options);
+
 // Validates and plans. InvalidArgument names the argument and the rule it broke.
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& options = {});

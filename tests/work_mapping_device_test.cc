@@ -6,23 +6,13 @@
 #include <vector>
 
 #include "fixup_protocol.h"
+#include "gpu_test_util.h"
 #include "streamk/planner.h"
 #include "work_mapping.h"
 #include "work_mapping_probe.h"
 
 namespace streamk {
 namespace {
-
-bool HaveGpu(std::string* why) {
-  int n = 0;
-  const cudaError_t err = cudaGetDeviceCount(&n);
-  if (err != cudaSuccess || n == 0) {
-    *why = err != cudaSuccess ? cudaGetErrorName(err) : "0 devices";
-    cudaGetLastError();
-    return false;
-  }
-  return true;
-}
 
 std::vector<int> HostProbe(const Plan& p, int max_units) {
   const int row_ints = kernels::MappingProbeRowInts(max_units);
@@ -56,8 +46,7 @@ std::vector<int> HostProbe(const Plan& p, int max_units) {
 }
 
 TEST(WorkMappingDevice, DeviceAgreesWithHost) {
-  std::string why;
-  if (!HaveGpu(&why)) GTEST_SKIP() << "no CUDA device: " << why;
+  STREAMK_SKIP_WITHOUT_GPU();
   constexpr int kMaxUnits = 8;
   const int shapes[][3] = {{1536, 1536, 4096}, {128, 128, 131072}, {4000, 333, 5000},
                            {8192, 8192, 8192}, {1, 1, 1}};

@@ -1,0 +1,103 @@
+// streamk: GEMM on NVIDIA tensor cores with a Stream-K work decomposition.
+//
+//   D[b] = alpha * A[b] * B[b] + beta * C[b]   for b in [0, batch)
+//
+// with A (m x k) and B (k x n) in fp16 or bf16, C and D (m x n) in fp16, bf16 or fp32, fp32
+// accumulation, each matrix row- or column-major (C and D share one layout).
+//
+//   streamk::GemmArgs args;
+//   args.m = 4096, args.n = 4096, args.k = 4096;
+//   args.a = dA, args.lda = 4096;  // row-major A: lda >= k
+//   args.b = dB, args.ldb = 4096;  // column-major B: ldb >= k
+//   args.d = dD, args.ldd = 4096;  // row-major D: ldd >= n
+//   absl::Status s = streamk::gemm(args, stream);  // auto: the planner decides
+//
+//   streamk::Options split;                        // or force a decomposition
+//   split.mode = streamk::Mode::kSplitK, split.splits = 4;
+//   s = streamk::gemm(args, stream, split);
+//
+// gemm() validates everything before touching memory (InvalidArgument naming the argument and the
+// rule), plans (see planner.h; PlanGemm() returns the plan it would use), and launches one
+// persistent kernel on `stream` without synchronizing the host. Without a caller-owned workspace,
+// the library keeps one per device and stream, grown on demand (stream-ordered allocation).
+// With one (GetWorkspaceSize), zero it once before first use: every launch leaves its flags zero
+// again, so it can be reused, by other shapes too, and a captured CUDA graph can be replayed with
+// no memset. (One exception: a plan with more than 262,144 Stream-K tiles, which only forced
+// streamk/splitk modes on enormous outputs make, needs the workspace zeroed again after another
+// plan used it.)
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "streamk/device_spec.h"
+#include "streamk/plan.h"
+#include "streamk/types.h"
+
+namespace streamk {
+
+struct GemmArgs {
+  int64_t m = 0, n = 0, k = 0;
+  int64_t batch = 1;
+  DType input = DType::kF16;   // A and B: fp16 or bf16
+  DType output = DType::kF16;  // C and D: fp16, bf16 or fp32
+
+  const void* a = nullptr;  // m x k
+  Layout a_layout = Layout::kRowMajor;
+  int64_t lda = 0;           // >= k (row-major) or >= m (column-major), elements
+  int64_t stride_a = 0;      // elements between batch entries (0: all entries share A)
+
+  const void* b = nullptr;  // k x n
+  Layout b_layout = Layout::kColMajor;
+  int64_t ldb = 0;  // >= n (row-major) or >= k (column-major)
+  int64_t stride_b = 0;
+
+  const void* c = nullptr;  // m x n; read only when beta != 0; may equal d
+  int64_t ldc = 0;
+  int64_t stride_c = 0;
+
+  void* d = nullptr;  // m x n
+  int64_t ldd = 0;    // >= n (row-major) or >= m (column-major)
+  int64_t stride_d = 0;  // >= the extent of one D when batch > 1 (entries must not overlap)
+  Layout cd_layout = Layout::kRowMajor;  // C and D
+
+  float alpha = 1.0f, beta = 0.0f;
+};
+
+struct Options {
+  Mode mode = Mode::kAuto;
+  int splits = 0;  // kSplitK: k-slices per tile (0: the planner picks)
+  int blocks = 0;  // kStreamK: Stream-K blocks (0: the planner picks)
+  std::optional<Reduction> reduction;  // unset: deterministic, the planner picks which
+  int avail_sms = 0;                   // SMs to balance over (0: all)
+  // Launch plans whose blocks wait on each other cooperatively (co-residency guaranteed by the
+  // runtime). Off only to measure what that costs.
+  bool cooperative = true;
+};
+
+// Runs the GEMM on `stream` with a library-owned workspace.
+absl::Status gemm(const GemmArgs& args, cudaStream_t stream = nullptr, const Options& options = {});
+
+// Runs the GEMM with a caller-owned workspace of `workspace_bytes` bytes (at least
+// GetWorkspaceSize(); zeroed once before its first use). Safe to capture in a CUDA graph.
+absl::Status gemm(const GemmArgs& args, void* workspace, size_t workspace_bytes,
+                  cudaStream_t stream = nullptr, const Options& options = {});
+
+// Bytes of workspace gemm() needs for these arguments on the current device (0 for plans with no
+// Stream-K blocks).
+absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& options = {});
+
+// The plan gemm() would run on the current device, or on `device`.
+absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options = {});
+absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
+                              const Options& options = {});
+
+// Checks the arguments without any CUDA call: InvalidArgument naming the argument and the rule.
+absl::Status ValidateGemmArgs(const GemmArgs& args, const Options& options = {});
+
+}  // namespace streamk

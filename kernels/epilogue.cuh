@@ -1,0 +1,140 @@
+// Epilogue: D = alpha * acc + beta * C for one 128 x 128 tile, converted to fp16, bf16 or fp32.
+// The accumulators are staged through shared memory in two 64-row halves so that every thread
+// then reads and writes 8 consecutive columns: 16-byte (fp16/bf16) or 2 x 16-byte (fp32) global
+// accesses, coalesced along rows. Tiles at the matrix edge fall back to per-element accesses for
+// the chunks that straddle n. beta == 0 never reads C; C may be the same buffer as D (each
+// element is read and then written by the same thread).
+#pragma once
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "kernel_args.h"
+
+namespace streamk::kernels {
+
+struct EpilogueSm80 {
+  static constexpr int kTile = 128;
+  static constexpr int kPassRows = 64;
+  // Row pitch in floats: 136 = 128 + 8 keeps the float2 stores of the mma fragment layout (8 rows
+  // x 4 column pairs per half-warp phase) on distinct banks, and rows 16-byte aligned.
+  static constexpr int kPitch = kTile + 8;
+  static constexpr int kSmemBytes = kPassRows * kPitch * 4;  // 34,816 bytes
+  static constexpr int kThreads = 256;
+  static constexpr int kChunks = kPassRows * kTile / 8;  // 8-column chunks per pass (1024)
+
+  template <class Mainloop>
+  __device__ static void Run(char* smem, const typename Mainloop::Accumulators& acc,
+                             const GemmKernelArgs& args, int m, int n, int batch, int tile_m0,
+                             int tile_n0) {
+    float* stage = reinterpret_cast<float*>(smem);
+    const int tid = threadIdx.x;
+#pragma unroll
+    for (int pass = 0; pass < kTile / kPassRows; ++pass) {
+      // Registers -> shared memory, rows [pass * 64, pass * 64 + 64) of the tile.
+#pragma unroll
+      for (int i = 0; i < Mainloop::kMI; ++i) {
+#pragma unroll
+        for (int j = 0; j < Mainloop::kNI; ++j) {
+#pragma unroll
+          for (int r = 0; r < 4; r += 2) {
+            const int row = Mainloop::AccRow(tid, i, r) - pass * kPassRows;
+            const int col = Mainloop::AccCol(tid, j, r);
+            if (row >= 0 && row < kPassRows) {
+              *reinterpret_cast<float2*>(stage + row * kPitch + col) =
+                  make_float2(acc.v[i][j][r], acc.v[i][j][r + 1]);
+            }
+          }
+        }
+      }
+      __syncthreads();
+      // Shared memory -> global, 8 columns per thread and step.
+#pragma unroll
+      for (int step = 0; step < kChunks / kThreads; ++step) {
+        const int chunk = tid + step * kThreads;
+        const int row = chunk / (kTile / 8);
+        const int col = (chunk % (kTile / 8)) * 8;
+        const int gr = tile_m0 + pass * kPassRows + row;
+        const int gc = tile_n0 + col;
+        if (gr < m && gc < n) {
+          const float4 lo = *reinterpret_cast<const float4*>(stage + row * kPitch + col);
+          const float4 hi = *reinterpret_cast<const float4*>(stage + row * kPitch + col + 4);
+          float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+          StoreChunk(args, batch, gr, gc, n - gc, v);
+        }
+      }
+      __syncthreads();  // the stage is reused by the next pass or the next mainloop
+    }
+  }
+
+ private:
+  template <typename T>
+  __device__ static float ToFloat(T x);
+  template <typename T>
+  __device__ static T FromFloat(float x);
+
+  template <typename T>
+  __device__ static void StoreTyped(const GemmKernelArgs& args, int batch, int row, int col,
+                                    int valid, float (&v)[8]) {
+    T* d = static_cast<T*>(args.d) + batch * args.stride_d + row * args.ldd + col;
+    const T* c = static_cast<const T*>(args.c) + batch * args.stride_c + row * args.ldc + col;
+    constexpr int kVec = 16 / sizeof(T);  // elements per 16-byte access
+    if (valid >= 8) {
+      if (args.beta != 0.0f) {
+#pragma unroll
+        for (int h = 0; h < 8; h += kVec) {
+          T in[kVec];
+          *reinterpret_cast<uint4*>(in) = *reinterpret_cast<const uint4*>(c + h);
+#pragma unroll
+          for (int e = 0; e < kVec; ++e) v[h + e] = args.alpha * v[h + e] + args.beta * ToFloat(in[e]);
+        }
+      } else {
+#pragma unroll
+        for (int e = 0; e < 8; ++e) v[e] *= args.alpha;
+      }
+#pragma unroll
+      for (int h = 0; h < 8; h += kVec) {
+        T out[kVec];
+#pragma unroll
+        for (int e = 0; e < kVec; ++e) out[e] = FromFloat<T>(v[h + e]);
+        *reinterpret_cast<uint4*>(d + h) = *reinterpret_cast<const uint4*>(out);
+      }
+    } else {
+      for (int e = 0; e < valid; ++e) {
+        float x = args.alpha * v[e];
+        if (args.beta != 0.0f) x += args.beta * ToFloat(c[e]);
+        d[e] = FromFloat<T>(x);
+      }
+    }
+  }
+
+  __device__ static void StoreChunk(const GemmKernelArgs& args, int batch, int row, int col,
+                                    int valid, float (&v)[8]) {
+    switch (args.output) {
+      case DType::kF16: StoreTyped<__half>(args, batch, row, col, valid, v); break;
+      case DType::kBF16: StoreTyped<__nv_bfloat16>(args, batch, row, col, valid, v); break;
+      case DType::kF32: StoreTyped<float>(args, batch, row, col, valid, v); break;
+    }
+  }
+};
+
+template <>
+__device__ inline float EpilogueSm80::ToFloat<__half>(__half x) { return __half2float(x); }
+template <>
+__device__ inline float EpilogueSm80::ToFloat<__nv_bfloat16>(__nv_bfloat16 x) {
+  return __bfloat162float(x);
+}
+template <>
+__device__ inline float EpilogueSm80::ToFloat<float>(float x) { return x; }
+template <>
+__device__ inline __half EpilogueSm80::FromFloat<__half>(float x) { return __float2half_rn(x); }
+template <>
+__device__ inline __nv_bfloat16 EpilogueSm80::FromFloat<__nv_bfloat16>(float x) {
+  return __float2bfloat16_rn(x);
+}
+template <>
+__device__ inline float EpilogueSm80::FromFloat<float>(float x) { return x; }
+
+}  // namespace streamk::kernels

@@ -1,0 +1,27 @@
+// Arguments of one GEMM launch as the kernel sees them: device pointers, leading dimensions and
+// batch strides (elements), scalars and element types. The host (lib/gemm.cc) has already
+// validated them and transposed the problem so that D is row-major: A is m x k (row- or
+// column-major), B is k x n (row- or column-major), C and D are m x n row-major.
+#pragma once
+
+#include <cstdint>
+
+#include "streamk/types.h"
+
+namespace streamk::kernels {
+
+struct GemmKernelArgs {
+  DType input = DType::kF16;   // A and B
+  DType output = DType::kF16;  // C and D
+  bool a_col_major = false;
+  bool b_row_major = false;
+  const void* a = nullptr;
+  const void* b = nullptr;
+  const void* c = nullptr;  // unread when beta == 0
+  void* d = nullptr;
+  int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;
+  int64_t stride_a = 0, stride_b = 0, stride_c = 0, stride_d = 0;  // between batch entries
+  float alpha = 1, beta = 0;
+};
+
+}  // namespace streamk::kernels

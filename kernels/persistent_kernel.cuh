@@ -1,0 +1,136 @@
+// The persistent Stream-K GEMM kernel: grid_blocks blocks, each executing work blocks
+// blockIdx.x, blockIdx.x + gridDim.x, ... (work_mapping.h), each work block being
+//   Stream-K:       for each unit, last tile first: mainloop over its k-slice -> fixup -> epilogue
+//                   if the protocol says so;
+//   data-parallel:  for each of its tiles: mainloop over all k -> epilogue;
+//   reduction:      wait for the tile's peers -> sum their partials in k order -> epilogue.
+// The mainloop, the fixup and the epilogue are separate components; only the mainloop changes
+// per architecture.
+//
+// Why it cannot deadlock. (1) Every wait is for a value written only by lower-numbered work
+// blocks (fixup_protocol.h; tested over a sweep in work_mapping_test.cc), and a work block never
+// waits for anything before it starts, so the lowest-numbered unfinished work block never waits
+// on unfinished work. (2) A persistent block executes its work blocks in increasing order, so the
+// lowest-numbered unfinished work block is the one its persistent block is executing now (any
+// earlier one on that block is finished). (3) All grid_blocks blocks are resident at once: the
+// grid is at most avail_sms x the kernel's measured occupancy, and plans with waits are launched
+// cooperatively, which makes the runtime guarantee co-residency or refuse the launch. Hence the
+// lowest unfinished work block always makes progress, by induction every work block finishes.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "epilogue.cuh"
+#include "fixup.cuh"
+#include "fixup_protocol.h"
+#include "kernel_args.h"
+#include "work_mapping.h"
+
+namespace streamk::kernels {
+
+template <class Mainloop, class Element>
+struct StreamKGemm {
+  using Acc = typename Mainloop::Accumulators;
+  using Fix = Fixup<Mainloop>;
+  static constexpr int kThreads = Mainloop::kThreads;
+  static constexpr int kSmemBytes = Mainloop::kSmemBytes > EpilogueSm80::kSmemBytes
+                                        ? Mainloop::kSmemBytes
+                                        : EpilogueSm80::kSmemBytes;
+
+  __device__ static MainloopOperands<Element> Operands(const Plan& p, const GemmKernelArgs& a,
+                                                       int batch) {
+    MainloopOperands<Element> op;
+    op.a = static_cast<const Element*>(a.a) + batch * a.stride_a;
+    op.b = static_cast<const Element*>(a.b) + batch * a.stride_b;
+    op.lda = a.lda;
+    op.ldb = a.ldb;
+    op.m = p.m, op.n = p.n, op.k = p.k;
+    return op;
+  }
+
+  // Mainloop over k-iterations [k_begin, k_end) of linear tile `tile`; returns its coordinates.
+  __device__ static mapping::TileCoord Compute(char* smem, const Plan& p, const GemmKernelArgs& a,
+                                               int tile, int k_begin, int k_end, Acc& acc) {
+    const mapping::TileCoord c = mapping::TileCoordOf(p, tile);
+    Mainloop::Run(smem, Operands(p, a, c.batch), c.tm * Mainloop::kBM, c.tn * Mainloop::kBN,
+                  k_begin, k_end, acc);
+    return c;
+  }
+
+  __device__ static void Finish(char* smem, const Plan& p, const GemmKernelArgs& a,
+                                const mapping::TileCoord& c, const Acc& acc) {
+    EpilogueSm80::Run<Mainloop>(smem, acc, a, p.m, p.n, c.batch, c.tm * Mainloop::kBM,
+                                c.tn * Mainloop::kBN);
+  }
+
+  __device__ static float4* SlotOf(const Plan& p, char* workspace, const mapping::SkUnit& u) {
+    return reinterpret_cast<float4*>(workspace + mapping::PartialSlotOffset(p, u));
+  }
+  __device__ static int* FlagOf(const Plan& p, char* workspace, int tile) {
+    return reinterpret_cast<int*>(workspace + mapping::FlagOffset(p, tile));
+  }
+
+  __device__ static void StreamKBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
+                                      char* ws, int sk_block) {
+    for (mapping::SkUnit u = mapping::SkFirstUnit(p, sk_block); u.valid();
+         u = mapping::SkNextUnit(p, u)) {
+      Acc acc;
+      const mapping::TileCoord c = Compute(smem, p, a, u.tile, u.k_begin, u.k_end, acc);
+      const fixup::Step s = fixup::SkStep(p, u);
+      if (s.wait != fixup::Wait::kNone || s.publish != fixup::Publish::kNone || s.take) {
+        int* flag = FlagOf(p, ws, u.tile);
+        float4* slot = SlotOf(p, ws, u);
+        Fix::Wait(s, flag);
+        if (s.publish != fixup::Publish::kNone) Fix::Publish(s.publish, slot, acc);
+        if (s.take) Fix::Take(slot, acc);
+        Fix::Signal(s, flag);
+      }
+      if (s.epilogue) Finish(smem, p, a, c, acc);
+    }
+  }
+
+  __device__ static void DataParallelBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
+                                           int dp_block) {
+    const mapping::DpTiles t = mapping::DpBlockTiles(p, dp_block);
+    for (int i = 0; i < t.count; ++i) {
+      Acc acc;
+      const mapping::TileCoord c =
+          Compute(smem, p, a, t.first_tile + i * t.stride, 0, p.iters_per_tile, acc);
+      Finish(smem, p, a, c, acc);
+    }
+  }
+
+  __device__ static void ReductionBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
+                                        char* ws, int tile) {
+    const mapping::Peers peers = mapping::TilePeers(p, tile);
+    const fixup::Step s = fixup::ReductionStep(peers);
+    if (!s.epilogue) return;  // one peer: it finished the tile itself
+    Fix::Wait(s, FlagOf(p, ws, tile));
+    Acc acc;
+#pragma unroll
+    for (int i = 0; i < Mainloop::kMI; ++i)
+#pragma unroll
+      for (int j = 0; j < Mainloop::kNI; ++j)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) acc.v[i][j][r] = 0.0f;
+    mapping::SkUnit u{};
+    u.tile = tile;
+    for (u.block = peers.first; u.block <= peers.last; ++u.block) Fix::Take(SlotOf(p, ws, u), acc);
+    Finish(smem, p, a, mapping::TileCoordOf(p, tile), acc);
+  }
+
+  __device__ static void Run(const Plan& p, const GemmKernelArgs& a, char* ws) {
+    extern __shared__ __align__(128) char smem[];
+    for (int work = blockIdx.x; work < p.work_blocks; work += gridDim.x) {
+      const mapping::BlockRole r = mapping::RoleOf(p, work);
+      switch (r.role) {
+        case mapping::Role::kStreamK: StreamKBlock(smem, p, a, ws, r.index); break;
+        case mapping::Role::kDataParallel: DataParallelBlock(smem, p, a, r.index); break;
+        case mapping::Role::kReduction: ReductionBlock(smem, p, a, ws, r.index); break;
+        case mapping::Role::kNone: break;
+      }
+    }
+  }
+};
+
+}  // namespace streamk::kernels

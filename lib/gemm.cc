@@ -1,0 +1,305 @@
+// streamk::gemm(): validation, planning, workspace, launch (see streamk.h).
+#include "streamk/streamk.h"
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <tuple>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "cuda_status.h"
+#include "launch.h"
+#include "streamk/planner.h"
+
+namespace streamk {
+namespace {
+
+constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max();
+constexpr int64_t kMaxLeadingDim = int64_t{1} << 40;  // keeps ld * rows far from int64 overflow
+constexpr int kAlignBytes = 16;  // 16-byte vector loads and stores
+
+absl::Status Invalid(const std::string& message) { return absl::InvalidArgumentError(message); }
+
+absl::Status CheckMatrix(const char* name, const void* ptr, int64_t ld, int64_t min_ld,
+                         const char* ld_rule, int64_t stride, int64_t batch, int elem_bytes) {
+  if (ptr == nullptr) return Invalid(absl::StrCat(name, " is null"));
+  if (reinterpret_cast<uintptr_t>(ptr) % kAlignBytes != 0)
+    return Invalid(absl::StrCat(name, " = ", reinterpret_cast<uintptr_t>(ptr),
+                                ": must be 16-byte aligned"));
+  const std::string ld_name = absl::StrCat("ld", name);
+  if (ld < min_ld || ld > kMaxLeadingDim)
+    return Invalid(absl::StrCat(ld_name, " = ", ld, ": must be >= ", ld_rule, " (", min_ld, ")"));
+  if ((ld * elem_bytes) % kAlignBytes != 0)
+    return Invalid(absl::StrCat(ld_name, " = ", ld, ": rows must stay 16-byte aligned (a multiple of ",
+                                kAlignBytes / elem_bytes, " elements)"));
+  if (batch > 1) {
+    const std::string stride_name = absl::StrCat("stride_", name);
+    if (stride < 0) return Invalid(absl::StrCat(stride_name, " = ", stride, ": must be >= 0"));
+    if ((stride * elem_bytes) % kAlignBytes != 0)
+      return Invalid(absl::StrCat(stride_name, " = ", stride,
+                                  ": batch entries must stay 16-byte aligned (a multiple of ",
+                                  kAlignBytes / elem_bytes, " elements)"));
+  }
+  return absl::OkStatus();
+}
+
+int64_t Rows(Layout l, int64_t rows, int64_t cols) { return l == Layout::kRowMajor ? rows : cols; }
+int64_t Cols(Layout l, int64_t rows, int64_t cols) { return l == Layout::kRowMajor ? cols : rows; }
+
+// The problem as the kernel computes it: D row-major. A column-major D is the row-major D^T of
+// B^T * A^T, so swap the operands, their layouts flip and m and n trade places.
+struct Lowered {
+  Problem problem;
+  kernels::GemmKernelArgs kernel;
+};
+
+Lowered Lower(const GemmArgs& g) {
+  Lowered l;
+  kernels::GemmKernelArgs& k = l.kernel;
+  k.input = g.input;
+  k.output = g.output;
+  k.c = g.beta != 0.0f ? g.c : nullptr;
+  k.d = g.d;
+  k.ldc = g.ldc, k.ldd = g.ldd;
+  k.stride_c = g.stride_c, k.stride_d = g.stride_d;
+  k.alpha = g.alpha, k.beta = g.beta;
+  l.problem.k = g.k;
+  l.problem.batch = g.batch;
+  l.problem.input = g.input;
+  l.problem.output = g.output;
+  if (g.cd_layout == Layout::kRowMajor) {
+    l.problem.m = g.m, l.problem.n = g.n;
+    k.a = g.a, k.lda = g.lda, k.stride_a = g.stride_a;
+    k.b = g.b, k.ldb = g.ldb, k.stride_b = g.stride_b;
+    k.a_col_major = g.a_layout == Layout::kColMajor;
+    k.b_row_major = g.b_layout == Layout::kRowMajor;
+  } else {
+    l.problem.m = g.n, l.problem.n = g.m;
+    k.a = g.b, k.lda = g.ldb, k.stride_a = g.stride_b;  // B^T: n x k
+    k.b = g.a, k.ldb = g.lda, k.stride_b = g.stride_a;  // A^T: k x m
+    k.a_col_major = g.b_layout == Layout::kRowMajor;
+    k.b_row_major = g.a_layout == Layout::kColMajor;
+  }
+  if (g.batch == 1) k.stride_a = k.stride_b = k.stride_c = k.stride_d = 0;
+  return l;
+}
+
+PlanOptions ToPlanOptions(const Options& o) {
+  PlanOptions p;
+  p.mode = o.mode;
+  p.splits = o.splits;
+  p.blocks = o.blocks;
+  p.reduction = o.reduction;
+  p.avail_sms = o.avail_sms;
+  p.tile = {kernels::kTileM, kernels::kTileN, kernels::kTileK};
+  return p;
+}
+
+// DeviceSpec of each device, queried once (SM count and kernel occupancy do not change).
+absl::StatusOr<DeviceSpec> CurrentDevice(int* ordinal = nullptr) {
+  static std::mutex mu;
+  static std::map<int, absl::StatusOr<DeviceSpec>>* cache =
+      new std::map<int, absl::StatusOr<DeviceSpec>>();
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    return absl::FailedPreconditionError(
+        absl::StrCat("no CUDA device: cudaGetDevice returned ", cudaGetErrorName(err)));
+  }
+  if (ordinal != nullptr) *ordinal = device;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache->find(device);
+  if (it == cache->end()) it = cache->emplace(device, QueryLocalDevice(device)).first;
+  return it->second;
+}
+
+// Library-owned workspaces, one per (device, stream), grown on demand with stream-ordered
+// allocation (no host synchronization) and zeroed when allocated. Each remembers how many leading
+// bytes are zero between launches (the flags of the plans it served; partials dirty the rest), and
+// zeroes more only for a plan whose flags region reaches past them (more than
+// Plan::kMinFlagsBytes / 4 Stream-K tiles).
+class WorkspacePool {
+ public:
+  absl::StatusOr<void*> Get(cudaStream_t stream, const Plan& plan) {
+    const size_t bytes = static_cast<size_t>(plan.workspace_bytes);
+    const size_t flags_end = static_cast<size_t>(plan.flags_offset + plan.flags_bytes);
+    int device = 0;
+    STREAMK_CUDA_RETURN_IF_ERROR(cudaGetDevice(&device));
+    std::lock_guard<std::mutex> lock(mu_);
+    Entry& e = entries_[{device, stream}];
+    if (e.bytes < bytes || e.zero_bytes < flags_end) {
+      cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+      STREAMK_CUDA_RETURN_IF_ERROR(cudaStreamIsCapturing(stream, &capture));
+      if (capture != cudaStreamCaptureStatusNone)
+        return absl::FailedPreconditionError(absl::StrCat(
+            "the library workspace for this stream must grow or be cleared (", bytes,
+            " bytes) while the stream is being captured: pass a caller-owned workspace "
+            "(GetWorkspaceSize) to capture gemm() in a CUDA graph"));
+    }
+    if (e.bytes < bytes) {
+      const size_t grown = std::max(bytes, e.bytes + e.bytes / 2);
+      if (e.ptr != nullptr) STREAMK_CUDA_RETURN_IF_ERROR(cudaFreeAsync(e.ptr, stream));
+      e.ptr = nullptr, e.bytes = e.zero_bytes = 0;
+      STREAMK_CUDA_RETURN_IF_ERROR(cudaMallocAsync(&e.ptr, grown, stream));
+      STREAMK_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(e.ptr, 0, grown, stream));
+      e.bytes = e.zero_bytes = grown;
+    } else if (e.zero_bytes < flags_end) {
+      STREAMK_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(e.ptr, 0, flags_end, stream));
+    }
+    e.zero_bytes = static_cast<size_t>(plan.partials_offset);  // partials dirty the rest
+    return e.ptr;
+  }
+
+ private:
+  struct Entry {
+    void* ptr = nullptr;
+    size_t bytes = 0;
+    size_t zero_bytes = 0;  // leading bytes that are zero between launches
+  };
+  std::mutex mu_;
+  std::map<std::pair<int, cudaStream_t>, Entry> entries_;
+};
+
+// Plans of recent calls, so that a repeated shape (the common case in a model's forward pass)
+// costs a hash lookup instead of a planner search. Keyed by everything MakePlan reads.
+class PlanCache {
+ public:
+  absl::StatusOr<Plan> Get(int device_ordinal, const Problem& pr, const DeviceSpec& dev,
+                           const PlanOptions& o) {
+    const Key key{device_ordinal, pr.m, pr.n, pr.k, pr.batch, static_cast<int>(pr.input),
+                  static_cast<int>(pr.output), static_cast<int>(o.mode), o.splits, o.blocks,
+                  o.reduction.has_value() ? static_cast<int>(*o.reduction) : -1, o.avail_sms};
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = plans_.find(key);
+      if (it != plans_.end()) return it->second;
+    }
+    absl::StatusOr<Plan> plan = MakePlan(pr, dev, o);
+    if (!plan.ok()) return plan;
+    std::lock_guard<std::mutex> lock(mu_);
+    if (plans_.size() >= kMaxPlans) plans_.clear();  // a crude bound: shapes rarely exceed it
+    plans_.emplace(key, *plan);
+    return plan;
+  }
+
+ private:
+  static constexpr size_t kMaxPlans = 4096;
+  using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int>;
+  std::mutex mu_;
+  std::map<Key, Plan> plans_;
+};
+
+PlanCache& Plans() {
+  static PlanCache* cache = new PlanCache();
+  return *cache;
+}
+
+WorkspacePool& Pool() {
+  static WorkspacePool* pool = new WorkspacePool();
+  return *pool;
+}
+
+absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
+                 size_t workspace_bytes, bool caller_workspace, cudaStream_t stream) {
+  if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
+  int ordinal = 0;
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(&ordinal);
+  if (!device.ok()) return device.status();
+  const Lowered l = Lower(args);
+  absl::StatusOr<Plan> plan = Plans().Get(ordinal, l.problem, *device, ToPlanOptions(options));
+  if (!plan.ok()) return plan.status();
+  if (plan->workspace_bytes > 0) {
+    if (caller_workspace) {
+      if (workspace == nullptr || workspace_bytes < static_cast<size_t>(plan->workspace_bytes))
+        return absl::InvalidArgumentError(absl::StrCat(
+            "workspace: ", workspace_bytes, " bytes at ", reinterpret_cast<uintptr_t>(workspace),
+            "; this plan needs ", plan->workspace_bytes, " (GetWorkspaceSize)"));
+      if (reinterpret_cast<uintptr_t>(workspace) % Plan::kWorkspaceAlignment != 0)
+        return absl::InvalidArgumentError("workspace: must be 256-byte aligned");
+    } else {
+      absl::StatusOr<void*> ws = Pool().Get(stream, *plan);
+      if (!ws.ok()) return ws.status();
+      workspace = *ws;
+    }
+  }
+  STREAMK_CUDA_RETURN_IF_ERROR(
+      kernels::LaunchGemm(*plan, l.kernel, workspace, stream, options.cooperative));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateGemmArgs(const GemmArgs& g, const Options& options) {
+  for (auto [name, v] : {std::pair<const char*, int64_t>{"m", g.m}, {"n", g.n}, {"k", g.k},
+                         {"batch", g.batch}}) {
+    if (v < 1) return Invalid(absl::StrCat(name, " = ", v, ": must be >= 1"));
+    if (v > kMaxDim) return Invalid(absl::StrCat(name, " = ", v, ": must be < 2^31"));
+  }
+  if (g.input != DType::kF16 && g.input != DType::kBF16)
+    return Invalid(absl::StrCat("input = ", DTypeName(g.input), ": A and B must be fp16 or bf16"));
+  const int in_bytes = DTypeBytes(g.input), out_bytes = DTypeBytes(g.output);
+  const bool a_row = g.a_layout == Layout::kRowMajor, b_row = g.b_layout == Layout::kRowMajor;
+  const bool cd_row = g.cd_layout == Layout::kRowMajor;
+  if (absl::Status s = CheckMatrix("a", g.a, g.lda, a_row ? g.k : g.m, a_row ? "k" : "m",
+                                   g.stride_a, g.batch, in_bytes);
+      !s.ok())
+    return s;
+  if (absl::Status s = CheckMatrix("b", g.b, g.ldb, b_row ? g.n : g.k, b_row ? "n" : "k",
+                                   g.stride_b, g.batch, in_bytes);
+      !s.ok())
+    return s;
+  if (g.beta != 0.0f) {
+    if (absl::Status s = CheckMatrix("c", g.c, g.ldc, cd_row ? g.n : g.m, cd_row ? "n" : "m",
+                                     g.stride_c, g.batch, out_bytes);
+        !s.ok())
+      return absl::Status(s.code(), absl::StrCat(s.message(), " (C is read because beta != 0)"));
+  }
+  if (absl::Status s = CheckMatrix("d", g.d, g.ldd, cd_row ? g.n : g.m, cd_row ? "n" : "m",
+                                   g.stride_d, g.batch, out_bytes);
+      !s.ok())
+    return s;
+  if (g.batch > 1) {
+    // Entries of D must not overlap, or blocks of different entries would race.
+    const int64_t extent = (Rows(g.cd_layout, g.m, g.n) - 1) * g.ldd + Cols(g.cd_layout, g.m, g.n);
+    if (g.stride_d < extent)
+      return Invalid(absl::StrCat("stride_d = ", g.stride_d, ": must be >= ", extent,
+                                  " so that the batch's D matrices do not overlap"));
+  }
+  if (options.avail_sms < 0)
+    return Invalid(absl::StrCat("avail_sms = ", options.avail_sms, ": must be >= 0"));
+  return ValidatePlanOptions(ToPlanOptions(options));
+}
+
+absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
+                              const Options& options) {
+  if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
+  return MakePlan(Lower(args).problem, device, ToPlanOptions(options));
+}
+
+absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options) {
+  if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
+  absl::StatusOr<DeviceSpec> device = CurrentDevice();
+  if (!device.ok()) return device.status();
+  return MakePlan(Lower(args).problem, *device, ToPlanOptions(options));
+}
+
+absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& options) {
+  absl::StatusOr<Plan> plan = PlanGemm(args, options);
+  if (!plan.ok()) return plan.status();
+  return static_cast<size_t>(plan->workspace_bytes);
+}
+
+absl::Status gemm(const GemmArgs& args, cudaStream_t stream, const Options& options) {
+  return Run(args, options, nullptr, 0, /*caller_workspace=*/false, stream);
+}
+
+absl::Status gemm(const GemmArgs& args, void* workspace, size_t workspace_bytes,
+                  cudaStream_t stream, const Options& options) {
+  return Run(args, options, workspace, workspace_bytes, /*caller_workspace=*/true, stream);
+}
+
+}  // namespace streamk

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Runs the GPU checks from a bundle made by ../shared/scripts/gpu-bundle (see docs/gpu-testing.md):
+#   scripts/gpu_check.sh BUNDLE_DIR OUT_DIR
+# Logs: OUT_DIR/gpu_tests.log (GoogleTest), sanitizer.log, demo.log.
+set -uo pipefail
+bundle=$1 out=$2
+mkdir -p "$out"
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv
+  nvcc --version 2>/dev/null | tail -1
+} > "$out/env.log" 2>&1
+cat "$out/env.log"
+"$bundle/run" streamk-plan 4096 4096 4096 --device auto > "$out/plan.log" 2>&1
+head -3 "$out/plan.log"
+# Each gtest chunk under its own timeout, so a hang names itself instead of eating the call.
+status=0
+for filter in 'WorkMappingDevice*:MainloopSm80*' 'GemmGpu.Kernel*:GemmGpu.Small*:GemmGpu.Every*' \
+              'GemmGpu.Output*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
+              'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*'; do
+  timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests --gtest_filter="$filter" \
+    >> "$out/gpu_tests.log" 2>&1
+  rc=$?
+  echo "chunk '$filter': exit $rc" | tee -a "$out/gpu_tests.log"
+  [[ $rc -ne 0 ]] && status=1
+done
+grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure" "$out/gpu_tests.log" | head -40
+exit $status

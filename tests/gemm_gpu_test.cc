@@ -1,0 +1,446 @@
+// streamk::gemm() on the GPU against a reference, with fresh random inputs and D poisoned with NaN
+// before each run: every mode x reduction strategy x dtype x A/B layout over shapes with tails,
+// tiny and huge k, thousands of tiles, batches and forced block counts; determinism; CUDA graph
+// replay; concurrency. Skips cleanly without a GPU.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "gpu_test_util.h"
+#include "streamk/plan_print.h"
+#include "streamk/streamk.h"
+
+namespace streamk {
+namespace {
+
+using testing::DeviceBuffer;
+using testing::RefView;
+
+struct Shape {
+  int64_t m, n, k, batch;
+};
+
+struct Config {
+  Shape s;
+  DType in = DType::kF16, out = DType::kF16;
+  Layout a = Layout::kRowMajor, b = Layout::kColMajor, cd = Layout::kRowMajor;
+  float alpha = 1.0f, beta = 0.0f;
+  bool c_is_d = false;
+};
+
+int64_t Align(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
+
+double Tolerance(DType out) {
+  return out == DType::kBF16 ? 1e-2 : out == DType::kF16 ? 2e-3 : 5e-4;
+}
+
+std::string Describe(const Config& c, const Options& o) {
+  return absl::StrCat(c.s.m, "x", c.s.n, "x", c.s.k, " batch ", c.s.batch, " in ",
+                      DTypeName(c.in), " out ", DTypeName(c.out), " A ", LayoutName(c.a), " B ",
+                      LayoutName(c.b), " CD ", LayoutName(c.cd), " beta ", c.beta, " mode ",
+                      ModeName(o.mode), " splits ", o.splits, " blocks ", o.blocks, " reduction ",
+                      o.reduction ? ReductionName(*o.reduction) : "(planner)");
+}
+
+// One problem's buffers: A, B, C, D with leading dimensions a little above the minimum.
+struct Buffers {
+  GemmArgs args;
+  DeviceBuffer a, b, c, d, c_copy;
+  int64_t d_elems = 0;
+
+  explicit Buffers(const Config& cfg) {
+    GemmArgs& g = args;
+    g.m = cfg.s.m, g.n = cfg.s.n, g.k = cfg.s.k, g.batch = cfg.s.batch;
+    g.input = cfg.in, g.output = cfg.out;
+    g.a_layout = cfg.a, g.b_layout = cfg.b, g.cd_layout = cfg.cd;
+    g.alpha = cfg.alpha, g.beta = cfg.beta;
+    const int in_align = 8, out_align = 16 / DTypeBytes(cfg.out);
+    g.lda = Align(cfg.a == Layout::kRowMajor ? g.k : g.m, in_align) + in_align;
+    g.ldb = Align(cfg.b == Layout::kRowMajor ? g.n : g.k, in_align);
+    g.ldd = Align(cfg.cd == Layout::kRowMajor ? g.n : g.m, out_align);
+    g.ldc = g.ldd;
+    const int64_t a_elems = g.lda * (cfg.a == Layout::kRowMajor ? g.m : g.k);
+    const int64_t b_elems = g.ldb * (cfg.b == Layout::kRowMajor ? g.k : g.n);
+    d_elems = g.ldd * (cfg.cd == Layout::kRowMajor ? g.m : g.n);
+    g.stride_a = Align(a_elems, in_align), g.stride_b = Align(b_elems, in_align);
+    g.stride_c = g.stride_d = Align(d_elems, out_align);
+    const int ib = DTypeBytes(cfg.in), ob = DTypeBytes(cfg.out);
+    a = DeviceBuffer(g.stride_a * g.batch * ib);
+    b = DeviceBuffer(g.stride_b * g.batch * ib);
+    d = DeviceBuffer(g.stride_d * g.batch * ob);
+    c = DeviceBuffer(cfg.c_is_d ? 0 : g.stride_c * g.batch * ob);
+    c_copy = DeviceBuffer(g.stride_c * g.batch * ob);
+    g.a = a.get(), g.b = b.get(), g.d = d.get();
+    g.c = cfg.c_is_d ? d.get() : c.get();
+  }
+
+  // Fresh inputs; D poisoned (or, when C is D, set to fresh C values).
+  cudaError_t Refresh(const Config& cfg, uint64_t seed) {
+    const GemmArgs& g = args;
+    cudaError_t e = testing::Fill(a.get(), cfg.in, g.stride_a * g.batch, seed * 4 + 1);
+    if (e == cudaSuccess) e = testing::Fill(b.get(), cfg.in, g.stride_b * g.batch, seed * 4 + 2);
+    void* c_ptr = const_cast<void*>(g.c);
+    if (e == cudaSuccess) e = testing::Fill(c_ptr, cfg.out, g.stride_c * g.batch, seed * 4 + 3);
+    if (e == cudaSuccess)
+      e = cudaMemcpy(c_copy.get(), c_ptr, c_copy.bytes(), cudaMemcpyDeviceToDevice);
+    if (e == cudaSuccess && !cfg.c_is_d)
+      e = testing::Fill(d.get(), cfg.out, g.stride_d * g.batch, 0, /*nan=*/true);
+    return e;
+  }
+
+  std::vector<float> Reference(const Config& cfg) {
+    const GemmArgs& g = args;
+    DeviceBuffer ref(g.m * g.n * g.batch * 4);
+    RefView av{g.a, cfg.in, cfg.a == Layout::kRowMajor, g.lda, g.stride_a};
+    RefView bv{g.b, cfg.in, cfg.b == Layout::kRowMajor, g.ldb, g.stride_b};
+    RefView cv{c_copy.get(), cfg.out, cfg.cd == Layout::kRowMajor, g.ldc, g.stride_c};
+    testing::ReferenceGemm(av, bv, cv, g.alpha, g.beta, g.m, g.n, g.k, g.batch,
+                           static_cast<float*>(ref.get()));
+    std::vector<float> out(g.m * g.n * g.batch);
+    cudaMemcpy(out.data(), ref.get(), out.size() * 4, cudaMemcpyDeviceToHost);
+    return out;
+  }
+
+  std::vector<float> Result(const Config& cfg) {
+    const GemmArgs& g = args;
+    DeviceBuffer out(g.m * g.n * g.batch * 4);
+    RefView dv{g.d, cfg.out, cfg.cd == Layout::kRowMajor, g.ldd, g.stride_d};
+    testing::Gather(dv, g.m, g.n, g.batch, static_cast<float*>(out.get()));
+    std::vector<float> host(g.m * g.n * g.batch);
+    cudaMemcpy(host.data(), out.get(), host.size() * 4, cudaMemcpyDeviceToHost);
+    return host;
+  }
+};
+
+// Waits for `stream` up to `seconds`; false on timeout.
+bool WaitWithTimeout(cudaStream_t stream, double seconds) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (cudaStreamQuery(stream) == cudaErrorNotReady) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return true;
+}
+
+// A GEMM that does not finish in time has hung the device: report what it was and stop the
+// process (nothing else can run on the GPU), rather than hang the test run.
+void FinishOrDie(cudaStream_t stream, const std::string& what) {
+  if (WaitWithTimeout(stream, 20)) return;
+  std::fprintf(stderr, "\nFATAL: GEMM did not finish in 20 s (deadlock?): %s\n", what.c_str());
+  std::fflush(stderr);
+  std::_Exit(3);
+}
+
+// Runs gemm() once on fresh inputs and checks it; returns the relative error (or +inf).
+double RunOnce(const Config& cfg, const Options& o, uint64_t seed, std::string* failure,
+               std::string* plan_text) {
+  Buffers buf(cfg);
+  if (absl::StatusOr<Plan> plan = PlanGemm(buf.args, o); plan.ok()) *plan_text = PlanSummary(*plan);
+  if (cudaError_t e = buf.Refresh(cfg, seed); e != cudaSuccess) {
+    *failure = cudaGetErrorName(e);
+    return INFINITY;
+  }
+  const std::vector<float> want = buf.Reference(cfg);
+  absl::Status s = gemm(buf.args, nullptr, o);
+  if (!s.ok()) {
+    *failure = std::string(s.message());
+    return INFINITY;
+  }
+  FinishOrDie(nullptr, absl::StrCat(Describe(cfg, o), "\n", *plan_text));
+  if (cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+    *failure = absl::StrCat("kernel failed: ", cudaGetErrorName(e));
+    return INFINITY;
+  }
+  return testing::RelativeFrobenius(buf.Result(cfg), want);
+}
+
+void ExpectCorrect(const Config& cfg, const Options& o, uint64_t seed) {
+  std::string failure, plan;
+  const double err = RunOnce(cfg, o, seed, &failure, &plan);
+  EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(cfg, o);
+  EXPECT_LT(err, Tolerance(cfg.out)) << Describe(cfg, o) << "\n" << plan;
+}
+
+std::vector<Options> EveryModeAndReduction() {
+  std::vector<Options> out;
+  Options o;
+  o.mode = Mode::kAuto;
+  out.push_back(o);
+  o.mode = Mode::kDataParallel;
+  out.push_back(o);
+  for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
+    Options s;
+    s.reduction = r;
+    s.mode = Mode::kAuto;
+    out.push_back(s);
+    s.mode = Mode::kStreamK;
+    out.push_back(s);
+    s.mode = Mode::kSplitK;
+    out.push_back(s);
+  }
+  return out;
+}
+
+uint64_t NextSeed() {
+  static uint64_t seed = static_cast<uint64_t>(
+      std::chrono::steady_clock::now().time_since_epoch().count());
+  return ++seed;
+}
+
+TEST(GemmGpu, EveryModeReductionDtypeAndLayoutOnTailShapes) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  const Shape shapes[] = {{1, 1, 1, 1}, {7, 9, 5, 1}, {100, 77, 45, 1}, {129, 257, 33, 1},
+                          {300, 260, 200, 1}, {1536, 1536, 512, 1}};
+  for (const Shape& s : shapes) {
+    for (DType in : {DType::kF16, DType::kBF16}) {
+      for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
+          for (const Options& o : EveryModeAndReduction()) {
+            Config c;
+            c.s = s, c.in = c.out = in, c.a = a, c.b = b;
+            ExpectCorrect(c, o, NextSeed());
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(GemmGpu, OutputTypesLayoutsAndBeta) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  for (DType out : {DType::kF16, DType::kBF16, DType::kF32}) {
+    for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
+      for (bool c_is_d : {false, true}) {
+        for (const Options& o : EveryModeAndReduction()) {
+          Config c;
+          c.s = {333, 517, 700, 1};
+          c.out = out, c.cd = cd, c.alpha = 0.75f, c.beta = -1.25f, c.c_is_d = c_is_d;
+          ExpectCorrect(c, o, NextSeed());
+        }
+      }
+    }
+  }
+}
+
+TEST(GemmGpu, SingleTileWithHugeK) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  for (const Options& o : EveryModeAndReduction()) {
+    Config c;
+    c.s = {128, 128, 131072, 1};
+    c.out = DType::kF32;
+    ExpectCorrect(c, o, NextSeed());
+  }
+}
+
+TEST(GemmGpu, ThousandsOfTiles) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  for (const Options& o : EveryModeAndReduction()) {
+    Config c;
+    c.s = {6144, 5120 - 8, 264, 1};  // 48 x 40 = 1920 tiles
+    ExpectCorrect(c, o, NextSeed());
+  }
+}
+
+TEST(GemmGpu, Batched) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  for (const Options& o : EveryModeAndReduction()) {
+    for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
+      Config c;
+      c.s = {200, 300, 456, 7};
+      c.cd = cd, c.a = Layout::kColMajor, c.b = Layout::kRowMajor, c.beta = 0.5f;
+      ExpectCorrect(c, o, NextSeed());
+    }
+  }
+}
+
+TEST(GemmGpu, ForcedBlockCounts) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  for (int blocks : {1, 2, 7, 131, 132, 133, 264, 265, 500, 1000}) {
+    for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
+      Options o;
+      o.mode = Mode::kStreamK, o.blocks = blocks, o.reduction = r;
+      Config c;
+      c.s = {1536, 1536, 1024, 1};
+      ExpectCorrect(c, o, NextSeed());
+    }
+  }
+  for (int splits : {1, 2, 3, 8, 32}) {
+    Options o;
+    o.mode = Mode::kSplitK, o.splits = splits;
+    Config c;
+    c.s = {1000, 1000, 1024, 1};
+    ExpectCorrect(c, o, NextSeed());
+  }
+}
+
+// Sanitizer target: small shapes, every mode (run under compute-sanitizer by the GPU script).
+TEST(GemmGpu, SmallShapesEveryMode) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  for (const Shape& s : {Shape{100, 77, 300, 1}, Shape{256, 384, 640, 2}}) {
+    for (const Options& o : EveryModeAndReduction()) {
+      Config c;
+      c.s = s;
+      c.beta = 1.0f;
+      ExpectCorrect(c, o, NextSeed());
+    }
+  }
+}
+
+std::vector<uint8_t> Bytes(const Buffers& b, const Config& cfg) {
+  std::vector<uint8_t> out(b.args.stride_d * b.args.batch * DTypeBytes(cfg.out));
+  cudaMemcpy(out.data(), b.d.get(), out.size(), cudaMemcpyDeviceToHost);
+  return out;
+}
+
+TEST(GemmGpu, DeterministicIsBitwiseReproducible) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  for (Reduction r : {Reduction::kDeterministic, Reduction::kSeparate}) {
+    Config cfg;
+    cfg.s = {1536, 1536, 8192, 1};
+    Buffers buf(cfg);
+    CUDA_ASSERT(buf.Refresh(cfg, NextSeed()));
+    Options o;
+    o.mode = Mode::kStreamK, o.reduction = r, o.blocks = 264;  // ~4 peers per tile
+    ASSERT_TRUE(gemm(buf.args, nullptr, o).ok());
+    CUDA_ASSERT(cudaDeviceSynchronize());
+    const std::vector<uint8_t> first = Bytes(buf, cfg);
+    for (int run = 1; run < 20; ++run) {
+      CUDA_ASSERT(testing::Fill(buf.d.get(), cfg.out, buf.args.stride_d, 0, true));
+      ASSERT_TRUE(gemm(buf.args, nullptr, o).ok());
+      CUDA_ASSERT(cudaDeviceSynchronize());
+      ASSERT_EQ(first, Bytes(buf, cfg)) << "run " << run << " differs, " << ReductionName(r);
+    }
+  }
+}
+
+TEST(GemmGpu, CudaGraphReplayLeavesFlagsZero) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  Config cfg;
+  cfg.s = {1536, 1536, 4096, 1};
+  cfg.beta = 0.5f;
+  Buffers buf(cfg);
+  CUDA_ASSERT(buf.Refresh(cfg, NextSeed()));
+  const std::vector<float> want = buf.Reference(cfg);
+  for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
+    Options o;
+    o.mode = Mode::kStreamK, o.reduction = r;
+    absl::StatusOr<size_t> ws_bytes = GetWorkspaceSize(buf.args, o);
+    ASSERT_TRUE(ws_bytes.ok()) << ws_bytes.status();
+    ASSERT_GT(*ws_bytes, 0u);
+    DeviceBuffer ws(*ws_bytes);
+    CUDA_ASSERT(cudaMemset(ws.get(), 0, *ws_bytes));
+    cudaStream_t stream;
+    CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    cudaGraph_t graph;
+    CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    absl::Status s = gemm(buf.args, ws.get(), *ws_bytes, stream, o);
+    CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+    ASSERT_TRUE(s.ok()) << s;
+    cudaGraphExec_t exec;
+    CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+    std::vector<uint8_t> first;
+    for (int replay = 0; replay < 50; ++replay) {
+      CUDA_ASSERT(cudaGraphLaunch(exec, stream));
+      CUDA_ASSERT(cudaStreamSynchronize(stream));
+      const std::vector<uint8_t> now = Bytes(buf, cfg);
+      if (replay == 0) {
+        first = now;
+        EXPECT_LT(testing::RelativeFrobenius(buf.Result(cfg), want), Tolerance(cfg.out));
+      } else if (r != Reduction::kAtomic) {
+        ASSERT_EQ(now, first) << "replay " << replay << " " << ReductionName(r);
+      }
+    }
+    if (r == Reduction::kAtomic)
+      EXPECT_LT(testing::RelativeFrobenius(buf.Result(cfg), want), Tolerance(cfg.out));
+    // Flags: every int after the partials area is zero again.
+    absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+    ASSERT_TRUE(plan.ok());
+    std::vector<int> flags(plan->flags_bytes / 4, -1);
+    CUDA_ASSERT(cudaMemcpy(flags.data(), static_cast<char*>(ws.get()) + plan->flags_offset,
+                           plan->flags_bytes, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(std::count(flags.begin(), flags.end(), 0), static_cast<long>(flags.size()))
+        << PlanSummary(*plan);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(stream);
+  }
+}
+
+TEST(GemmGpu, TwoStreamsAtOnce) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  Config c1, c2;
+  c1.s = {1536, 1536, 4096, 1};
+  c2.s = {2000, 700, 3000, 1};
+  c2.in = c2.out = DType::kBF16;
+  Buffers b1(c1), b2(c2);
+  CUDA_ASSERT(b1.Refresh(c1, NextSeed()));
+  CUDA_ASSERT(b2.Refresh(c2, NextSeed()));
+  const std::vector<float> w1 = b1.Reference(c1), w2 = b2.Reference(c2);
+  cudaStream_t s1, s2;
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+  Options o;
+  o.mode = Mode::kStreamK;
+  for (int i = 0; i < 10; ++i) {
+    ASSERT_TRUE(gemm(b1.args, s1, o).ok());
+    ASSERT_TRUE(gemm(b2.args, s2, o).ok());
+  }
+  ASSERT_TRUE(WaitWithTimeout(s1, 30)) << "stream 1 did not finish in 30 s";
+  ASSERT_TRUE(WaitWithTimeout(s2, 30)) << "stream 2 did not finish in 30 s";
+  EXPECT_LT(testing::RelativeFrobenius(b1.Result(c1), w1), Tolerance(c1.out));
+  EXPECT_LT(testing::RelativeFrobenius(b2.Result(c2), w2), Tolerance(c2.out));
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+}
+
+TEST(GemmGpu, RunsWhileAnotherKernelHoldsMostSms) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  int device = 0, sms = 0, clock_khz = 0;
+  CUDA_ASSERT(cudaGetDevice(&device));
+  CUDA_ASSERT(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  CUDA_ASSERT(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device));
+  Config c;
+  c.s = {1536, 1536, 8192, 1};
+  Buffers buf(c);
+  CUDA_ASSERT(buf.Refresh(c, NextSeed()));
+  const std::vector<float> want = buf.Reference(c);
+  cudaStream_t hog, work;
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&hog, cudaStreamNonBlocking));
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
+  // Blocks of 1024 threads: at most two per SM; sms * 2 - 8 of them leave a few SMs free.
+  CUDA_ASSERT(testing::LaunchHog(sms * 2 - 8, static_cast<long long>(clock_khz) * 200, hog));
+  for (Reduction r : {Reduction::kDeterministic, Reduction::kSeparate}) {
+    Options o;
+    o.mode = Mode::kStreamK, o.reduction = r;
+    ASSERT_TRUE(gemm(buf.args, work, o).ok());
+  }
+  ASSERT_TRUE(WaitWithTimeout(work, 30)) << "GEMM did not finish in 30 s beside the hog";
+  ASSERT_TRUE(WaitWithTimeout(hog, 30));
+  EXPECT_LT(testing::RelativeFrobenius(buf.Result(c), want), Tolerance(c.out));
+  cudaStreamDestroy(hog);
+  cudaStreamDestroy(work);
+}
+
+TEST(GemmGpu, KernelOccupancyFeedsTheDeviceSpec) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  EXPECT_TRUE(dev->queried);
+  EXPECT_GE(dev->occupancy, 1);
+  EXPECT_GT(dev->sms, 0);
+  std::printf("device %s: %d SMs, kernel occupancy %d blocks/SM, L2 %lld bytes\n",
+              dev->name.c_str(), dev->sms, dev->occupancy,
+              static_cast<long long>(dev->l2_bytes));
+}
+
+}  // namespace
+}  // namespace streamk

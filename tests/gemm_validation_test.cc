@@ -1,0 +1,158 @@
+// gemm() argument validation, on the CPU: every rejected call names the argument and the rule,
+// nothing is launched and D is untouched. Also: without a GPU, gemm() fails with a status.
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "streamk/streamk.h"
+
+namespace streamk {
+namespace {
+
+// Host buffers stand in for device memory: validation never dereferences the pointers.
+struct Fixture {
+  alignas(256) uint16_t a[64 * 64], b[64 * 64], c[64 * 64], d[64 * 64];
+  GemmArgs Valid() {
+    GemmArgs g;
+    g.m = 64, g.n = 64, g.k = 64;
+    g.a = a, g.lda = 64;
+    g.b = b, g.ldb = 64;
+    g.c = c, g.ldc = 64;
+    g.d = d, g.ldd = 64;
+    return g;
+  }
+};
+
+struct BadCase {
+  const char* what;
+  std::function<void(GemmArgs&, Options&)> edit;
+  const char* expect;  // in the message
+};
+
+TEST(GemmValidation, RejectsBadArgumentsWithTheirNames) {
+  Fixture f;
+  const std::vector<BadCase> cases = {
+      {"m zero", [](GemmArgs& g, Options&) { g.m = 0; }, "m = 0"},
+      {"n negative", [](GemmArgs& g, Options&) { g.n = -3; }, "n = -3"},
+      {"k too big", [](GemmArgs& g, Options&) { g.k = int64_t{1} << 31; }, "k = "},
+      {"batch zero", [](GemmArgs& g, Options&) { g.batch = 0; }, "batch"},
+      {"null a", [](GemmArgs& g, Options&) { g.a = nullptr; }, "a is null"},
+      {"null b", [](GemmArgs& g, Options&) { g.b = nullptr; }, "b is null"},
+      {"null d", [](GemmArgs& g, Options&) { g.d = nullptr; }, "d is null"},
+      {"null c with beta",
+       [](GemmArgs& g, Options&) {
+         g.c = nullptr;
+         g.beta = 1;
+       },
+       "c is null"},
+      {"misaligned a",
+       [](GemmArgs& g, Options&) { g.a = static_cast<const char*>(g.a) + 2; }, "16-byte aligned"},
+      {"lda too small", [](GemmArgs& g, Options&) { g.lda = 63; }, "lda = 63"},
+      {"lda col-major too small",
+       [](GemmArgs& g, Options&) {
+         g.a_layout = Layout::kColMajor;
+         g.m = 100;
+       },
+       "lda = 64: must be >= m"},
+      {"ldb unaligned",
+       [](GemmArgs& g, Options&) {
+         g.ldb = 68;
+         g.k = 60;
+       },
+       "ldb = 68"},
+      {"ldd too small", [](GemmArgs& g, Options&) { g.n = 65; }, "ldd = 64"},
+      {"ldc only with beta",
+       [](GemmArgs& g, Options&) {
+         g.beta = 2;
+         g.ldc = 8;
+       },
+       "ldc = 8"},
+      {"fp32 input", [](GemmArgs& g, Options&) { g.input = DType::kF32; }, "input = fp32"},
+      {"overlapping batch",
+       [](GemmArgs& g, Options&) {
+         g.batch = 2;
+         g.stride_d = 8;
+       },
+       "stride_d = 8"},
+      {"unaligned batch stride",
+       [](GemmArgs& g, Options&) {
+         g.batch = 2;
+         g.stride_a = 4;
+         g.stride_d = 64 * 64;
+       },
+       "stride_a = 4"},
+      {"splits without splitk", [](GemmArgs&, Options& o) { o.splits = 2; }, "splits = 2"},
+      {"blocks with dp",
+       [](GemmArgs&, Options& o) {
+         o.mode = Mode::kDataParallel;
+         o.blocks = 2;
+       },
+       "blocks = 2"},
+      {"negative avail_sms", [](GemmArgs&, Options& o) { o.avail_sms = -1; }, "avail_sms"},
+  };
+  for (const BadCase& c : cases) {
+    std::memset(f.d, 0x5a, sizeof(f.d));
+    GemmArgs g = f.Valid();
+    Options o;
+    c.edit(g, o);
+    const absl::Status v = ValidateGemmArgs(g, o);
+    EXPECT_EQ(v.code(), absl::StatusCode::kInvalidArgument) << c.what << ": " << v;
+    EXPECT_NE(v.message().find(c.expect), std::string::npos)
+        << c.what << ": message '" << v.message() << "' lacks '" << c.expect << "'";
+    // gemm() refuses the same call before any CUDA work, with the same status.
+    const absl::Status s = gemm(g, nullptr, o);
+    EXPECT_EQ(s, v) << c.what;
+    for (uint16_t x : f.d) ASSERT_EQ(x, 0x5a5a) << c.what << ": D was written";
+  }
+}
+
+TEST(GemmValidation, AcceptsValidArguments) {
+  Fixture f;
+  GemmArgs g = f.Valid();
+  EXPECT_TRUE(ValidateGemmArgs(g).ok());
+  g.beta = 0;
+  g.c = nullptr;  // C is not needed when beta == 0
+  EXPECT_TRUE(ValidateGemmArgs(g).ok());
+  g.cd_layout = Layout::kColMajor;
+  g.output = DType::kF32;
+  g.ldd = 64;
+  EXPECT_TRUE(ValidateGemmArgs(g).ok());
+  g.batch = 3;
+  g.stride_a = 0;  // broadcast A
+  g.stride_b = 64 * 64;
+  g.stride_d = 64 * 64;
+  EXPECT_TRUE(ValidateGemmArgs(g).ok()) << ValidateGemmArgs(g);
+}
+
+TEST(GemmValidation, PlanForAnyDeviceWithoutOne) {
+  Fixture f;
+  GemmArgs g = f.Valid();
+  g.m = 1536, g.n = 1536, g.k = 4096, g.lda = 4096, g.ldb = 4096, g.ldd = 1536, g.ldc = 1536;
+  absl::StatusOr<Plan> p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->mode, Mode::kStreamK);
+  // Column-major D plans the transposed problem: m and n trade places.
+  g.cd_layout = Layout::kColMajor;
+  g.m = 1000, g.n = 3000, g.ldd = 1000, g.ldc = 1000;
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->m, 3000);
+  EXPECT_EQ(p->n, 1000);
+}
+
+TEST(GemmValidation, NoGpuIsAStatusNotACrash) {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0) GTEST_SKIP() << "a GPU is present";
+  cudaGetLastError();
+  Fixture f;
+  const absl::Status s = gemm(f.Valid());
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition) << s;
+  EXPECT_NE(s.message().find("no CUDA device"), std::string::npos) << s;
+}
+
+}  // namespace
+}  // namespace streamk

@@ -1,0 +1,299 @@
+// GPU tests of the sm_80 tensor-core mainloop (kernels/mainloop_sm80.cuh): a small kernel runs
+// MainloopSm80::Run on one or a few 128 x 128 tiles and scatters the fp32 accumulators through
+// AccRow/AccCol into a NaN-poisoned m x n output, which is compared with a double-precision CPU
+// product over exactly the same k-range. All 4 A/B layout combinations x {fp16, bf16}; shapes cover
+// a 1 x 1 x 1 problem, an exact tile, m/n/k tails, an interior tile of a larger problem, k
+// sub-ranges, k-ranges running past k and two Run calls in a row on the same shared memory.
+// Operand padding (the lda/ldb slack past the logical matrix) holds NaN, so any read past the k
+// edge that is not zero-filled poisons the result. Skips when no CUDA device is present.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../kernels/mainloop_sm80.cuh"
+
+namespace streamk::kernels {
+namespace {
+
+#define ML_CUDA_ASSERT(expr)                                                           \
+  do {                                                                                 \
+    const cudaError_t ml_err_ = (expr);                                                \
+    ASSERT_EQ(ml_err_, cudaSuccess) << #expr << ": " << cudaGetErrorString(ml_err_);   \
+  } while (0)
+
+// threadIdx.x through an opaque (volatile) read. The epilogue derives its 16 output addresses from
+// it, so the compiler cannot compute them before the mainloop, where they would stay live across
+// it and push the kernel past the 128-register budget (and spill).
+__device__ __forceinline__ int OpaqueTid() {
+  int tid;
+  asm volatile("mov.u32 %0, %%tid.x;\n" : "=r"(tid));
+  return tid;
+}
+
+// Writes (kAdd: adds) the tile's accumulators at (tm, tn) into out (m x n, row-major), guarded by
+// m and n. Each output element is owned by exactly one thread, so the add needs no atomics.
+template <typename Mainloop, bool kAdd, typename Element>
+__device__ __forceinline__ void StoreTile(const typename Mainloop::Accumulators& acc,
+                                          const MainloopOperands<Element>& op, int tm, int tn,
+                                          float* out) {
+  const int tid = OpaqueTid();
+#pragma unroll
+  for (int i = 0; i < Mainloop::kMI; ++i)
+#pragma unroll
+    for (int j = 0; j < Mainloop::kNI; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        const int row = tm + Mainloop::AccRow(tid, i, r);
+        const int col = tn + Mainloop::AccCol(tid, j, r);
+        if (row < op.m && col < op.n) {
+          float* o = out + static_cast<int64_t>(row) * op.n + col;
+          *o = kAdd ? *o + acc.v[i][j][r] : acc.v[i][j][r];
+        }
+      }
+}
+
+// Runs the mainloop for tile (tile_m0 + 128 * blockIdx.x, tile_n0 + 128 * blockIdx.y) over
+// k-iterations [k_begin, k_split) and then, as a second Run call into the same shared memory,
+// [k_split, k_end) (skipped when k_split == k_end), adding both into out.
+template <typename Element, bool kAColMajor, bool kBRowMajor>
+__global__ void __launch_bounds__(256, 2)
+    MainloopTileKernel(MainloopOperands<Element> op, int tile_m0, int tile_n0, int k_begin,
+                       int k_split, int k_end, float* out) {
+  using Mainloop = MainloopSm80<Element, kAColMajor, kBRowMajor>;
+  extern __shared__ __align__(128) char smem[];
+  const int tm = tile_m0 + Mainloop::kBM * static_cast<int>(blockIdx.x);
+  const int tn = tile_n0 + Mainloop::kBN * static_cast<int>(blockIdx.y);
+  typename Mainloop::Accumulators acc;
+  Mainloop::Run(smem, op, tm, tn, k_begin, k_split, acc);
+  StoreTile<Mainloop, false>(acc, op, tm, tn, out);
+  if (k_split < k_end) {
+    Mainloop::Run(smem, op, tm, tn, k_split, k_end, acc);
+    StoreTile<Mainloop, true>(acc, op, tm, tn, out);
+  }
+}
+
+template <typename E>
+E FromFloat(float x);
+template <>
+__half FromFloat<__half>(float x) { return __float2half(x); }
+template <>
+__nv_bfloat16 FromFloat<__nv_bfloat16>(float x) { return __float2bfloat16(x); }
+
+template <typename E>
+float ToFloat(E x);
+template <>
+float ToFloat<__half>(__half x) { return __half2float(x); }
+template <>
+float ToFloat<__nv_bfloat16>(__nv_bfloat16 x) { return __bfloat162float(x); }
+
+// Owns one device allocation; frees it (checked) on scope exit.
+struct DeviceBuffer {
+  void* ptr = nullptr;
+  DeviceBuffer() = default;
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  ~DeviceBuffer() {
+    if (ptr != nullptr) {
+      const cudaError_t err = cudaFree(ptr);
+      EXPECT_EQ(err, cudaSuccess) << "cudaFree: " << cudaGetErrorString(err);
+    }
+  }
+};
+
+struct Case {
+  int m, n, k;
+  int tile_m0, tile_n0;  // first tile's origin, elements
+  int grid_m, grid_n;    // tiles (blocks) along m and n
+  int k_begin, k_split, k_end;  // k-iterations; k_split == k_end: a single Run call
+  uint32_t seed;
+};
+
+template <typename E, bool kAColMajor_, bool kBRowMajor_>
+struct Config {
+  using Element = E;
+  static constexpr bool kAColMajor = kAColMajor_;
+  static constexpr bool kBRowMajor = kBRowMajor_;
+  static constexpr bool kBf16 = sm80::MmaType<E>::kIsBf16;
+  // Distinct per configuration, mixed into every case's seed.
+  static constexpr uint32_t kId =
+      (kBf16 ? 4u : 0u) + (kAColMajor ? 2u : 0u) + (kBRowMajor ? 1u : 0u);
+};
+
+int64_t RoundUp8(int64_t x) { return (x + 7) / 8 * 8; }
+
+template <typename Cfg>
+void RunCase(const Case& c) {
+  using E = typename Cfg::Element;
+  using Mainloop = MainloopSm80<E, Cfg::kAColMajor, Cfg::kBRowMajor>;
+  const int m = c.m, n = c.n, k = c.k;
+  std::mt19937 rng(c.seed * 16u + Cfg::kId);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+
+  // Leading dimensions: multiples of 8 with 8 elements of NaN slack past the logical extent.
+  const int64_t lda = Cfg::kAColMajor ? RoundUp8(m) + 8 : RoundUp8(k) + 8;
+  const int64_t ldb = Cfg::kBRowMajor ? RoundUp8(n) + 8 : RoundUp8(k) + 8;
+  const int64_t a_size = Cfg::kAColMajor ? lda * k : lda * m;
+  const int64_t b_size = Cfg::kBRowMajor ? ldb * k : ldb * n;
+  std::vector<E> a_h(a_size, FromFloat<E>(nan)), b_h(b_size, FromFloat<E>(nan));
+  std::vector<double> a_ref(static_cast<size_t>(m) * k), b_ref(static_cast<size_t>(k) * n);
+  for (int r = 0; r < m; ++r)
+    for (int kk = 0; kk < k; ++kk) {
+      const E v = FromFloat<E>(dist(rng));
+      a_h[Cfg::kAColMajor ? r + kk * lda : r * lda + kk] = v;
+      a_ref[static_cast<size_t>(r) * k + kk] = ToFloat(v);
+    }
+  for (int kk = 0; kk < k; ++kk)
+    for (int col = 0; col < n; ++col) {
+      const E v = FromFloat<E>(dist(rng));
+      b_h[Cfg::kBRowMajor ? kk * ldb + col : kk + col * ldb] = v;
+      b_ref[static_cast<size_t>(kk) * n + col] = ToFloat(v);
+    }
+
+  DeviceBuffer a_d, b_d, out_d;
+  ML_CUDA_ASSERT(cudaMalloc(&a_d.ptr, a_size * sizeof(E)));
+  ML_CUDA_ASSERT(cudaMalloc(&b_d.ptr, b_size * sizeof(E)));
+  ML_CUDA_ASSERT(cudaMalloc(&out_d.ptr, static_cast<size_t>(m) * n * sizeof(float)));
+  ML_CUDA_ASSERT(cudaMemcpy(a_d.ptr, a_h.data(), a_size * sizeof(E), cudaMemcpyHostToDevice));
+  ML_CUDA_ASSERT(cudaMemcpy(b_d.ptr, b_h.data(), b_size * sizeof(E), cudaMemcpyHostToDevice));
+  // All-ones bytes are a NaN float: anything the kernel fails to write stays NaN.
+  ML_CUDA_ASSERT(cudaMemset(out_d.ptr, 0xFF, static_cast<size_t>(m) * n * sizeof(float)));
+
+  MainloopOperands<E> op;
+  op.a = static_cast<const E*>(a_d.ptr);
+  op.b = static_cast<const E*>(b_d.ptr);
+  op.lda = lda;
+  op.ldb = ldb;
+  op.m = m;
+  op.n = n;
+  op.k = k;
+
+  auto* kernel = MainloopTileKernel<E, Cfg::kAColMajor, Cfg::kBRowMajor>;
+  ML_CUDA_ASSERT(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      Mainloop::kSmemBytes));
+  kernel<<<dim3(c.grid_m, c.grid_n), Mainloop::kThreads, Mainloop::kSmemBytes>>>(
+      op, c.tile_m0, c.tile_n0, c.k_begin, c.k_split, c.k_end, static_cast<float*>(out_d.ptr));
+  ML_CUDA_ASSERT(cudaGetLastError());
+  ML_CUDA_ASSERT(cudaDeviceSynchronize());
+
+  std::vector<float> out_h(static_cast<size_t>(m) * n);
+  ML_CUDA_ASSERT(cudaMemcpy(out_h.data(), out_d.ptr, out_h.size() * sizeof(float),
+                            cudaMemcpyDeviceToHost));
+
+  // Reference over the same k-range, clipped to k (the mainloop reads past-k elements as zero).
+  const int kb = c.k_begin * Mainloop::kBK;
+  const int ke = std::min(c.k_end * Mainloop::kBK, k);
+  const int row_end = std::min(m, c.tile_m0 + c.grid_m * Mainloop::kBM);
+  const int col_end = std::min(n, c.tile_n0 + c.grid_n * Mainloop::kBN);
+  double err2 = 0.0, ref2 = 0.0;
+  int64_t not_finite = 0, stray = 0;
+  for (int r = 0; r < m; ++r)
+    for (int col = 0; col < n; ++col) {
+      const float got = out_h[static_cast<size_t>(r) * n + col];
+      const bool in_tiles = r >= c.tile_m0 && r < row_end && col >= c.tile_n0 && col < col_end;
+      if (!in_tiles) {
+        stray += std::isnan(got) ? 0 : 1;
+        continue;
+      }
+      double ref = 0.0;
+      for (int kk = kb; kk < ke; ++kk)
+        ref += a_ref[static_cast<size_t>(r) * k + kk] * b_ref[static_cast<size_t>(kk) * n + col];
+      if (!std::isfinite(got)) {
+        if (not_finite < 5)
+          ADD_FAILURE() << "non-finite output " << got << " at (" << r << ", " << col << ")";
+        ++not_finite;
+        continue;
+      }
+      err2 += (got - ref) * (got - ref);
+      ref2 += ref * ref;
+    }
+  EXPECT_EQ(not_finite, 0) << "outputs left NaN or poisoned inside the computed tiles";
+  EXPECT_EQ(stray, 0) << "outputs written outside the computed tiles";
+  ASSERT_GT(ref2, 0.0);
+  const double rel = std::sqrt(err2 / ref2);
+  EXPECT_LT(rel, 1e-2) << "relative Frobenius error, m=" << m << " n=" << n << " k=" << k;
+}
+
+template <typename Cfg>
+class MainloopSm80Test : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+      GTEST_SKIP() << "no CUDA device: "
+                   << (err != cudaSuccess ? cudaGetErrorString(err) : "device count is 0");
+    }
+    cudaDeviceProp prop;
+    const cudaError_t perr = cudaGetDeviceProperties(&prop, 0);
+    ASSERT_EQ(perr, cudaSuccess) << "cudaGetDeviceProperties: " << cudaGetErrorString(perr);
+    if (prop.major < 8) {
+      GTEST_SKIP() << "device 0 is sm_" << prop.major << prop.minor
+                   << ", the mainloop needs sm_80 or newer";
+    }
+  }
+};
+
+struct ConfigNames {
+  template <typename Cfg>
+  static std::string GetName(int) {
+    return std::string(Cfg::kBf16 ? "bf16" : "f16") + (Cfg::kAColMajor ? "_Acol" : "_Arow") +
+           (Cfg::kBRowMajor ? "_Brow" : "_Bcol");
+  }
+};
+
+using Configs =
+    ::testing::Types<Config<__half, false, false>, Config<__half, false, true>,
+                     Config<__half, true, false>, Config<__half, true, true>,
+                     Config<__nv_bfloat16, false, false>, Config<__nv_bfloat16, false, true>,
+                     Config<__nv_bfloat16, true, false>, Config<__nv_bfloat16, true, true>>;
+TYPED_TEST_SUITE(MainloopSm80Test, Configs, ConfigNames);
+
+// Case fields: m, n, k, tile_m0, tile_n0, grid_m, grid_n, k_begin, k_split, k_end, seed.
+TYPED_TEST(MainloopSm80Test, OneByOneByOne) {
+  RunCase<TypeParam>({1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1});
+}
+
+TYPED_TEST(MainloopSm80Test, ExactTile128x128x32) {
+  RunCase<TypeParam>({128, 128, 32, 0, 0, 1, 1, 0, 1, 1, 2});
+}
+
+TYPED_TEST(MainloopSm80Test, Tails100x77x45) {
+  RunCase<TypeParam>({100, 77, 45, 0, 0, 1, 1, 0, 2, 2, 3});
+}
+
+// Interior tile (tile_m0 = tile_n0 = 128) of a 300 x 260 problem; 10 k-iterations wrap the
+// 4-stage ring more than twice, and k = 300 ends mid-chunk.
+TYPED_TEST(MainloopSm80Test, OffsetTileOf300x260) {
+  RunCase<TypeParam>({300, 260, 300, 128, 128, 1, 1, 0, 10, 10, 4});
+}
+
+// k-iterations [1, 3) of k = 200.
+TYPED_TEST(MainloopSm80Test, KSubRange) {
+  RunCase<TypeParam>({300, 260, 200, 128, 128, 1, 1, 1, 3, 3, 5});
+}
+
+// Every tile of a 300 x 260 x 77 problem, edge tiles included (3 x 3 blocks).
+TYPED_TEST(MainloopSm80Test, AllTilesOf300x260x77) {
+  RunCase<TypeParam>({300, 260, 77, 0, 0, 3, 3, 0, 3, 3, 6});
+}
+
+// k-range running past k: iterations 1 and 2 are partly / wholly outside k = 45 and must add 0.
+TYPED_TEST(MainloopSm80Test, KRangePastEnd) {
+  RunCase<TypeParam>({64, 200, 45, 0, 0, 1, 2, 0, 3, 3, 7});
+}
+
+// Two Run calls in a row on the same shared memory: [0, 3) then [3, 7) of k = 200, summed.
+TYPED_TEST(MainloopSm80Test, TwoRunsInARow) {
+  RunCase<TypeParam>({150, 140, 200, 0, 0, 2, 2, 0, 3, 7, 8});
+}
+
+}  // namespace
+}  // namespace streamk::kernels
