@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <random>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -49,8 +50,9 @@ inline absl::StatusOr<Timing> TimeLaunches(const std::function<absl::Status(int)
 }
 
 // Times several runs against each other: after `warmup` launches of each, every repetition times
-// `inner` launches of run 0, then of run 1, ... so that clock and thermal drift during the
-// measurement falls on all runs alike instead of on whichever ran first.
+// `inner` launches of each run, in an order shuffled anew each repetition (fixed seed), so that
+// clock and power drift (a run that follows a hotter one, such as cuBLAS, starts at lower clocks)
+// falls on all runs alike instead of on whichever always comes first or follows the hottest.
 inline absl::StatusOr<std::vector<Timing>> TimeInterleaved(
     const std::vector<std::function<absl::Status(int)>>& runs, cudaStream_t stream,
     int warmup = 5, int reps = 15, int inner = 10) {
@@ -62,8 +64,13 @@ inline absl::StatusOr<std::vector<Timing>> TimeInterleaved(
   absl::Status s;
   for (size_t r = 0; r < runs.size() && s.ok(); ++r)
     for (int i = 0; i < warmup && s.ok(); ++i) s = runs[r](count[r]++);
+  std::vector<size_t> order(runs.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::mt19937 rng(12345);
   for (int rep = 0; rep < reps && s.ok(); ++rep) {
-    for (size_t r = 0; r < runs.size() && s.ok(); ++r) {
+    std::shuffle(order.begin(), order.end(), rng);
+    for (size_t j = 0; j < runs.size() && s.ok(); ++j) {
+      const size_t r = order[j];
       s = streamk::CudaStatus(cudaEventRecord(start, stream), "cudaEventRecord", __FILE__, __LINE__);
       for (int i = 0; i < inner && s.ok(); ++i) s = runs[r](count[r]++);
       if (s.ok())

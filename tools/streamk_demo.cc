@@ -109,24 +109,21 @@ int main(int argc, char** argv) {
   std::printf("\n== %lld x %lld x %lld fp16, row-major A, column-major B, row-major D ==\n",
               static_cast<long long>(m), static_cast<long long>(n), static_cast<long long>(k));
   std::printf("%-10s %10s %10s %10s\n", "run", "time_us", "TFLOP/s", "vs_cublas");
-  double cublas_ms = 0;
-  struct Run {
-    const char* name;
-    std::function<absl::Status(int)> fn;
-  };
   streamk::Options dp;
   dp.mode = streamk::Mode::kDataParallel;
-  const Run runs[] = {
-      {"cublas", [&](int) { return cublas.Gemm(ref, nullptr); }},
-      {"auto", [&](int) { return streamk::gemm(g); }},
-      {"dp", [&](int) { return streamk::gemm(g, nullptr, dp); }},
+  const char* names[] = {"cublas", "auto", "dp"};
+  const std::vector<std::function<absl::Status(int)>> runs = {
+      [&](int) { return cublas.Gemm(ref, nullptr); },
+      [&](int) { return streamk::gemm(g); },
+      [&](int) { return streamk::gemm(g, nullptr, dp); },
   };
-  for (const Run& r : runs) {
-    absl::StatusOr<streamk::tools::Timing> t = streamk::tools::TimeLaunches(r.fn, nullptr);
-    if (!t.ok()) return Fail(std::string(t.status().message()));
-    if (std::string(r.name) == "cublas") cublas_ms = t->median_ms;
-    std::printf("%-10s %10.1f %10.1f %10.3f\n", r.name, t->median_ms * 1e3,
-                flop / (t->median_ms * 1e-3) / 1e12, cublas_ms / t->median_ms);
+  absl::StatusOr<std::vector<streamk::tools::Timing>> t =
+      streamk::tools::TimeInterleaved(runs, nullptr);
+  if (!t.ok()) return Fail(std::string(t.status().message()));
+  for (size_t i = 0; i < runs.size(); ++i) {
+    const double ms = (*t)[i].median_ms;
+    std::printf("%-10s %10.1f %10.1f %10.3f\n", names[i], ms * 1e3, flop / (ms * 1e-3) / 1e12,
+                (*t)[0].median_ms / ms);
   }
   std::printf("\nrelative Frobenius error of auto vs cuBLAS: %.3g (%s, tolerance %.1g)\n", err,
               err < absl::GetFlag(FLAGS_tolerance) ? "ok" : "FAILED",

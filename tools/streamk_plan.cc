@@ -33,6 +33,7 @@ ABSL_FLAG(std::string, reduction, "",
 ABSL_FLAG(int, batch, 1, "batch count");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(bool, json, false, "print one JSON object instead of the text report");
+ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
 
 namespace {
 
@@ -116,6 +117,11 @@ int main(int argc, char** argv) {
   absl::StatusOr<streamk::Plan> plan = streamk::MakePlan(problem, *device, options, &why);
   if (!plan.ok()) return Fail(std::string(plan.status().message()));
 
+  if (const std::string svg = absl::GetFlag(FLAGS_svg); !svg.empty()) {
+    std::ofstream out(svg);
+    out << streamk::PlanToSvg(*plan, device->cost, device->name);
+    if (!out) return Fail(absl::StrCat("--svg ", svg, ": cannot write"));
+  }
   if (absl::GetFlag(FLAGS_json)) {
     std::cout << streamk::PlanToJson(*plan, &why, device->name) << "\n";
   } else {

@@ -27,6 +27,11 @@ std::string FormatPlan(const Plan& plan, const PlanExplanation* why = nullptr,
 std::string PlanToJson(const Plan& plan, const PlanExplanation* why = nullptr,
                        const std::string& device_name = "");
 
+// The plan as an SVG timeline: persistent blocks down, the cost model's predicted time across;
+// DP tiles, Stream-K k-slices coloured by tile (peers of a tile share a colour), waits for peers,
+// partial-sum traffic and reduction blocks.
+std::string PlanToSvg(const Plan& plan, const CostModel& cost, const std::string& device_name = "");
+
 // One line: "mode=streamk m=1536 n=1536 k=4096 tiles=144 dp_tiles=0 sk_tiles=144 ...".
 std::string PlanSummary(const Plan& plan);
 

@@ -1,0 +1,118 @@
+// streamk-bench's host side on the CPU: shape files and sets, the summary statistics, and the
+// table / CSV / JSON / SVG renderings.
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "bench_report.h"
+#include "shape_sets.h"
+
+namespace streamk::tools {
+namespace {
+
+TEST(ShapeSets, ParsesShapesFilesAndNamesBadLines) {
+  absl::StatusOr<std::vector<BenchShape>> ok = ParseShapesFile(
+      "s.txt", "# comment\n128 256 512\n\nqkv 16 12288 4096  # trailing comment\n");
+  ASSERT_TRUE(ok.ok()) << ok.status();
+  ASSERT_EQ(ok->size(), 2u);
+  EXPECT_EQ((*ok)[0].m, 128);
+  EXPECT_EQ((*ok)[1].name, "qkv");
+  EXPECT_EQ((*ok)[1].n, 12288);
+  absl::StatusOr<std::vector<BenchShape>> bad = ParseShapesFile("s.txt", "1 2 3\n4 five 6\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("s.txt:2"), std::string::npos) << bad.status();
+  EXPECT_FALSE(ParseShapesFile("s.txt", "1 2 0\n").ok());
+  EXPECT_FALSE(ParseShapesFile("s.txt", "# nothing\n").ok());
+  EXPECT_EQ(ParseShape("16x12288x4096")->n, 12288);
+  EXPECT_FALSE(ParseShape("16x12288").ok());
+}
+
+TEST(ShapeSets, BuiltInSets) {
+  const std::vector<BenchShape> paper = PaperSet(150, 1);
+  ASSERT_EQ(paper.size(), 150u);
+  for (const BenchShape& s : paper) {
+    for (int64_t v : {s.m, s.n, s.k}) {
+      EXPECT_GE(v, 128);
+      EXPECT_LE(v, 8192);
+      EXPECT_EQ(v % 8, 0);
+    }
+  }
+  EXPECT_EQ(PaperSet(150, 1)[17].k, paper[17].k);  // reproducible from the seed
+  const std::vector<BenchShape> waveq = WaveQuantizationSet(132);
+  ASSERT_FALSE(waveq.empty());
+  for (const BenchShape& s : waveq) {
+    const int64_t tiles = (s.m / 128) * (s.n / 128);
+    EXPECT_GT(tiles % 132, 0) << s.m << "x" << s.n;
+    EXPECT_LE(tiles % 132, 12) << s.m << "x" << s.n;  // the last wave nearly empty
+  }
+  for (const BenchShape& s : LlmSet()) EXPECT_LE(s.m, 4096);
+}
+
+BenchReport TwoShapeReport() {
+  BenchReport r;
+  r.gpu = "TestGPU";
+  r.dtype = r.out_dtype = "fp16";
+  r.layout = "tn";
+  r.sms = 132;
+  r.occupancy = 2;
+  r.modes = {"auto", "dp", "cublas"};
+  auto row = [](const char* set, int64_t m, double auto_us, double dp_us, double cublas_us) {
+    ShapeResult s;
+    s.shape.set = set;
+    s.shape.m = m, s.shape.n = 128, s.shape.k = 128;
+    s.modes = {{"auto", "ok", auto_us}, {"dp", "ok", dp_us}, {"cublas", "ok", cublas_us}};
+    return s;
+  };
+  r.rows = {row("waveq", 128, 50, 100, 25), row("waveq", 256, 100, 100, 50),
+            row("llm", 512, 10, 9, 5)};
+  r.rows[2].modes.push_back({"splitk", "WRONG", 0, 0, 0, 0.5, "relative error 0.5"});
+  return r;
+}
+
+TEST(BenchReport, SummarizesSpeedupsPerSet) {
+  const BenchReport r = TwoShapeReport();
+  const RatioSummary s = Summarize(r, "waveq", "dp");
+  EXPECT_EQ(s.count, 2);
+  EXPECT_NEAR(s.geomean, std::sqrt(2.0), 1e-9);  // speedups 2 and 1
+  EXPECT_DOUBLE_EQ(s.min, 1.0);
+  EXPECT_DOUBLE_EQ(s.max, 2.0);
+  EXPECT_EQ(s.min_shape, "256x128x128");
+  EXPECT_NEAR(Summarize(r, "", "cublas").geomean, std::cbrt(0.5 * 0.5 * 0.5), 1e-9);
+  EXPECT_NEAR(*r.rows[2].AutoSpeedupOver("dp"), 0.9, 1e-9);
+  EXPECT_FALSE(r.rows[2].AutoSpeedupOver("splitk").has_value());  // wrong results have no time
+}
+
+TEST(BenchReport, RenderingsCarryEveryFigure) {
+  const BenchReport r = TwoShapeReport();
+  const std::string table = FormatTable(r);
+  EXPECT_NE(table.find("WRONG 512x128x128 splitk"), std::string::npos) << table;
+  EXPECT_NE(table.find("waveq  dp"), std::string::npos) << table;
+  const std::string csv = ToCsv(r);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 + 3 + 4);  // header + mode rows
+  const std::string json = ToJson(r);
+  EXPECT_NE(json.find("\"status\": \"WRONG\""), std::string::npos);
+  const std::string svg = ToSvg(r);
+  EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+  EXPECT_NE(svg.find("set waveq (2 shapes)"), std::string::npos) << svg.substr(0, 600);
+  EXPECT_EQ(std::count(svg.begin(), svg.end(), '<') - std::count(svg.begin(), svg.end(), '>'), 0);
+}
+
+TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {
+  const BenchReport r = TwoShapeReport();
+  absl::StatusOr<BenchReport> back = FromCsv(ToCsv(r));
+  ASSERT_TRUE(back.ok()) << back.status();
+  ASSERT_EQ(back->rows.size(), r.rows.size());
+  for (const char* other : {"dp", "cublas"}) {
+    for (const char* set : {"waveq", "llm"}) {
+      EXPECT_NEAR(Summarize(*back, set, other).geomean, Summarize(r, set, other).geomean, 1e-3)
+          << set << " vs " << other;
+    }
+  }
+  EXPECT_EQ(back->rows[2].Find("splitk")->status, "WRONG");
+  EXPECT_FALSE(FromCsv("m,n,k\n1,2,3\n").ok());
+}
+
+}  // namespace
+}  // namespace streamk::tools

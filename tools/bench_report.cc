@@ -1,0 +1,331 @@
+// Renderings of streamk-bench results (see bench_report.h).
+#include "bench_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "streamk/plan_print.h"
+
+namespace streamk::tools {
+namespace {
+
+std::string ShapeText(const BenchShape& s) {
+  return absl::StrCat(s.name.empty() ? "" : s.name + " ", s.m, "x", s.n, "x", s.k);
+}
+
+std::string PlanText(const std::optional<Plan>& p) {
+  if (!p) return "-";
+  if (p->sk_blocks == 0) return "dp";
+  return absl::StrCat(ModeName(p->mode), " dp", p->dp_tiles, "+sk", p->sk_tiles, "/", p->sk_blocks,
+                      p->reduction == Reduction::kSeparate ? " sep"
+                      : p->reduction == Reduction::kAtomic ? " atom"
+                                                           : "");
+}
+
+std::vector<std::string> Sets(const BenchReport& r) {
+  std::vector<std::string> sets;
+  for (const ShapeResult& row : r.rows)
+    if (std::find(sets.begin(), sets.end(), row.shape.set) == sets.end())
+      sets.push_back(row.shape.set);
+  return sets;
+}
+
+std::string Json(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string Xml(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '<') out += "&lt;";
+    else if (c == '>') out += "&gt;";
+    else if (c == '&') out += "&amp;";
+    else out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+const ModeResult* ShapeResult::Find(const std::string& mode) const {
+  for (const ModeResult& m : modes)
+    if (m.mode == mode) return &m;
+  return nullptr;
+}
+
+std::optional<double> ShapeResult::AutoSpeedupOver(const std::string& other) const {
+  const ModeResult* a = Find("auto");
+  const ModeResult* o = Find(other);
+  if (a == nullptr || o == nullptr || a->status != "ok" || o->status != "ok" || a->us <= 0)
+    return std::nullopt;
+  return o->us / a->us;
+}
+
+RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other) {
+  RatioSummary s;
+  double log_sum = 0;
+  for (const ShapeResult& row : r.rows) {
+    if (!set.empty() && row.shape.set != set) continue;
+    const std::optional<double> x = row.AutoSpeedupOver(other);
+    if (!x) continue;
+    if (s.count == 0 || *x < s.min) s.min = *x, s.min_shape = ShapeText(row.shape);
+    if (s.count == 0 || *x > s.max) s.max = *x, s.max_shape = ShapeText(row.shape);
+    log_sum += std::log(*x);
+    ++s.count;
+  }
+  if (s.count > 0) s.geomean = std::exp(log_sum / s.count);
+  return s;
+}
+
+std::string FormatTable(const BenchReport& r) {
+  std::string t = absl::StrFormat(
+      "# %s%s; %s in, %s out, layout %s\n", r.gpu,
+      r.sms > 0 ? absl::StrFormat(", %d SMs, kernel occupancy %d", r.sms, r.occupancy) : "",
+      r.dtype, r.out_dtype, r.layout);
+  if (!r.versions.empty()) absl::StrAppendFormat(&t, "# %s\n", r.versions);
+  absl::StrAppendFormat(&t, "%-6s %-26s %-24s", "set", "shape", "auto plan");
+  for (const std::string& m : r.modes) absl::StrAppendFormat(&t, " %10s", m + "_us");
+  absl::StrAppendFormat(&t, " %9s %9s %9s\n", "auto_TF/s", "auto/dp", "auto/cublas");
+  for (const ShapeResult& row : r.rows) {
+    absl::StrAppendFormat(&t, "%-6s %-26s %-24s", row.shape.set, ShapeText(row.shape),
+                          PlanText(row.auto_plan));
+    if (!row.error.empty()) {
+      absl::StrAppendFormat(&t, " ERROR: %s\n", row.error);
+      continue;
+    }
+    for (const std::string& m : r.modes) {
+      const ModeResult* x = row.Find(m);
+      if (x == nullptr || x->status == "ok") {
+        absl::StrAppendFormat(&t, " %10.1f", x ? x->us : 0.0);
+      } else {
+        absl::StrAppendFormat(&t, " %10s", x->status);
+      }
+    }
+    const ModeResult* a = row.Find("auto");
+    const std::optional<double> dp = row.AutoSpeedupOver("dp");
+    const std::optional<double> cu = row.AutoSpeedupOver("cublas");
+    absl::StrAppendFormat(&t, " %9.1f %9s %9s\n", a && a->status == "ok" ? a->tflops : 0.0,
+                          dp ? absl::StrFormat("%.3f", *dp) : "-",
+                          cu ? absl::StrFormat("%.3f", *cu) : "-");
+  }
+  for (const ShapeResult& row : r.rows)
+    for (const ModeResult& m : row.modes)
+      if (m.status != "ok")
+        absl::StrAppendFormat(&t, "%s %s %s: %s\n", m.status, ShapeText(row.shape), m.mode, m.note);
+  t += "\n# summary: time(other) / time(auto); > 1 means auto is faster\n";
+  absl::StrAppendFormat(&t, "%-6s %-8s %6s %8s %8s %8s  %s\n", "set", "vs", "shapes", "geomean",
+                        "min", "max", "worst shape");
+  for (const std::string& set : Sets(r)) {
+    for (const std::string& other : r.modes) {
+      if (other == "auto") continue;
+      const RatioSummary s = Summarize(r, set, other);
+      if (s.count == 0) continue;
+      absl::StrAppendFormat(&t, "%-6s %-8s %6d %8.3f %8.3f %8.3f  %s\n", set, other, s.count,
+                            s.geomean, s.min, s.max, s.min_shape);
+    }
+  }
+  return t;
+}
+
+std::string ToCsv(const BenchReport& r) {
+  std::string c =
+      "gpu,set,name,m,n,k,dtype,out_dtype,layout,mode,status,time_us,spread,tflops,rel_error,"
+      "plan_mode,dp_tiles,sk_tiles,sk_blocks,sk_regions,reduction,reduction_blocks,grid_blocks\n";
+  for (const ShapeResult& row : r.rows) {
+    for (const ModeResult& m : row.modes) {
+      absl::StrAppendFormat(&c, "%s,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%.3f,%.4f,%.2f,%.3g,", r.gpu,
+                            row.shape.set, row.shape.name, row.shape.m, row.shape.n, row.shape.k,
+                            r.dtype, r.out_dtype, r.layout, m.mode, m.status, m.us, m.spread,
+                            m.tflops, m.error);
+      if (m.plan) {
+        absl::StrAppendFormat(&c, "%s,%d,%d,%d,%d,%s,%d,%d\n", ModeName(m.plan->mode),
+                              m.plan->dp_tiles, m.plan->sk_tiles, m.plan->sk_blocks,
+                              m.plan->sk_regions, ReductionName(m.plan->reduction),
+                              m.plan->reduction_blocks, m.plan->grid_blocks);
+      } else {
+        c += ",,,,,,,\n";
+      }
+    }
+  }
+  return c;
+}
+
+absl::StatusOr<BenchReport> FromCsv(const std::string& csv) {
+  BenchReport r;
+  std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
+  if (lines.empty() || !absl::StartsWith(lines[0], "gpu,set,name,m,n,k,"))
+    return absl::InvalidArgumentError("not a streamk-bench CSV (header 'gpu,set,name,m,n,k,...')");
+  for (size_t i = 1; i < lines.size(); ++i) {
+    std::vector<std::string> f = absl::StrSplit(lines[i], ',');
+    BenchShape shape;
+    ModeResult m;
+    if (f.size() < 15 || !absl::SimpleAtoi(f[3], &shape.m) || !absl::SimpleAtoi(f[4], &shape.n) ||
+        !absl::SimpleAtoi(f[5], &shape.k) || !absl::SimpleAtod(f[11], &m.us) ||
+        !absl::SimpleAtod(f[12], &m.spread) || !absl::SimpleAtod(f[13], &m.tflops))
+      return absl::InvalidArgumentError(absl::StrCat("CSV line ", i + 1, ": malformed"));
+    absl::SimpleAtod(f[14], &m.error);
+    shape.set = f[1], shape.name = f[2];
+    m.mode = f[9], m.status = f[10];
+    r.gpu = f[0], r.dtype = f[6], r.out_dtype = f[7], r.layout = f[8];
+    if (r.rows.empty() || r.rows.back().shape.set != shape.set ||
+        r.rows.back().shape.name != shape.name || r.rows.back().shape.m != shape.m ||
+        r.rows.back().shape.n != shape.n || r.rows.back().shape.k != shape.k) {
+      r.rows.push_back(ShapeResult{});
+      r.rows.back().shape = shape;
+    }
+    r.rows.back().modes.push_back(m);
+    if (std::find(r.modes.begin(), r.modes.end(), m.mode) == r.modes.end()) r.modes.push_back(m.mode);
+  }
+  return r;
+}
+
+std::string ToJson(const BenchReport& r) {
+  std::string j = absl::StrFormat(
+      "{\"gpu\": %s, \"versions\": %s, \"sms\": %d, \"occupancy\": %d, \"dtype\": %s, "
+      "\"out_dtype\": %s, \"layout\": %s, \"shapes\": [",
+      Json(r.gpu), Json(r.versions), r.sms, r.occupancy, Json(r.dtype), Json(r.out_dtype),
+      Json(r.layout));
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    const ShapeResult& row = r.rows[i];
+    absl::StrAppendFormat(&j, "%s\n {\"set\": %s, \"name\": %s, \"m\": %d, \"n\": %d, \"k\": %d",
+                          i ? "," : "", Json(row.shape.set), Json(row.shape.name), row.shape.m,
+                          row.shape.n, row.shape.k);
+    if (!row.error.empty()) absl::StrAppend(&j, ", \"error\": ", Json(row.error));
+    if (row.auto_plan) absl::StrAppend(&j, ", \"auto_plan\": ", PlanToJson(*row.auto_plan));
+    j += ", \"results\": [";
+    for (size_t k = 0; k < row.modes.size(); ++k) {
+      const ModeResult& m = row.modes[k];
+      absl::StrAppendFormat(&j,
+                            "%s{\"mode\": %s, \"status\": %s, \"time_us\": %.3f, \"spread\": %.4f, "
+                            "\"tflops\": %.2f, \"rel_error\": %.3g, \"note\": %s}",
+                            k ? ", " : "", Json(m.mode), Json(m.status), m.us, m.spread, m.tflops,
+                            std::isfinite(m.error) ? m.error : -1.0, Json(m.note));
+    }
+    j += "]}";
+  }
+  return j + "\n]}\n";
+}
+
+std::string ToSvg(const BenchReport& r) {
+  // One panel per set: shapes along x (sorted by auto's speedup over dp), ratios on a log y axis:
+  // auto over dp (blue) and auto over cuBLAS (orange), with the parity line at 1.
+  const std::vector<std::string> sets = Sets(r);
+  // Shapes are labelled under their points when a set has at most kMaxLabels of them.
+  constexpr size_t kMaxLabels = 40;
+  const int width = 960, panel_h = 300, top = 56, left = 70, right = 20;
+  const int plot_w = width - left - right, plot_h = panel_h - 40;
+  auto set_size = [&r](const std::string& set) {
+    size_t n = 0;
+    for (const ShapeResult& row : r.rows) n += row.shape.set == set;
+    return n;
+  };
+  auto gap_after = [&](const std::string& set) { return set_size(set) <= kMaxLabels ? 170 : 50; };
+  int height = top + 10;
+  for (const std::string& set : sets) height += panel_h + gap_after(set);
+  std::string s = absl::StrFormat(
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%%\" height=\"100%%\" "
+      "fill=\"white\"/>\n",
+      width, height);
+  absl::StrAppendFormat(&s,
+                        "<text x=\"%d\" y=\"22\" font-size=\"16\" font-weight=\"bold\">streamk "
+                        "auto: speedup over data-parallel and ratio to cuBLAS</text>\n",
+                        left);
+  absl::StrAppendFormat(&s,
+                        "<text x=\"%d\" y=\"40\" fill=\"#444\">%s%s; %s in, %s out, layout "
+                        "%s; time(other) / time(auto), above 1 = auto faster</text>\n",
+                        left, Xml(r.gpu), r.sms > 0 ? absl::StrCat(", ", r.sms, " SMs") : "",
+                        r.dtype, r.out_dtype, r.layout);
+  const double lo = 0.1, hi = 4.0;  // y range (log)
+  auto y_of = [&](double v, int y0) {
+    v = std::clamp(v, lo, hi);
+    return y0 + plot_h - (std::log(v) - std::log(lo)) / (std::log(hi) - std::log(lo)) * plot_h;
+  };
+  int panel_top = top;
+  for (size_t p = 0; p < sets.size(); ++p) {
+    const int y0 = panel_top + 20;
+    panel_top += panel_h + gap_after(sets[p]);
+    struct Point {
+      double dp, cu;
+      bool has_dp, has_cu;
+      std::string label;
+    };
+    std::vector<Point> pts;
+    for (const ShapeResult& row : r.rows) {
+      if (row.shape.set != sets[p]) continue;
+      const auto dp = row.AutoSpeedupOver("dp");
+      const auto cu = row.AutoSpeedupOver("cublas");
+      if (!dp && !cu) continue;
+      pts.push_back({dp.value_or(0), cu.value_or(0), dp.has_value(), cu.has_value(),
+                     ShapeText(row.shape)});
+    }
+    std::sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.dp < b.dp; });
+    const RatioSummary sdp = Summarize(r, sets[p], "dp"), scu = Summarize(r, sets[p], "cublas");
+    absl::StrAppendFormat(&s,
+                          "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">set %s (%d shapes): auto "
+                          "vs dp geomean %.2fx, vs cuBLAS geomean %.2fx</text>\n",
+                          left, y0 - 6, Xml(sets[p]), static_cast<int>(pts.size()), sdp.geomean,
+                          scu.geomean);
+    absl::StrAppendFormat(&s,
+                          "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
+                          "stroke=\"#999\"/>\n",
+                          left, y0, plot_w, plot_h);
+    for (double tick : {0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0}) {
+      const double y = y_of(tick, y0);
+      absl::StrAppendFormat(&s,
+                            "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
+                            "stroke-width=\"%s\"/>\n<text x=\"%d\" y=\"%.1f\" "
+                            "text-anchor=\"end\">%gx</text>\n",
+                            left, left + plot_w, y, y, tick == 1.0 ? "#333" : "#ddd",
+                            tick == 1.0 ? "1.5" : "1", left - 6, y + 4, tick);
+    }
+    const double step = pts.empty() ? 0 : static_cast<double>(plot_w) / pts.size();
+    for (size_t i = 0; i < pts.size(); ++i) {
+      const double x = left + step * (i + 0.5);
+      const Point& q = pts[i];
+      std::string title = absl::StrFormat("%s: vs dp %.3f, vs cuBLAS %.3f", q.label, q.dp, q.cu);
+      if (q.has_dp)
+        absl::StrAppendFormat(&s,
+                              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#1f6fd1\"><title>"
+                              "%s</title></circle>\n",
+                              x, y_of(q.dp, y0), Xml(title));
+      if (q.has_cu)
+        absl::StrAppendFormat(&s,
+                              "<rect x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"6\" "
+                              "fill=\"#e8871e\"><title>%s</title></rect>\n",
+                              x - 3, y_of(q.cu, y0) - 3, Xml(title));
+      if (pts.size() <= kMaxLabels)
+        absl::StrAppendFormat(&s,
+                              "<text transform=\"translate(%.1f,%d) rotate(-90)\" "
+                              "text-anchor=\"end\" font-size=\"9\" fill=\"#555\">%s</text>\n",
+                              x + 3, y0 + plot_h + 4, Xml(q.label));
+    }
+    absl::StrAppendFormat(&s,
+                          "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"#1f6fd1\"/><text x=\"%d\" "
+                          "y=\"%d\">auto vs dp</text><rect x=\"%d\" y=\"%d\" width=\"7\" "
+                          "height=\"7\" fill=\"#e8871e\"/><text x=\"%d\" y=\"%d\">auto vs "
+                          "cuBLAS</text>\n",
+                          left + plot_w - 200, y0 + 12, left + plot_w - 192, y0 + 16,
+                          left + plot_w - 110, y0 + 8, left + plot_w - 99, y0 + 16);
+  }
+  return s + "</svg>\n";
+}
+
+}  // namespace streamk::tools

@@ -1,0 +1,63 @@
+// streamk-bench's results and their renderings: the stdout table with per-set summaries
+// (geometric mean, min, max of auto's speedup over dp and of its ratio to cuBLAS, worst shapes),
+// CSV, JSON and an SVG chart. Host-only and GPU-free, so the CPU tests cover it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "shape_sets.h"
+#include "streamk/plan.h"
+
+namespace streamk::tools {
+
+struct ModeResult {
+  std::string mode;    // "auto", "dp", "splitk", "splitk:4", "streamk", "cublas"
+  std::string status;  // "ok", "WRONG" (not timed), "ERROR"
+  double us = 0;       // median time per launch, microseconds
+  double spread = 0;   // (max - min) / median over the repetitions
+  double tflops = 0;
+  double error = 0;  // relative Frobenius error against cuBLAS
+  std::string note;
+  std::optional<Plan> plan;  // streamk modes
+};
+
+struct ShapeResult {
+  BenchShape shape;
+  std::optional<Plan> auto_plan;
+  std::vector<ModeResult> modes;
+  std::string error;  // the shape could not run at all
+
+  const ModeResult* Find(const std::string& mode) const;
+  // t(other) / t(auto) when both timed (> 1: auto is faster).
+  std::optional<double> AutoSpeedupOver(const std::string& other) const;
+};
+
+struct BenchReport {
+  std::string gpu, dtype, out_dtype, layout;
+  std::string versions;  // driver, runtime and cuBLAS versions
+  int sms = 0, occupancy = 0;
+  std::vector<std::string> modes;
+  std::vector<ShapeResult> rows;
+};
+
+struct RatioSummary {
+  int count = 0;
+  double geomean = 0, min = 0, max = 0;
+  std::string min_shape, max_shape;
+};
+
+// Summary of AutoSpeedupOver(other) over the rows of `set` ("" for all rows).
+RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other);
+
+std::string FormatTable(const BenchReport& r);
+std::string ToCsv(const BenchReport& r);
+// Reads ToCsv's output back (times, statuses and errors; not the plans), to redraw or re-summarize
+// a run without a GPU: streamk-bench --replot FILE.csv --svg out.svg.
+absl::StatusOr<BenchReport> FromCsv(const std::string& csv);
+std::string ToJson(const BenchReport& r);
+std::string ToSvg(const BenchReport& r);
+
+}  // namespace streamk::tools

@@ -1,0 +1,126 @@
+// Shape lists for streamk-bench (see shape_sets.h).
+#include "shape_sets.h"
+
+#include <cmath>
+#include <random>
+
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace streamk::tools {
+namespace {
+
+constexpr int kTile = 128;  // the kernel's tile edge: waveq shapes are built from tile counts
+
+bool ParsePositive(absl::string_view s, int64_t* out) { return absl::SimpleAtoi(s, out) && *out > 0; }
+
+}  // namespace
+
+absl::StatusOr<BenchShape> ParseShape(const std::string& text) {
+  std::vector<std::string> parts = absl::StrSplit(absl::AsciiStrToLower(text), 'x');
+  BenchShape s;
+  s.set = "cli";
+  if (parts.size() != 3 || !ParsePositive(parts[0], &s.m) || !ParsePositive(parts[1], &s.n) ||
+      !ParsePositive(parts[2], &s.k))
+    return absl::InvalidArgumentError(
+        absl::StrCat("shape '", text, "': expected MxNxK with positive integers"));
+  return s;
+}
+
+absl::StatusOr<std::vector<BenchShape>> ParseShapesFile(const std::string& path,
+                                                        const std::string& contents) {
+  std::vector<BenchShape> shapes;
+  int line_no = 0;
+  for (absl::string_view line : absl::StrSplit(contents, '\n')) {
+    ++line_no;
+    line = line.substr(0, line.find('#'));
+    std::vector<std::string> words =
+        absl::StrSplit(absl::StripAsciiWhitespace(line), absl::ByAnyChar(" \t,"), absl::SkipEmpty());
+    if (words.empty()) continue;
+    BenchShape s;
+    s.set = "file";
+    size_t first = 0;
+    if (words.size() == 4) {
+      s.name = words[0];
+      first = 1;
+    }
+    if ((words.size() != 3 && words.size() != 4) || !ParsePositive(words[first], &s.m) ||
+        !ParsePositive(words[first + 1], &s.n) || !ParsePositive(words[first + 2], &s.k))
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", line_no, ": expected 'M N K' or 'NAME M N K' with positive "
+                       "integers, got '", std::string(line), "'"));
+    shapes.push_back(s);
+  }
+  if (shapes.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": no shapes"));
+  return shapes;
+}
+
+std::vector<BenchShape> PaperSet(int count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> log_size(std::log(128.0), std::log(8192.0));
+  auto draw = [&] {
+    const int64_t v = static_cast<int64_t>(std::exp(log_size(rng)));
+    return std::max<int64_t>(128, v / 8 * 8);
+  };
+  std::vector<BenchShape> out;
+  for (int i = 0; i < count; ++i) {
+    BenchShape s;
+    s.set = "paper";
+    s.m = draw(), s.n = draw(), s.k = draw();
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<BenchShape> WaveQuantizationSet(int sms) {
+  // For 1..4 whole waves plus a few tiles, the most nearly square tile grid with exactly that
+  // many tiles (tm <= tn); K spans short and long reductions.
+  std::vector<BenchShape> out;
+  const int extras[] = {1, 4, 12};
+  const int64_t ks[] = {1024, 4096, 8192};
+  for (int waves = 1; waves <= 4; ++waves) {
+    for (int extra : extras) {
+      const int tiles = waves * sms + extra;
+      int tm = static_cast<int>(std::sqrt(static_cast<double>(tiles)));
+      while (tm > 1 && tiles % tm != 0) --tm;
+      const int tn = tiles / tm;
+      if (tn > 4 * tm + 8) continue;  // prime-ish counts make 1 x N strips: not a useful shape
+      for (int64_t k : ks) {
+        BenchShape s;
+        s.set = "waveq";
+        s.name = absl::StrCat(tiles, "tiles");
+        s.m = int64_t{tm} * kTile, s.n = int64_t{tn} * kTile, s.k = k;
+        out.push_back(s);
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<BenchShape> LlmSet() {
+  // (N, K) of Llama-style projections: 7B qkv / up / down, 70B qkv / up / down; M = tokens.
+  struct Proj {
+    const char* name;
+    int64_t n, k;
+  };
+  const Proj projections[] = {{"7b.qkv", 12288, 4096}, {"7b.up", 11008, 4096},
+                              {"7b.down", 4096, 11008}, {"70b.qkv", 10240, 8192},
+                              {"70b.up", 28672, 8192}, {"70b.down", 8192, 28672}};
+  const int64_t tokens[] = {16, 64, 128, 512, 2048, 4096};
+  std::vector<BenchShape> out;
+  for (const Proj& p : projections) {
+    for (int64_t m : tokens) {
+      BenchShape s;
+      s.set = "llm";
+      s.name = absl::StrCat(p.name, ".m", m);
+      s.m = m, s.n = p.n, s.k = p.k;
+      out.push_back(s);
+    }
+  }
+  return out;
+}
+
+}  // namespace streamk::tools

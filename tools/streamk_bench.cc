@@ -1,0 +1,362 @@
+// streamk-bench: Stream-K against data-parallel, split-K and cuBLAS on real shapes, in one run on
+// one GPU. Every result is checked against cuBLAS before it is timed; a wrong result is reported
+// as WRONG and never timed. Timing: CUDA events around back-to-back launches after a warm-up,
+// median of repetitions (DESIGN section 7).
+//
+//   streamk-bench --set waveq --modes auto,dp,splitk,cublas
+//   streamk-bench --shapes my_shapes.txt --dtype bf16 --csv out.csv --svg out.svg
+//   streamk-bench --shape 1536x1536x4096 --shape 4096x4096x4096 --rotate
+//
+// Layouts follow BLAS: --layout tn means op(A) = A^T, op(B) = B with column-major storage, i.e.
+// A is stored k-contiguous (row-major m x k) and B k-contiguous (column-major k x n); D is
+// column-major.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "bench_report.h"
+#include "cublas_gemm.h"
+#include "device_util.h"
+#include "gpu_timer.h"
+#include "shape_sets.h"
+#include "streamk/plan_print.h"
+#include "streamk/planner.h"
+#include "streamk/streamk.h"
+
+ABSL_FLAG(std::vector<std::string>, shape, {}, "a shape MxNxK (repeatable, or comma-separated)");
+ABSL_FLAG(std::string, shapes, "", "file with one shape per line: 'M N K' or 'NAME M N K'");
+ABSL_FLAG(std::vector<std::string>, set, {}, "built-in sets: paper, waveq, llm (comma-separated)");
+ABSL_FLAG(int, count, 150, "shapes drawn for --set paper");
+ABSL_FLAG(uint64_t, seed, 1, "seed for --set paper");
+ABSL_FLAG(std::vector<std::string>, modes, std::vector<std::string>({"auto", "dp", "splitk", "streamk", "cublas"}),
+          "auto, dp, splitk (best split) or splitk:S, streamk (all tiles Stream-K), cublas");
+ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
+ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
+ABSL_FLAG(std::string, layout, "tn", "BLAS-style op(A) op(B): tn | nn | nt | tt (D column-major)");
+ABSL_FLAG(int, batch, 1, "batch count (strided batched GEMM)");
+ABSL_FLAG(bool, rotate, false, "cycle input buffers totalling more than 2x L2 (cold-cache times)");
+ABSL_FLAG(int, warmup, 5, "launches before timing");
+ABSL_FLAG(int, reps, 15, "timed repetitions (the median is reported)");
+ABSL_FLAG(int, inner, 10, "back-to-back launches per timed repetition");
+ABSL_FLAG(std::string, csv, "", "write every figure to this CSV file");
+ABSL_FLAG(std::string, json, "", "write every figure to this JSON file");
+ABSL_FLAG(std::string, svg, "", "draw auto vs dp and vs cublas per shape into this SVG file");
+ABSL_FLAG(std::string, replot, "",
+          "no GPU work: read a CSV this tool wrote and print its table (and --svg) again");
+
+namespace streamk::tools {
+namespace {
+
+int Fail(const std::string& what) {
+  std::fprintf(stderr, "streamk-bench: %s\n", what.c_str());
+  return 2;
+}
+
+struct ModeSpec {
+  std::string name;
+  bool cublas = false;
+  Options options;
+};
+
+absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>& words) {
+  std::vector<ModeSpec> out;
+  for (const std::string& w : words) {
+    ModeSpec m;
+    m.name = w;
+    if (w == "cublas") {
+      m.cublas = true;
+    } else if (w == "auto") {
+      m.options.mode = Mode::kAuto;
+    } else if (w == "dp") {
+      m.options.mode = Mode::kDataParallel;
+    } else if (w == "streamk") {
+      m.options.mode = Mode::kStreamK;
+    } else if (w == "splitk") {
+      m.options.mode = Mode::kSplitK;
+    } else if (absl::StartsWith(w, "splitk:") &&
+               absl::SimpleAtoi(w.substr(7), &m.options.splits) && m.options.splits > 0) {
+      m.options.mode = Mode::kSplitK;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--modes: unknown mode '", w, "' (auto, dp, splitk, splitk:S, streamk, cublas)"));
+    }
+    out.push_back(m);
+  }
+  if (out.empty()) return absl::InvalidArgumentError("--modes: no modes");
+  return out;
+}
+
+int64_t Align8(int64_t x) { return (x + 7) / 8 * 8; }
+
+// Device buffers for one shape: `copies` sets of A and B (rotated), D and the cuBLAS reference.
+struct ShapeBuffers {
+  std::vector<DeviceBuffer> a, b;
+  DeviceBuffer d, ref;
+  GemmArgs args;  // pointing at copy 0
+};
+
+absl::StatusOr<ShapeBuffers> Allocate(const BenchShape& s, DType in, DType out, bool a_row,
+                                      bool b_row, int batch, int64_t l2_bytes, bool rotate,
+                                      uint64_t seed) {
+  ShapeBuffers buf;
+  GemmArgs& g = buf.args;
+  g.m = s.m, g.n = s.n, g.k = s.k, g.batch = batch;
+  g.input = in, g.output = out;
+  g.a_layout = a_row ? Layout::kRowMajor : Layout::kColMajor;
+  g.b_layout = b_row ? Layout::kRowMajor : Layout::kColMajor;
+  g.cd_layout = Layout::kColMajor;
+  g.lda = Align8(a_row ? s.k : s.m);
+  g.ldb = Align8(b_row ? s.n : s.k);
+  g.ldd = g.ldc = Align8(s.m);
+  g.stride_a = g.lda * (a_row ? s.m : s.k);
+  g.stride_b = g.ldb * (b_row ? s.k : s.n);
+  g.stride_d = g.stride_c = g.ldd * s.n;
+  const int ib = DTypeBytes(in), ob = DTypeBytes(out);
+  const int64_t ab_bytes = (g.stride_a + g.stride_b) * batch * ib;
+  const int copies = rotate ? static_cast<int>(std::min<int64_t>(
+                                  16, std::max<int64_t>(2, 2 * l2_bytes / ab_bytes + 1)))
+                            : 1;
+  for (int i = 0; i < copies; ++i) {
+    buf.a.emplace_back(g.stride_a * batch * ib);
+    buf.b.emplace_back(g.stride_b * batch * ib);
+    if (buf.a.back().get() == nullptr || buf.b.back().get() == nullptr)
+      return absl::ResourceExhaustedError(absl::StrCat("cudaMalloc of A/B copy ", i, " failed"));
+    STREAMK_CUDA_RETURN_IF_ERROR(Fill(buf.a.back().get(), in, g.stride_a * batch, seed * 7 + i));
+    STREAMK_CUDA_RETURN_IF_ERROR(Fill(buf.b.back().get(), in, g.stride_b * batch, seed * 13 + i));
+  }
+  buf.d = DeviceBuffer(g.stride_d * batch * ob);
+  buf.ref = DeviceBuffer(g.stride_d * batch * ob);
+  if (buf.d.get() == nullptr || buf.ref.get() == nullptr)
+    return absl::ResourceExhaustedError("cudaMalloc of D failed");
+  g.a = buf.a[0].get(), g.b = buf.b[0].get(), g.d = buf.d.get();
+  return buf;
+}
+
+absl::StatusOr<std::vector<float>> ReadBack(const GemmArgs& g, const void* d) {
+  DeviceBuffer out(g.m * g.n * g.batch * 4);
+  RefView v{d, g.output, false, g.ldd, g.stride_d};
+  STREAMK_CUDA_RETURN_IF_ERROR(Gather(v, static_cast<int>(g.m), static_cast<int>(g.n),
+                                      static_cast<int>(g.batch), static_cast<float*>(out.get())));
+  std::vector<float> host(g.m * g.n * g.batch);
+  STREAMK_CUDA_RETURN_IF_ERROR(
+      cudaMemcpy(host.data(), out.get(), host.size() * 4, cudaMemcpyDeviceToHost));
+  return host;
+}
+
+}  // namespace
+}  // namespace streamk::tools
+
+int main(int argc, char** argv) {
+  using namespace streamk;
+  using namespace streamk::tools;
+  absl::SetProgramUsageMessage(
+      "streamk-bench: Stream-K vs data-parallel, split-K and cuBLAS on a GPU (see --help)");
+  absl::ParseCommandLine(argc, argv);
+
+  if (const std::string path = absl::GetFlag(FLAGS_replot); !path.empty()) {
+    std::ifstream f(path);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    if (!f) return Fail(absl::StrCat("--replot ", path, ": cannot read"));
+    absl::StatusOr<BenchReport> report = FromCsv(ss.str());
+    if (!report.ok()) return Fail(absl::StrCat(path, ": ", report.status().message()));
+    std::printf("%s", FormatTable(*report).c_str());
+    if (const std::string svg = absl::GetFlag(FLAGS_svg); !svg.empty()) std::ofstream(svg) << ToSvg(*report);
+    return 0;
+  }
+
+  absl::StatusOr<DeviceSpec> device = QueryLocalDevice();
+  if (!device.ok())
+    return Fail(absl::StrCat("needs a GPU: ", device.status().message()));
+
+  // Shapes.
+  std::vector<BenchShape> shapes;
+  for (const std::string& s : absl::GetFlag(FLAGS_shape)) {
+    absl::StatusOr<BenchShape> p = ParseShape(s);
+    if (!p.ok()) return Fail(std::string(p.status().message()));
+    shapes.push_back(*p);
+  }
+  if (const std::string path = absl::GetFlag(FLAGS_shapes); !path.empty()) {
+    std::ifstream f(path);
+    if (!f) return Fail(absl::StrCat("--shapes ", path, ": cannot open"));
+    std::stringstream ss;
+    ss << f.rdbuf();
+    absl::StatusOr<std::vector<BenchShape>> p = ParseShapesFile(path, ss.str());
+    if (!p.ok()) return Fail(std::string(p.status().message()));
+    shapes.insert(shapes.end(), p->begin(), p->end());
+  }
+  for (const std::string& set : absl::GetFlag(FLAGS_set)) {
+    std::vector<BenchShape> add;
+    if (set == "paper") {
+      add = PaperSet(absl::GetFlag(FLAGS_count), absl::GetFlag(FLAGS_seed));
+    } else if (set == "waveq") {
+      add = WaveQuantizationSet(device->sms);
+    } else if (set == "llm") {
+      add = LlmSet();
+    } else {
+      return Fail(absl::StrCat("--set ", set, ": expected paper, waveq or llm"));
+    }
+    shapes.insert(shapes.end(), add.begin(), add.end());
+  }
+  if (shapes.empty()) return Fail("no shapes: give --shape, --shapes or --set");
+
+  absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(absl::GetFlag(FLAGS_modes));
+  if (!modes.ok()) return Fail(std::string(modes.status().message()));
+  const std::optional<DType> in = ParseDType(absl::GetFlag(FLAGS_dtype));
+  if (!in || *in == DType::kF32) return Fail("--dtype: expected fp16 or bf16");
+  std::optional<DType> out = in;
+  if (!absl::GetFlag(FLAGS_out_dtype).empty()) out = ParseDType(absl::GetFlag(FLAGS_out_dtype));
+  if (!out) return Fail("--out-dtype: expected fp16, bf16 or fp32");
+  const std::string layout = absl::GetFlag(FLAGS_layout);
+  if (layout.size() != 2 || (layout[0] != 't' && layout[0] != 'n') ||
+      (layout[1] != 't' && layout[1] != 'n'))
+    return Fail("--layout: expected tn, nn, nt or tt");
+  const bool a_row = layout[0] == 't';  // op(A) = A^T of a column-major k x m: row-major m x k
+  const bool b_row = layout[1] == 't';
+  const int batch = absl::GetFlag(FLAGS_batch);
+  if (batch < 1) return Fail("--batch: must be >= 1");
+  const double tolerance = *out == DType::kBF16 ? 1e-2 : *out == DType::kF16 ? 2e-3 : 5e-4;
+
+  Cublas cublas;
+  if (!cublas.status().ok()) return Fail(std::string(cublas.status().message()));
+  cudaStream_t stream;
+  cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
+
+  BenchReport report;
+  report.gpu = device->name;
+  int driver = 0, runtime = 0, cublas_major = 0, cublas_minor = 0, cublas_patch = 0;
+  cudaDriverGetVersion(&driver);
+  cudaRuntimeGetVersion(&runtime);
+  cublasGetProperty(MAJOR_VERSION, &cublas_major);
+  cublasGetProperty(MINOR_VERSION, &cublas_minor);
+  cublasGetProperty(PATCH_LEVEL, &cublas_patch);
+  report.versions = absl::StrFormat("CUDA driver API %d, runtime %d, cuBLAS %d.%d.%d", driver,
+                                    runtime, cublas_major, cublas_minor, cublas_patch);
+  report.dtype = DTypeName(*in);
+  report.out_dtype = DTypeName(*out);
+  report.layout = layout;
+  report.sms = device->sms;
+  report.occupancy = device->occupancy;
+  for (const ModeSpec& m : *modes) report.modes.push_back(m.name);
+
+  for (size_t si = 0; si < shapes.size(); ++si) {
+    const BenchShape& s = shapes[si];
+    std::fprintf(stderr, "[%zu/%zu] %s %lldx%lldx%lld\n", si + 1, shapes.size(), s.set.c_str(),
+                 static_cast<long long>(s.m), static_cast<long long>(s.n),
+                 static_cast<long long>(s.k));
+    ShapeResult row;
+    row.shape = s;
+    absl::StatusOr<ShapeBuffers> buf = Allocate(s, *in, *out, a_row, b_row, batch,
+                                                device->l2_bytes, absl::GetFlag(FLAGS_rotate), si + 1);
+    if (!buf.ok()) {
+      row.error = std::string(buf.status().message());
+      report.rows.push_back(row);
+      continue;
+    }
+    GemmArgs ref_args = buf->args;
+    ref_args.d = buf->ref.get();
+    absl::Status ref_status = cublas.Gemm(ref_args, stream);
+    if (ref_status.ok())
+      ref_status = CudaStatus(cudaStreamSynchronize(stream), "cuBLAS", __FILE__, __LINE__);
+    absl::StatusOr<std::vector<float>> want =
+        ref_status.ok() ? ReadBack(ref_args, ref_args.d) : absl::StatusOr<std::vector<float>>(ref_status);
+    if (!want.ok()) {
+      row.error = absl::StrCat("cuBLAS reference failed: ", want.status().message());
+      report.rows.push_back(row);
+      continue;
+    }
+    if (absl::StatusOr<Plan> plan = PlanGemm(buf->args, *device, {}); plan.ok())
+      row.auto_plan = *plan;
+    const size_t copies = buf->a.size();
+    // Check every mode first (poison D, run once, compare with cuBLAS); time the correct ones
+    // together, interleaved.
+    std::vector<std::function<absl::Status(int)>> timed;
+    std::vector<size_t> timed_index;
+    for (const ModeSpec& m : *modes) {
+      ModeResult r;
+      r.mode = m.name;
+      auto launch = [&buf, &m, &cublas, stream, copies](int i) -> absl::Status {
+        GemmArgs g = buf->args;
+        g.a = buf->a[i % copies].get();
+        g.b = buf->b[i % copies].get();
+        return m.cublas ? cublas.Gemm(g, stream) : gemm(g, stream, m.options);
+      };
+      const GemmArgs& g = buf->args;
+      if (!m.cublas) {
+        absl::StatusOr<Plan> plan = PlanGemm(g, *device, m.options);
+        if (plan.ok()) r.plan = *plan;
+      }
+      absl::Status st = CudaStatus(
+          Fill(buf->d.get(), *out, g.stride_d * batch, 0, /*nan=*/true, stream), "poison",
+          __FILE__, __LINE__);
+      if (st.ok()) st = launch(0);
+      if (st.ok()) st = CudaStatus(cudaStreamSynchronize(stream), "kernel", __FILE__, __LINE__);
+      if (!st.ok()) {
+        r.status = "ERROR";
+        r.note = std::string(st.message());
+      } else {
+        absl::StatusOr<std::vector<float>> got = ReadBack(g, buf->d.get());
+        r.error = got.ok() ? RelativeFrobenius(*got, *want) : INFINITY;
+        if (!(r.error < tolerance)) {
+          r.status = "WRONG";
+          r.note = absl::StrFormat("relative error %.3g > %.1g: not timed", r.error, tolerance);
+        } else {
+          timed.push_back(launch);
+          timed_index.push_back(row.modes.size());
+        }
+      }
+      row.modes.push_back(r);
+    }
+    absl::StatusOr<std::vector<Timing>> times =
+        TimeInterleaved(timed, stream, absl::GetFlag(FLAGS_warmup), absl::GetFlag(FLAGS_reps),
+                        absl::GetFlag(FLAGS_inner));
+    for (size_t t = 0; t < timed_index.size(); ++t) {
+      ModeResult& r = row.modes[timed_index[t]];
+      if (!times.ok()) {
+        r.status = "ERROR";
+        r.note = std::string(times.status().message());
+        continue;
+      }
+      const Timing& tm = (*times)[t];
+      r.status = "ok";
+      r.us = tm.median_ms * 1e3;
+      r.spread = (tm.max_ms - tm.min_ms) / tm.median_ms;
+      r.tflops = 2.0 * s.m * s.n * s.k * batch / (r.us * 1e-6) / 1e12;
+    }
+    report.rows.push_back(row);
+  }
+
+  std::printf("%s", FormatTable(report).c_str());
+  if (const std::string f = absl::GetFlag(FLAGS_csv); !f.empty()) {
+    std::ofstream(f) << ToCsv(report);
+    std::fprintf(stderr, "wrote %s\n", f.c_str());
+  }
+  if (const std::string f = absl::GetFlag(FLAGS_json); !f.empty()) {
+    std::ofstream(f) << ToJson(report);
+    std::fprintf(stderr, "wrote %s\n", f.c_str());
+  }
+  if (const std::string f = absl::GetFlag(FLAGS_svg); !f.empty()) {
+    std::ofstream(f) << ToSvg(report);
+    std::fprintf(stderr, "wrote %s\n", f.c_str());
+  }
+  cudaStreamDestroy(stream);
+  return 0;
+}
