@@ -17,31 +17,8 @@ namespace {
 std::vector<int> HostProbe(const Plan& p, int max_units) {
   const int row_ints = kernels::MappingProbeRowInts(max_units);
   std::vector<int> out(static_cast<size_t>(p.work_blocks) * row_ints, 0);
-  for (int w = 0; w < p.work_blocks; ++w) {
-    int* row = out.data() + static_cast<size_t>(w) * row_ints;
-    const mapping::BlockRole role = mapping::RoleOf(p, w);
-    row[0] = static_cast<int>(role.role);
-    row[1] = role.index;
-    int units = 0;
-    if (role.role == mapping::Role::kStreamK) {
-      for (mapping::SkUnit u = mapping::SkFirstUnit(p, role.index);
-           u.valid() && units < max_units; u = mapping::SkNextUnit(p, u), ++units) {
-        const fixup::Step s = fixup::SkStep(p, u);
-        int* e = row + 3 + units * 6;
-        e[0] = u.tile, e[1] = u.k_begin, e[2] = u.k_end, e[3] = u.peers.first, e[4] = u.peers.last;
-        e[5] = static_cast<int>(s.wait) * 1000 + static_cast<int>(s.publish) * 100 +
-               static_cast<int>(s.signal) * 10 + (s.epilogue ? 1 : 0);
-      }
-    } else if (role.role == mapping::Role::kDataParallel) {
-      const mapping::DpTiles d = mapping::DpBlockTiles(p, role.index);
-      for (int i = 0; i < d.count && units < max_units; ++i, ++units) {
-        const mapping::TileCoord c = mapping::TileCoordOf(p, d.first_tile + i * d.stride);
-        int* e = row + 3 + units * 6;
-        e[0] = d.first_tile + i * d.stride, e[1] = c.batch, e[2] = c.tm, e[3] = c.tn;
-      }
-    }
-    row[2] = units;
-  }
+  for (int w = 0; w < p.work_blocks; ++w)
+    kernels::ProbeRow(p, w, max_units, out.data() + static_cast<size_t>(w) * row_ints);
   return out;
 }
 

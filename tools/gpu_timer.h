@@ -1,5 +1,7 @@
 // Timing GPU work as DESIGN section 7 says: CUDA events around `inner` back-to-back launches,
 // after `warmup` launches, repeated `reps` times; the median per-launch time is the result.
+// Each run is `launch(i)`, which enqueues one launch on `stream` (i counts launches, e.g. to
+// rotate input buffers).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -17,37 +19,6 @@ namespace streamk::tools {
 struct Timing {
   double median_ms = 0, min_ms = 0, max_ms = 0;  // per launch
 };
-
-// `launch(i)` enqueues one run on `stream` (i counts launches, e.g. to rotate buffers).
-inline absl::StatusOr<Timing> TimeLaunches(const std::function<absl::Status(int)>& launch,
-                                           cudaStream_t stream, int warmup = 5, int reps = 15,
-                                           int inner = 10) {
-  cudaEvent_t start, stop;
-  STREAMK_CUDA_RETURN_IF_ERROR(cudaEventCreate(&start));
-  STREAMK_CUDA_RETURN_IF_ERROR(cudaEventCreate(&stop));
-  int count = 0;
-  absl::Status s;
-  for (int i = 0; i < warmup && s.ok(); ++i) s = launch(count++);
-  std::vector<double> per_launch;
-  for (int r = 0; r < reps && s.ok(); ++r) {
-    s = streamk::CudaStatus(cudaEventRecord(start, stream), "cudaEventRecord", __FILE__, __LINE__);
-    for (int i = 0; i < inner && s.ok(); ++i) s = launch(count++);
-    if (s.ok())
-      s = streamk::CudaStatus(cudaEventRecord(stop, stream), "cudaEventRecord", __FILE__, __LINE__);
-    if (s.ok())
-      s = streamk::CudaStatus(cudaEventSynchronize(stop), "kernel", __FILE__, __LINE__);
-    float ms = 0;
-    if (s.ok()) {
-      cudaEventElapsedTime(&ms, start, stop);
-      per_launch.push_back(ms / inner);
-    }
-  }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  if (!s.ok()) return s;
-  std::sort(per_launch.begin(), per_launch.end());
-  return Timing{per_launch[per_launch.size() / 2], per_launch.front(), per_launch.back()};
-}
 
 // Times several runs against each other: after `warmup` launches of each, every repetition times
 // `inner` launches of each run, in an order shuffled anew each repetition (fixed seed), so that
