@@ -47,7 +47,8 @@ ABSL_FLAG(std::vector<std::string>, set, {}, "built-in sets: paper, waveq, llm (
 ABSL_FLAG(int, count, 150, "shapes drawn for --set paper");
 ABSL_FLAG(uint64_t, seed, 1, "seed for --set paper");
 ABSL_FLAG(std::vector<std::string>, modes, std::vector<std::string>({"auto", "dp", "splitk", "streamk", "cublas"}),
-          "auto, dp, splitk (best split) or splitk:S, streamk (all tiles Stream-K), cublas");
+          "auto, dp, splitk (best split) or splitk:S, streamk (all tiles Stream-K), cublas; "
+          "append @deterministic, @atomic or @separate to force the reduction");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(std::string, layout, "tn", "BLAS-style op(A) op(B): tn | nn | nt | tt (D column-major)");
@@ -76,11 +77,21 @@ struct ModeSpec {
   Options options;
 };
 
+// A mode word: auto | dp | splitk | splitk:S | streamk | cublas, optionally followed by
+// @deterministic, @atomic or @separate to force the reduction strategy (not for dp or cublas).
 absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>& words) {
   std::vector<ModeSpec> out;
-  for (const std::string& w : words) {
+  for (const std::string& word : words) {
     ModeSpec m;
-    m.name = w;
+    m.name = word;
+    std::string w = word;
+    if (const size_t at = word.find('@'); at != std::string::npos) {
+      m.options.reduction = ParseReduction(word.substr(at + 1));
+      if (!m.options.reduction)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--modes: '", word, "': the reduction after @ must be deterministic, atomic or separate"));
+      w = word.substr(0, at);
+    }
     if (w == "cublas") {
       m.cublas = true;
     } else if (w == "auto") {
@@ -96,8 +107,11 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
       m.options.mode = Mode::kSplitK;
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
-          "--modes: unknown mode '", w, "' (auto, dp, splitk, splitk:S, streamk, cublas)"));
+          "--modes: unknown mode '", word, "' (auto, dp, splitk, splitk:S, streamk, cublas)"));
     }
+    if (m.options.reduction && (m.cublas || m.options.mode == Mode::kDataParallel))
+      return absl::InvalidArgumentError(
+          absl::StrCat("--modes: '", word, "': dp and cublas have no reduction to choose"));
     out.push_back(m);
   }
   if (out.empty()) return absl::InvalidArgumentError("--modes: no modes");
@@ -183,6 +197,8 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(absl::GetFlag(FLAGS_modes));
+  if (!modes.ok()) return Fail(std::string(modes.status().message()));
   absl::StatusOr<DeviceSpec> device = QueryLocalDevice();
   if (!device.ok())
     return Fail(absl::StrCat("needs a GPU: ", device.status().message()));
@@ -218,8 +234,6 @@ int main(int argc, char** argv) {
   }
   if (shapes.empty()) return Fail("no shapes: give --shape, --shapes or --set");
 
-  absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(absl::GetFlag(FLAGS_modes));
-  if (!modes.ok()) return Fail(std::string(modes.status().message()));
   const std::optional<DType> in = ParseDType(absl::GetFlag(FLAGS_dtype));
   if (!in || *in == DType::kF32) return Fail("--dtype: expected fp16 or bf16");
   std::optional<DType> out = in;
