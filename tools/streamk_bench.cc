@@ -53,6 +53,9 @@ ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(std::string, layout, "tn", "BLAS-style op(A) op(B): tn | nn | nt | tt (D column-major)");
 ABSL_FLAG(int, batch, 1, "batch count (strided batched GEMM)");
+ABSL_FLAG(bool, cooperative, true,
+          "launch plans whose blocks wait on each other cooperatively (false only to measure what "
+          "the co-residency guarantee costs)");
 ABSL_FLAG(bool, rotate, false, "cycle input buffers totalling more than 2x L2 (cold-cache times)");
 ABSL_FLAG(int, warmup, 5, "launches before timing");
 ABSL_FLAG(int, reps, 15, "timed repetitions (the median is reported)");
@@ -199,6 +202,7 @@ int main(int argc, char** argv) {
 
   absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(absl::GetFlag(FLAGS_modes));
   if (!modes.ok()) return Fail(std::string(modes.status().message()));
+  for (ModeSpec& m : *modes) m.options.cooperative = absl::GetFlag(FLAGS_cooperative);
   absl::StatusOr<DeviceSpec> device = QueryLocalDevice();
   if (!device.ok())
     return Fail(absl::StrCat("needs a GPU: ", device.status().message()));
