@@ -46,7 +46,7 @@ class Emulator {
         // Run a random number of steps, so interleavings differ between seeds.
         const int burst = 1 + static_cast<int>(rng() % 3);
         for (int s = 0; s < burst && !b.done; ++s) {
-          absl::StatusOr<bool> moved = Step(b, i);
+          absl::StatusOr<bool> moved = Step(b);
           if (!moved.ok()) return moved.status();
           ++result_.steps;
           if (!*moved) {
@@ -85,7 +85,7 @@ class Emulator {
   };
 
   // One step of block b: start a work block, or finish one unit of it. false: it had to wait.
-  absl::StatusOr<bool> Step(Block& b, int physical) {
+  absl::StatusOr<bool> Step(Block& b) {
     if (!b.busy) {
       if (b.next_work >= p_.work_blocks) {
         b.done = true;
@@ -103,7 +103,6 @@ class Emulator {
       }
       return true;
     }
-    (void)physical;
     switch (b.role.role) {
       case Role::kDataParallel: {
         const int tile = b.dp.first_tile + b.dp_done * b.dp.stride;

@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cost_terms.h"
 #include "fixup_protocol.h"
 #include "streamk/plan_print.h"
 #include "work_mapping.h"
@@ -30,16 +31,12 @@ std::string TileColour(int tile) {
 }  // namespace
 
 std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& device) {
-  const double volume = 1.0 * p.tile_m * p.tile_n * p.tile_k / (128.0 * 128.0 * 32.0);
-  const double area = 1.0 * p.tile_m * p.tile_n / (128.0 * 128.0);
   // The same rates as PredictMicros: blocks share SMs when the grid exceeds one block per SM.
-  const bool shared = p.grid_blocks > p.avail_sms && cost.iter_shared_us > 0;
-  const double iter = (shared ? cost.iter_shared_us : cost.iter_us) * volume;
-  const double b = cost.partial_us * area;
-  const double d = cost.peer_us * area, e = cost.epilogue_us * area;
+  const CostTerms terms = ScaleCosts(p, cost);
+  const double iter = p.grid_blocks > p.avail_sms ? terms.iter_shared : terms.iter_alone;
+  const double b = terms.partial, d = terms.peer, e = terms.epilogue;
 
-  std::vector<double> row_time(static_cast<size_t>(p.grid_blocks),
-                               cost.block_us + (p.sk_blocks > 0 ? cost.streamk_us : 0.0));
+  std::vector<double> row_time(static_cast<size_t>(p.grid_blocks), terms.fixed);
   // Per Stream-K tile: when each turn signalled (index = turn).
   std::map<int, std::vector<double>> signalled;
   std::vector<Segment> segs;
@@ -52,7 +49,7 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& d
     if (role.role == mapping::Role::kDataParallel) {
       const mapping::DpTiles dp = mapping::DpBlockTiles(p, role.index);
       for (int i = 0; i < dp.count; ++i) {
-        const double end = t + cost.unit_us + p.iters_per_tile * iter + e;
+        const double end = t + terms.unit + p.iters_per_tile * iter + e;
         segs.push_back({row, t, end, "#9aa0a6",
                         absl::StrCat("DP tile ", dp.first_tile + i * dp.stride)});
         t = end;
@@ -60,7 +57,7 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& d
     } else if (role.role == mapping::Role::kStreamK) {
       for (mapping::SkUnit u = mapping::SkFirstUnit(p, role.index); u.valid();
            u = mapping::SkNextUnit(p, u)) {
-        double end = t + cost.unit_us + (u.k_end - u.k_begin) * iter;
+        double end = t + terms.unit + (u.k_end - u.k_begin) * iter;
         segs.push_back({row, t, end, TileColour(u.tile),
                         absl::StrCat("SK block ", u.block, ": tile ", u.tile, " k-iterations ",
                                      u.k_begin, "..", u.k_end - 1, " (turn ", u.turn(), " of ",

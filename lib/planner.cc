@@ -19,6 +19,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "cost_terms.h"
 #include "work_mapping.h"
 
 namespace streamk {
@@ -286,13 +287,10 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   // `grid` work blocks. The plan takes as long as its most loaded block. A round with more blocks
   // than SMs runs them two (occupancy) to an SM at iter_shared_us per iteration each; which blocks
   // share an SM is up to the hardware, so the model assumes they all do. A last, partial round of
-  // at most one block per SM runs at iter_us. Constants are for a 128x128x32 tile and scale with
-  // tile volume (iterations) or area (tiles).
-  const double volume = double{1.0} * p.tile_m * p.tile_n * p.tile_k / (128.0 * 128.0 * 32.0);
-  const double area = double{1.0} * p.tile_m * p.tile_n / (128.0 * 128.0);
-  const double alone = cost.iter_us * volume;
-  const double shared = (cost.iter_shared_us > 0 ? cost.iter_shared_us : cost.iter_us) * volume;
-  const double b = cost.partial_us * area, d = cost.peer_us * area, e = cost.epilogue_us * area;
+  // at most one block per SM runs at iter_us.
+  const CostTerms terms = ScaleCosts(p, cost);
+  const double alone = terms.iter_alone, shared = terms.iter_shared;
+  const double b = terms.partial, d = terms.peer, e = terms.epilogue;
 
   // Each role's cost: iterations (scaled by the round's sharing) plus fixed costs.
   const int peers = MaxPeers(p);
@@ -319,7 +317,7 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   // A Stream-K block touches about sk_iters / iters_per_tile + 1 tiles, each a pipeline fill.
   const double sk_units = std::min<double>(sk_iters, 1.0 + static_cast<double>(sk_iters - 1) /
                                                               std::max(1, p.iters_per_tile));
-  const double u = cost.unit_us;
+  const double u = terms.unit;
   const RoleCost sk{static_cast<double>(sk_iters), sk_fixed + sk_units * u};
   const RoleCost dp_first{static_cast<double>(p.dp_first_wave_tiles) * p.iters_per_tile,
                           p.dp_first_wave_tiles * (e + u)};
@@ -354,7 +352,7 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
                 dp_end, p.work_blocks - 1}) {
     if (w >= 0) worst = std::max(worst, load(w % grid));
   }
-  return cost.block_us + (p.sk_blocks > 0 ? cost.streamk_us : 0.0) + worst;
+  return terms.fixed + worst;
 }
 
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,

@@ -1,0 +1,37 @@
+// The cost model's constants scaled to one plan: the one place that turns a CostModel (given for
+// a 128x128x32 tile) into per-iteration, per-tile and fixed costs for the plan's tile shape. The
+// planner's prediction (PredictMicros) and the plan timeline (PlanToSvg) both use it, so the
+// picture always shows what the planner predicted.
+#pragma once
+
+#include "streamk/device_spec.h"
+#include "streamk/plan.h"
+
+namespace streamk {
+
+struct CostTerms {
+  double iter_alone;   // one iteration of a block alone on its SM
+  double iter_shared;  // one iteration of a block when blocks share SMs
+  double unit;         // starting a tile or k-slice (pipeline fill)
+  double partial;      // writing one partial tile
+  double peer;         // reading and adding one peer's partial tile
+  double epilogue;     // finishing one output tile
+  double fixed;        // once per plan: launch, plus the Stream-K extra when there are SK blocks
+};
+
+inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
+  // Iterations scale with tile volume, per-tile traffic with tile area.
+  const double volume = 1.0 * p.tile_m * p.tile_n * p.tile_k / (128.0 * 128.0 * 32.0);
+  const double area = 1.0 * p.tile_m * p.tile_n / (128.0 * 128.0);
+  CostTerms t;
+  t.iter_alone = c.iter_us * volume;
+  t.iter_shared = (c.iter_shared_us > 0 ? c.iter_shared_us : c.iter_us) * volume;
+  t.unit = c.unit_us;
+  t.partial = c.partial_us * area;
+  t.peer = c.peer_us * area;
+  t.epilogue = c.epilogue_us * area;
+  t.fixed = c.block_us + (p.sk_blocks > 0 ? c.streamk_us : 0.0);
+  return t;
+}
+
+}  // namespace streamk
