@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "streamk/trace.h"
 #include "streamk/types.h"
 
 namespace streamk::kernels {
@@ -22,6 +23,7 @@ struct GemmKernelArgs {
   int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;
   int64_t stride_a = 0, stride_b = 0, stride_c = 0, stride_d = 0;  // between batch entries
   float alpha = 1, beta = 0;
+  TraceBuffer trace;  // events == nullptr: no trace (trace.h)
 };
 
 }  // namespace streamk::kernels

@@ -28,6 +28,23 @@
 
 namespace streamk::kernels {
 
+// Records one trace event (trace.h) from thread 0 when the launch has a trace buffer. The slot
+// counter lives in shared memory, so tracing keeps no registers alive across the mainloop.
+__device__ __forceinline__ void TraceMark(const GemmKernelArgs& a, int* count, TraceKind kind,
+                                          int work, int tile, int k_begin, int k_end) {
+  if (a.trace.events == nullptr || threadIdx.x != 0) return;
+  const int i = *count;
+  if (i >= a.trace.events_per_block) return;
+  *count = i + 1;
+  TraceEvent e;
+  e.cycles = static_cast<uint64_t>(clock64());
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(e.ns));
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(e.sm));
+  e.kind = kind;
+  e.work = work, e.tile = tile, e.k_begin = k_begin, e.k_end = k_end;
+  a.trace.events[static_cast<int64_t>(blockIdx.x) * a.trace.events_per_block + i] = e;
+}
+
 template <class Mainloop, class Element>
 struct StreamKGemm {
   using Acc = typename Mainloop::Accumulators;
@@ -70,42 +87,53 @@ struct StreamKGemm {
     return reinterpret_cast<int*>(workspace + mapping::FlagOffset(p, tile));
   }
 
+  // `work` and `trace` only label trace events (TraceMark).
   __device__ static void StreamKBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
-                                      char* ws, int sk_block) {
+                                      char* ws, int sk_block, int work, int* trace) {
     for (mapping::SkUnit u = mapping::SkFirstUnit(p, sk_block); u.valid();
          u = mapping::SkNextUnit(p, u)) {
+      TraceMark(a, trace, TraceKind::kBegin, work, u.tile, u.k_begin, u.k_end);
       Acc acc;
       const mapping::TileCoord c = Compute(smem, p, a, u.tile, u.k_begin, u.k_end, acc);
+      TraceMark(a, trace, TraceKind::kMainloopEnd, work, u.tile, u.k_begin, u.k_end);
       const fixup::Step s = fixup::SkStep(p, u);
       if (s.wait != fixup::Wait::kNone || s.publish != fixup::Publish::kNone || s.take) {
         int* flag = FlagOf(p, ws, u.tile);
         float4* slot = SlotOf(p, ws, u);
         Fix::Wait(s, flag);
+        TraceMark(a, trace, TraceKind::kWaitEnd, work, u.tile, u.k_begin, u.k_end);
         if (s.publish != fixup::Publish::kNone) Fix::Publish(s.publish, slot, acc);
         if (s.take) Fix::Take(slot, acc);
         Fix::Signal(s, flag);
+        TraceMark(a, trace, TraceKind::kFixupEnd, work, u.tile, u.k_begin, u.k_end);
       }
       if (s.epilogue) Finish(smem, p, a, c, acc);
+      TraceMark(a, trace, TraceKind::kEpilogueEnd, work, u.tile, u.k_begin, u.k_end);
     }
   }
 
   __device__ static void DataParallelBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
-                                           int dp_block) {
+                                           int dp_block, int work, int* trace) {
     const mapping::DpTiles t = mapping::DpBlockTiles(p, dp_block);
     for (int i = 0; i < t.count; ++i) {
+      const int tile = t.first_tile + i * t.stride;
+      TraceMark(a, trace, TraceKind::kBegin, work, tile, 0, p.iters_per_tile);
       Acc acc;
-      const mapping::TileCoord c =
-          Compute(smem, p, a, t.first_tile + i * t.stride, 0, p.iters_per_tile, acc);
+      const mapping::TileCoord c = Compute(smem, p, a, tile, 0, p.iters_per_tile, acc);
+      TraceMark(a, trace, TraceKind::kMainloopEnd, work, tile, 0, p.iters_per_tile);
       Finish(smem, p, a, c, acc);
+      TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, p.iters_per_tile);
     }
   }
 
   __device__ static void ReductionBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
-                                        char* ws, int tile) {
+                                        char* ws, int tile, int work, int* trace) {
     const mapping::Peers peers = mapping::TilePeers(p, tile);
     const fixup::Step s = fixup::ReductionStep(peers);
     if (!s.epilogue) return;  // one peer: it finished the tile itself
+    TraceMark(a, trace, TraceKind::kBegin, work, tile, 0, 0);
     Fix::Wait(s, FlagOf(p, ws, tile));
+    TraceMark(a, trace, TraceKind::kWaitEnd, work, tile, 0, 0);
     Acc acc;
 #pragma unroll
     for (int i = 0; i < Mainloop::kMI; ++i)
@@ -116,17 +144,27 @@ struct StreamKGemm {
     mapping::SkUnit u{};
     u.tile = tile;
     for (u.block = peers.first; u.block <= peers.last; ++u.block) Fix::Take(SlotOf(p, ws, u), acc);
+    TraceMark(a, trace, TraceKind::kFixupEnd, work, tile, 0, 0);
     Finish(smem, p, a, mapping::TileCoordOf(p, tile), acc);
+    TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, 0);
   }
 
   __device__ static void Run(const Plan& p, const GemmKernelArgs& a, char* ws) {
     extern __shared__ __align__(128) char smem[];
+    __shared__ int trace_count;  // events this block recorded (thread 0 only)
+    if (threadIdx.x == 0) trace_count = 0;
     for (int work = blockIdx.x; work < p.work_blocks; work += gridDim.x) {
       const mapping::BlockRole r = mapping::RoleOf(p, work);
       switch (r.role) {
-        case mapping::Role::kStreamK: StreamKBlock(smem, p, a, ws, r.index); break;
-        case mapping::Role::kDataParallel: DataParallelBlock(smem, p, a, r.index); break;
-        case mapping::Role::kReduction: ReductionBlock(smem, p, a, ws, r.index); break;
+        case mapping::Role::kStreamK:
+          StreamKBlock(smem, p, a, ws, r.index, work, &trace_count);
+          break;
+        case mapping::Role::kDataParallel:
+          DataParallelBlock(smem, p, a, r.index, work, &trace_count);
+          break;
+        case mapping::Role::kReduction:
+          ReductionBlock(smem, p, a, ws, r.index, work, &trace_count);
+          break;
         case mapping::Role::kNone: break;
       }
     }

@@ -226,8 +226,10 @@ absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
       workspace = *ws;
     }
   }
+  kernels::GemmKernelArgs kernel = l.kernel;
+  kernel.trace = options.trace;
   STREAMK_CUDA_RETURN_IF_ERROR(
-      kernels::LaunchGemm(*plan, l.kernel, workspace, stream, options.cooperative));
+      kernels::LaunchGemm(*plan, kernel, workspace, stream, options.cooperative));
   return absl::OkStatus();
 }
 
@@ -271,6 +273,9 @@ absl::Status ValidateGemmArgs(const GemmArgs& g, const Options& options) {
   }
   if (options.avail_sms < 0)
     return Invalid(absl::StrCat("avail_sms = ", options.avail_sms, ": must be >= 0"));
+  if (options.trace.events != nullptr && options.trace.events_per_block < 1)
+    return Invalid(absl::StrCat("trace.events_per_block = ", options.trace.events_per_block,
+                                ": must be >= 1 when trace.events is set"));
   return ValidatePlanOptions(ToPlanOptions(options));
 }
 

@@ -17,7 +17,7 @@ head -3 "$out/plan.log"
 status=0
 for filter in 'WorkMappingDevice*:MainloopSm80*' 'GemmGpu.Kernel*:GemmGpu.Small*:GemmGpu.Every*' \
               'GemmGpu.Output*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
-              'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*'; do
+              'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*'; do
   timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests --gtest_filter="$filter" \
     >> "$out/gpu_tests.log" 2>&1
   rc=$?

@@ -18,6 +18,8 @@
 #include "gpu_test_util.h"
 #include "streamk/plan_print.h"
 #include "streamk/streamk.h"
+#include "streamk/trace_summary.h"
+#include "work_mapping.h"
 
 namespace streamk {
 namespace {
@@ -280,6 +282,52 @@ TEST(GemmGpu, ForcedBlockCounts) {
     c.s = {1000, 1000, 1024, 1};
     ExpectCorrect(c, o, NextSeed());
   }
+}
+
+// A traced launch records every piece of work of its plan, in order, and still computes D right.
+TEST(GemmGpu, TraceRecordsEveryPieceOfThePlan) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  Config cfg;
+  cfg.s = {1536, 1536, 1024, 1};
+  Buffers buf(cfg);
+  Options o;
+  o.mode = Mode::kStreamK, o.blocks = 200;
+  absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const int per_block = 32;
+  const size_t count = static_cast<size_t>(plan->grid_blocks) * per_block;
+  DeviceBuffer events(count * sizeof(TraceEvent));
+  CUDA_ASSERT(cudaMemset(events.get(), 0, events.bytes()));
+  o.trace = {static_cast<TraceEvent*>(events.get()), per_block};
+  ExpectCorrect(cfg, o, NextSeed());
+  std::vector<TraceEvent> host(count);
+  CUDA_ASSERT(cudaMemcpy(host.data(), events.get(), events.bytes(), cudaMemcpyDeviceToHost));
+
+  int units = 0;
+  for (int b = 0; b < plan->sk_blocks; ++b)
+    for (mapping::SkUnit u = mapping::SkFirstUnit(*plan, b); u.valid();
+         u = mapping::SkNextUnit(*plan, u))
+      ++units;
+  int begins = 0;
+  for (int b = 0; b < plan->grid_blocks; ++b) {
+    const TraceEvent* e = host.data() + static_cast<size_t>(b) * per_block;
+    ASSERT_EQ(e[0].kind, TraceKind::kBegin) << "block " << b;
+    for (int i = 0; i < per_block && e[i].kind != TraceKind::kEmpty; ++i) {
+      begins += e[i].kind == TraceKind::kBegin;
+      if (i > 0) {
+        ASSERT_GE(e[i].cycles, e[i - 1].cycles) << "block " << b << " event " << i;
+        ASSERT_TRUE(e[i].kind == TraceKind::kBegin || e[i].kind > e[i - 1].kind)
+            << "block " << b << " event " << i;
+      }
+    }
+  }
+  EXPECT_EQ(begins, units);
+  const TraceSummary s = SummarizeTrace(*plan, host, per_block);
+  EXPECT_EQ(s.blocks, plan->grid_blocks);
+  EXPECT_EQ(s.truncated_blocks, 0);
+  EXPECT_EQ(s.streamk.pieces, units);
+  EXPECT_GT(s.span_us, 0);
+  EXPECT_GT(s.iteration_us, 0);
 }
 
 // Sanitizer target: small shapes, every mode (run under compute-sanitizer by the GPU script).

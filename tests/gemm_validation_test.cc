@@ -93,6 +93,12 @@ TEST(GemmValidation, RejectsBadArgumentsWithTheirNames) {
        },
        "blocks = 2"},
       {"negative avail_sms", [](GemmArgs&, Options& o) { o.avail_sms = -1; }, "avail_sms"},
+      {"trace buffer with no room",
+       [](GemmArgs&, Options& o) {
+         static TraceEvent events[4];
+         o.trace = {events, 0};
+       },
+       "trace.events_per_block = 0"},
   };
   for (const BadCase& c : cases) {
     std::memset(f.d, 0x5a, sizeof(f.d));

@@ -37,6 +37,7 @@
 #include "absl/status/statusor.h"
 #include "streamk/device_spec.h"
 #include "streamk/plan.h"
+#include "streamk/trace.h"
 #include "streamk/types.h"
 
 namespace streamk {
@@ -78,6 +79,8 @@ struct Options {
   // Launch plans whose blocks wait on each other cooperatively (co-residency guaranteed by the
   // runtime). Off only to measure what that costs.
   bool cooperative = true;
+  // Record where the kernel's time goes (trace.h). events == nullptr: no trace.
+  TraceBuffer trace;
 };
 
 // Runs the GEMM on `stream` with a library-owned workspace.

@@ -1,0 +1,122 @@
+// SummarizeTrace / TraceToCsv on hand-made traces: the phases, the per-iteration fit, the span
+// and the idle time come out as the events say.
+#include "streamk/trace_summary.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "streamk/device_spec.h"
+#include "streamk/planner.h"
+
+namespace streamk {
+namespace {
+
+// Events of one block at `cycles_per_ns`, from microsecond times.
+struct Recorder {
+  std::vector<TraceEvent>& events;
+  int per_block;
+  double cycles_per_ns;
+  int block = 0, used = 0;
+  uint64_t ns0 = 0;
+  void Start(int b, uint64_t ns0_) { block = b, used = 0, ns0 = ns0_; }
+  void Add(TraceKind kind, int work, int tile, int kb, int ke, double us) {
+    TraceEvent e;
+    e.ns = ns0 + static_cast<uint64_t>(us * 1000);
+    e.cycles = 1000000 + static_cast<uint64_t>(us * 1000 * cycles_per_ns);
+    e.kind = kind, e.work = work, e.tile = tile, e.k_begin = kb, e.k_end = ke, e.sm = block;
+    events[static_cast<size_t>(block) * per_block + used++] = e;
+  }
+};
+
+TEST(TraceSummary, PhasesFitAndIdleTime) {
+  // Two data-parallel tiles of 128 iterations on two blocks (a dp plan on a 2-SM device).
+  DeviceSpec dev = H200Spec();
+  dev.sms = 2, dev.occupancy = 1;
+  Problem pr;
+  pr.m = 128, pr.n = 256, pr.k = 4096;
+  PlanOptions o;
+  o.mode = Mode::kDataParallel;
+  absl::StatusOr<Plan> plan = MakePlan(pr, dev, o);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->grid_blocks, 2);
+  const int per_block = 8;
+  std::vector<TraceEvent> events(2 * per_block);
+  Recorder r{events, per_block, 1.5};
+  // Block 0 starts at t = 0: mainloop 50 us (0.375 us/iteration + 2 us to start), epilogue 4.
+  r.Start(0, 5000000);
+  r.Add(TraceKind::kBegin, 0, 0, 0, 128, 0);
+  r.Add(TraceKind::kMainloopEnd, 0, 0, 0, 128, 50);
+  r.Add(TraceKind::kEpilogueEnd, 0, 0, 0, 128, 54);
+  // Block 1 starts 1 us later and ends at 60: 26 us for half the iterations (other tile half).
+  r.Start(1, 5001000);
+  r.Add(TraceKind::kBegin, 1, 1, 0, 64, 0);
+  r.Add(TraceKind::kMainloopEnd, 1, 1, 0, 64, 26);
+  r.Add(TraceKind::kEpilogueEnd, 1, 1, 0, 64, 59);
+
+  const TraceSummary s = SummarizeTrace(*plan, events, per_block);
+  EXPECT_EQ(s.blocks, 2);
+  EXPECT_EQ(s.truncated_blocks, 0);
+  EXPECT_NEAR(s.span_us, 60, 0.01);
+  EXPECT_NEAR(s.launch_skew_us, 1, 0.01);
+  EXPECT_NEAR(s.tail_us, (60 - 54 + 60 - 60) / 2.0, 0.01);
+  EXPECT_EQ(s.data_parallel.pieces, 2);
+  EXPECT_NEAR(s.data_parallel.mainloop_us, (50 + 26) / 2.0, 0.01);
+  EXPECT_NEAR(s.data_parallel.epilogue_us, (4 + 33) / 2.0, 0.01);
+  EXPECT_NEAR(s.data_parallel.iterations, 96, 1e-9);
+  // 50 = start + 128 x, 26 = start + 64 x  ->  x = 0.375, start = 2.
+  EXPECT_NEAR(s.iteration_us, 0.375, 1e-6);
+  EXPECT_NEAR(s.mainloop_start_us, 2, 1e-6);
+  EXPECT_NEAR(s.block_gap_us, (0 + 1) / 2.0, 0.01);
+
+  const std::string text = FormatTraceSummary(s);
+  EXPECT_NE(text.find("span 60.0 us over 2 blocks"), std::string::npos) << text;
+  const std::string csv = TraceToCsv(*plan, events, per_block);
+  EXPECT_NE(csv.find("\n1,1,1,1,0,64,1.000,27.000,27.000,27.000,60.000\n"), std::string::npos)
+      << csv;
+}
+
+TEST(TraceSummary, StreamKWaitsAndFullBuffers) {
+  DeviceSpec dev = H200Spec();
+  dev.sms = 2, dev.occupancy = 1;
+  Problem pr;
+  pr.m = 128, pr.n = 128, pr.k = 4096;
+  PlanOptions o;
+  o.mode = Mode::kStreamK;
+  o.blocks = 2;
+  absl::StatusOr<Plan> plan = MakePlan(pr, dev, o);
+  ASSERT_TRUE(plan.ok());
+  const int per_block = 4;  // block 1 fills its buffer exactly: counted as truncated
+  std::vector<TraceEvent> events(2 * per_block);
+  Recorder r{events, per_block, 2.0};
+  r.Start(0, 1000);
+  r.Add(TraceKind::kBegin, 0, 0, 0, 64, 0);
+  r.Add(TraceKind::kMainloopEnd, 0, 0, 0, 64, 30);
+  r.Add(TraceKind::kWaitEnd, 0, 0, 0, 64, 30);
+  r.Add(TraceKind::kFixupEnd, 0, 0, 0, 64, 32);
+  r.Start(1, 1000);
+  r.Add(TraceKind::kBegin, 1, 0, 64, 128, 0);
+  r.Add(TraceKind::kMainloopEnd, 1, 0, 64, 128, 31);
+  r.Add(TraceKind::kWaitEnd, 1, 0, 64, 128, 33);
+  r.Add(TraceKind::kFixupEnd, 1, 0, 64, 128, 34);
+  const TraceSummary s = SummarizeTrace(*plan, events, per_block);
+  EXPECT_EQ(s.streamk.pieces, 2);
+  EXPECT_EQ(s.truncated_blocks, 2);
+  EXPECT_NEAR(s.streamk.wait_us, 1, 0.01);
+  EXPECT_NEAR(s.streamk.fixup_us, 1.5, 0.01);
+  EXPECT_NEAR(s.streamk.epilogue_us, 0, 0.01);  // no epilogue event: no epilogue time
+  EXPECT_NEAR(s.span_us, 34, 0.01);
+}
+
+TEST(TraceSummary, WrongSizedBufferGivesAnEmptySummary) {
+  Problem pr;
+  pr.m = pr.n = pr.k = 256;
+  absl::StatusOr<Plan> plan = MakePlan(pr, H200Spec(), PlanOptions{});
+  ASSERT_TRUE(plan.ok());
+  std::vector<TraceEvent> events(3);
+  EXPECT_EQ(SummarizeTrace(*plan, events, 8).blocks, 0);
+  EXPECT_EQ(SummarizeTrace(*plan, events, 0).blocks, 0);
+}
+
+}  // namespace
+}  // namespace streamk

@@ -1,0 +1,161 @@
+// streamk-trace: where one GEMM's time goes, measured inside the kernel (include/streamk/trace.h).
+// Runs M x N x K (row-major A, column-major B, row-major D) with the given decomposition, untraced
+// to time it, then traced; prints the plan, the time, and the traced launch's breakdown: per
+// block, mainloop / wait / fixup / epilogue / gaps; per kind of work, the same per piece; and a
+// fit of mainloop time to a start cost plus a per-iteration cost.
+//
+//   streamk-trace 1536 1536 4096
+//   streamk-trace 1536 1536 4096 --mode dp --csv dp.csv
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "device_util.h"
+#include "gpu_timer.h"
+#include "streamk/plan_print.h"
+#include "streamk/streamk.h"
+#include "streamk/trace_summary.h"
+
+ABSL_FLAG(std::string, mode, "auto", "auto, dp, splitk or streamk");
+ABSL_FLAG(int, splits, 0, "splitk: k-slices per tile (0: the planner picks)");
+ABSL_FLAG(int, blocks, 0, "streamk: Stream-K blocks (0: the planner picks)");
+ABSL_FLAG(std::string, reduction, "", "deterministic, atomic or separate (empty: the planner's)");
+ABSL_FLAG(std::string, dtype, "fp16", "fp16 or bf16 inputs and output");
+ABSL_FLAG(int, traces, 5, "traced launches; the one with the median span is reported");
+ABSL_FLAG(std::string, csv, "", "write the reported launch's pieces to this CSV file");
+
+namespace {
+
+constexpr int kEventsPerBlock = 128;
+
+int Fail(const std::string& what) {
+  std::fprintf(stderr, "streamk-trace: %s\n", what.c_str());
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "streamk-trace M N K [--mode ...]: where one GEMM's time goes, measured in the kernel");
+  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  int64_t m = 0, n = 0, k = 0;
+  if (args.size() != 4 || !absl::SimpleAtoi(args[1], &m) || !absl::SimpleAtoi(args[2], &n) ||
+      !absl::SimpleAtoi(args[3], &k))
+    return Fail("expected M N K as integers");
+
+  streamk::Options options;
+  const std::optional<streamk::Mode> mode = streamk::ParseMode(absl::GetFlag(FLAGS_mode));
+  if (!mode) return Fail("--mode: expected auto, dp, splitk or streamk");
+  options.mode = *mode;
+  options.splits = absl::GetFlag(FLAGS_splits);
+  options.blocks = absl::GetFlag(FLAGS_blocks);
+  if (!absl::GetFlag(FLAGS_reduction).empty()) {
+    options.reduction = streamk::ParseReduction(absl::GetFlag(FLAGS_reduction));
+    if (!options.reduction) return Fail("--reduction: expected deterministic, atomic or separate");
+  }
+  const std::optional<streamk::DType> dtype = streamk::ParseDType(absl::GetFlag(FLAGS_dtype));
+  if (!dtype || *dtype == streamk::DType::kF32) return Fail("--dtype: expected fp16 or bf16");
+
+  streamk::GemmArgs g;
+  g.m = m, g.n = n, g.k = k;
+  g.input = g.output = *dtype;
+  g.a_layout = streamk::Layout::kRowMajor, g.lda = (k + 7) / 8 * 8;
+  g.b_layout = streamk::Layout::kColMajor, g.ldb = (k + 7) / 8 * 8;
+  g.cd_layout = streamk::Layout::kRowMajor, g.ldd = (n + 7) / 8 * 8;
+  if (m < 1 || n < 1 || k < 1) return Fail("M, N and K must be >= 1");
+  if (absl::StatusOr<streamk::DeviceSpec> dev = streamk::QueryLocalDevice(); !dev.ok()) {
+    std::fprintf(stderr, "streamk-trace: needs a GPU: %s\n",
+                 std::string(dev.status().message()).c_str());
+    return 2;
+  }
+
+  namespace tools = streamk::tools;
+  tools::DeviceBuffer a(g.lda * m * 2), b(g.ldb * n * 2), d(g.ldd * m * 2);
+  if (!a.get() || !b.get() || !d.get()) return Fail("cudaMalloc failed (is there a GPU?)");
+  if (tools::Fill(a.get(), g.input, g.lda * m, 1) != cudaSuccess ||
+      tools::Fill(b.get(), g.input, g.ldb * n, 2) != cudaSuccess)
+    return Fail("filling the inputs failed");
+  g.a = a.get(), g.b = b.get(), g.d = d.get();
+  absl::StatusOr<streamk::Plan> plan = streamk::PlanGemm(g, options);
+  if (!plan.ok()) return Fail(std::string(plan.status().message()));
+  const size_t trace_count = static_cast<size_t>(plan->grid_blocks) * kEventsPerBlock;
+  tools::DeviceBuffer trace(trace_count * sizeof(streamk::TraceEvent));
+  if (!trace.get()) return Fail("cudaMalloc failed");
+  auto launch = [&](const streamk::TraceBuffer& buffer) {
+    streamk::Options o = options;
+    o.trace = buffer;
+    return streamk::gemm(g, nullptr, o);
+  };
+
+  // Correct before timed: the plan's result against a plain reference GEMM.
+  {
+    if (absl::Status s = launch({}); !s.ok()) return Fail(std::string(s.message()));
+    const size_t elems = static_cast<size_t>(m) * n;
+    tools::DeviceBuffer ref(elems * 4), got(elems * 4);
+    const tools::RefView av{g.a, g.input, true, g.lda, 0}, bv{g.b, g.input, false, g.ldb, 0};
+    const tools::RefView dv{g.d, g.output, true, g.ldd, 0};
+    if (!ref.get() || !got.get() ||
+        tools::ReferenceGemm(av, bv, dv, 1, 0, m, n, k, 1, static_cast<float*>(ref.get())) !=
+            cudaSuccess ||
+        tools::Gather(dv, m, n, 1, static_cast<float*>(got.get())) != cudaSuccess)
+      return Fail("reference GEMM failed");
+    std::vector<float> want(elems), have(elems);
+    cudaMemcpy(want.data(), ref.get(), elems * 4, cudaMemcpyDeviceToHost);
+    cudaMemcpy(have.data(), got.get(), elems * 4, cudaMemcpyDeviceToHost);
+    const double err = tools::RelativeFrobenius(have, want);
+    if (!(err < 2e-3)) return Fail(absl::StrCat("wrong result: relative error ", err));
+    std::printf("checked: relative error %.2e against a reference GEMM\n", err);
+  }
+
+  cudaStream_t stream = nullptr;
+  absl::StatusOr<std::vector<tools::Timing>> t = tools::TimeInterleaved(
+      {[&](int) { return launch({}); }}, stream, 5, 9, 5);
+  if (!t.ok()) return Fail(std::string(t.status().message()));
+
+  const streamk::TraceBuffer traced{static_cast<streamk::TraceEvent*>(trace.get()),
+                                    kEventsPerBlock};
+  struct Run {
+    streamk::TraceSummary summary;
+    std::vector<streamk::TraceEvent> events;
+  };
+  std::vector<Run> runs;
+  for (int i = 0; i < std::max(1, absl::GetFlag(FLAGS_traces)); ++i) {
+    Run r;
+    r.events.resize(trace_count);
+    if (cudaMemsetAsync(trace.get(), 0, trace.bytes(), stream) != cudaSuccess)
+      return Fail("cudaMemset failed");
+    if (absl::Status s = launch(traced); !s.ok())
+      return Fail(std::string(s.message()));
+    if (cudaMemcpy(r.events.data(), trace.get(), trace.bytes(), cudaMemcpyDeviceToHost) !=
+        cudaSuccess)
+      return Fail(absl::StrCat("traced launch failed: ", cudaGetErrorString(cudaGetLastError())));
+    r.summary = streamk::SummarizeTrace(*plan, r.events, kEventsPerBlock);
+    runs.push_back(std::move(r));
+  }
+  std::sort(runs.begin(), runs.end(),
+            [](const Run& x, const Run& y) { return x.summary.span_us < y.summary.span_us; });
+  const Run& median = runs[runs.size() / 2];
+
+  std::printf("%s\n", streamk::PlanSummary(*plan).c_str());
+  std::printf("untraced: %.1f us per launch (median of 9 x 5)\n", t->front().median_ms * 1000);
+  std::printf("traced (median span of %zu):\n%s", runs.size(),
+              streamk::FormatTraceSummary(median.summary).c_str());
+  const std::string csv = absl::GetFlag(FLAGS_csv);
+  if (!csv.empty()) {
+    FILE* f = std::fopen(csv.c_str(), "w");
+    if (f == nullptr) return Fail(absl::StrCat("cannot write ", csv));
+    const std::string text = streamk::TraceToCsv(*plan, median.events, kEventsPerBlock);
+    std::fwrite(text.data(), 1, text.size(), f);
+    std::fclose(f);
+  }
+  return 0;
+}
