@@ -24,16 +24,18 @@ constexpr double kNominalCyclesPerNs = 1.98;  // an H200's max SM clock, if a bl
 
 // Per block: its pieces, with times from the SM's cycle counter (fine) anchored at its first
 // %globaltimer reading (coarse but global). The cycle rate is the block's own, measured over its
-// life against %globaltimer when that is long enough to be accurate.
+// life against %globaltimer when that is long enough to be accurate. None when `events` is not a
+// whole buffer of `blocks` x `per_block` events.
 std::vector<Piece> Pieces(const std::vector<TraceEvent>& events, int per_block, int blocks,
                           int* truncated, int* traced_blocks) {
+  *truncated = *traced_blocks = 0;
+  if (per_block < 1 || events.size() < static_cast<size_t>(blocks) * per_block) return {};
   uint64_t t0 = std::numeric_limits<uint64_t>::max();
   for (int b = 0; b < blocks; ++b) {
     const TraceEvent& e = events[static_cast<size_t>(b) * per_block];
     if (e.kind != TraceKind::kEmpty) t0 = std::min(t0, e.ns);
   }
   std::vector<Piece> pieces;
-  *truncated = *traced_blocks = 0;
   for (int b = 0; b < blocks; ++b) {
     const TraceEvent* ev = events.data() + static_cast<size_t>(b) * per_block;
     int n = 0;
@@ -91,9 +93,6 @@ void Average(TracePhases* ph) {
 TraceSummary SummarizeTrace(const Plan& plan, const std::vector<TraceEvent>& events,
                             int events_per_block) {
   TraceSummary s;
-  if (events_per_block < 1 ||
-      events.size() < static_cast<size_t>(plan.grid_blocks) * events_per_block)
-    return s;
   const std::vector<Piece> pieces =
       Pieces(events, events_per_block, plan.grid_blocks, &s.truncated_blocks, &s.blocks);
   if (pieces.empty()) return s;
@@ -181,9 +180,6 @@ std::string TraceToCsv(const Plan& plan, const std::vector<TraceEvent>& events,
   std::string out =
       "block,sm,work,tile,k_begin,k_end,begin_us,mainloop_end_us,wait_end_us,fixup_end_us,"
       "epilogue_end_us\n";
-  if (events_per_block < 1 ||
-      events.size() < static_cast<size_t>(plan.grid_blocks) * events_per_block)
-    return out;
   int truncated = 0, blocks = 0;
   for (const Piece& p : Pieces(events, events_per_block, plan.grid_blocks, &truncated, &blocks)) {
     absl::StrAppendFormat(&out, "%d,%u,%d,%d,%d,%d,%.3f,%.3f,%.3f,%.3f,%.3f\n", p.block,

@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
 
   namespace tools = streamk::tools;
   tools::DeviceBuffer a(g.lda * m * 2), b(g.ldb * n * 2), d(g.ldd * m * 2);
-  if (!a.get() || !b.get() || !d.get()) return Fail("cudaMalloc failed (is there a GPU?)");
+  if (!a.get() || !b.get() || !d.get()) return Fail("cudaMalloc of A, B or D failed");
   if (tools::Fill(a.get(), g.input, g.lda * m, 1) != cudaSuccess ||
       tools::Fill(b.get(), g.input, g.ldb * n, 2) != cudaSuccess)
     return Fail("filling the inputs failed");
@@ -89,7 +89,7 @@ int main(int argc, char** argv) {
   if (!plan.ok()) return Fail(std::string(plan.status().message()));
   const size_t trace_count = static_cast<size_t>(plan->grid_blocks) * kEventsPerBlock;
   tools::DeviceBuffer trace(trace_count * sizeof(streamk::TraceEvent));
-  if (!trace.get()) return Fail("cudaMalloc failed");
+  if (!trace.get()) return Fail("cudaMalloc of the trace buffer failed");
   auto launch = [&](const streamk::TraceBuffer& buffer) {
     streamk::Options o = options;
     o.trace = buffer;
