@@ -67,38 +67,35 @@ struct Fixup {
     }
   }
 
-  __device__ static void Publish(fixup::Publish op, float4* slot, const Acc& acc) {
+  __device__ static void Publish(fixup::Publish op, float4* slot, Acc& acc) {
     const int tid = threadIdx.x;
 #pragma unroll
-    for (int i = 0; i < Mainloop::kMI; ++i) {
-      float4* row = slot + i * Mainloop::kNI * kThreads + tid;
+    for (int f0 = 0; f0 < kFragments; f0 += kBatch) {
       if (op == fixup::Publish::kAdd) {
-        // Load a whole row of fragments before storing any: __stcg is a compiler memory barrier,
+        // Load a batch of fragments before storing any: __stcg is a compiler memory barrier,
         // so a load placed after a store waits for the store's turn, and one L2 round trip per
         // fragment (16 in a row) made a turnstile step cost ~4.5 us (streamk-trace, H200).
-        float4 old[Mainloop::kNI];
+        float4 old[kBatch];
 #pragma unroll
-        for (int j = 0; j < Mainloop::kNI; ++j) old[j] = __ldcg(row + j * kThreads);
+        for (int b = 0; b < kBatch; ++b) old[b] = __ldcg(slot + (f0 + b) * kThreads + tid);
 #pragma unroll
-        for (int j = 0; j < Mainloop::kNI; ++j)
-          __stcg(row + j * kThreads,
-                 make_float4(old[j].x + acc.v[i][j][0], old[j].y + acc.v[i][j][1],
-                             old[j].z + acc.v[i][j][2], old[j].w + acc.v[i][j][3]));
+        for (int b = 0; b < kBatch; ++b) {
+          float (&v)[4] = Fragment(acc, f0 + b);
+          __stcg(slot + (f0 + b) * kThreads + tid,
+                 make_float4(old[b].x + v[0], old[b].y + v[1], old[b].z + v[2], old[b].w + v[3]));
+        }
         continue;
       }
 #pragma unroll
-      for (int j = 0; j < Mainloop::kNI; ++j) {
-        float4* p = row + j * kThreads;
-        const float4 v =
-            make_float4(acc.v[i][j][0], acc.v[i][j][1], acc.v[i][j][2], acc.v[i][j][3]);
+      for (int b = 0; b < kBatch; ++b) {
+        float4* p = slot + (f0 + b) * kThreads + tid;
+        float (&v)[4] = Fragment(acc, f0 + b);
         if (op == fixup::Publish::kStore) {
-          __stcg(p, v);
+          __stcg(p, make_float4(v[0], v[1], v[2], v[3]));
         } else if (op == fixup::Publish::kAtomicAdd) {
-          float* f = reinterpret_cast<float*>(p);
-          atomicAdd(f + 0, v.x);
-          atomicAdd(f + 1, v.y);
-          atomicAdd(f + 2, v.z);
-          atomicAdd(f + 3, v.w);
+          float* q = reinterpret_cast<float*>(p);
+#pragma unroll
+          for (int e = 0; e < 4; ++e) atomicAdd(q + e, v[e]);
         }
       }
     }
@@ -108,16 +105,25 @@ struct Fixup {
   __device__ static void Take(const float4* slot, Acc& acc) {
     const int tid = threadIdx.x;
 #pragma unroll
-    for (int i = 0; i < Mainloop::kMI; ++i) {
-#pragma unroll
-      for (int j = 0; j < Mainloop::kNI; ++j) {
-        const float4 v = __ldcg(slot + (i * Mainloop::kNI + j) * kThreads + tid);
-        acc.v[i][j][0] += v.x;
-        acc.v[i][j][1] += v.y;
-        acc.v[i][j][2] += v.z;
-        acc.v[i][j][3] += v.w;
-      }
+    for (int f = 0; f < kFragments; ++f) {
+      const float4 x = __ldcg(slot + f * kThreads + tid);
+      float (&v)[4] = Fragment(acc, f);
+      v[0] += x.x;
+      v[1] += x.y;
+      v[2] += x.z;
+      v[3] += x.w;
     }
+  }
+
+ private:
+  // Fragments are moved in batches of 4 (16 registers in flight per thread, whatever the
+  // mainloop's accumulator shape).
+  static constexpr int kBatch = 4;
+  static_assert(kFragments % kBatch == 0, "fragment batches");
+
+  // Accumulator fragment f in slot order: v[f / kNI][f % kNI].
+  __device__ __forceinline__ static float (&Fragment(Acc& acc, int f))[4] {
+    return acc.v[f / Mainloop::kNI][f % Mainloop::kNI];
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include "launch.h"
 #include "mainloop_sm80.cuh"
+#include "mainloop_sm90.cuh"
 #include "persistent_kernel.cuh"
 
 namespace streamk::kernels {
@@ -22,25 +23,57 @@ __global__ void __launch_bounds__(kThreadsPerBlock, 2)
   Sm80Gemm<Element, kAColMajor, kBRowMajor>::Run(plan, args, workspace);
 }
 
+// The Hopper kernels: the wgmma mainloop under the same persistent kernel, fixup and epilogue.
+// Their bodies are empty where the compilation target is not sm_90a; the host only launches them
+// where the device runs their sm_90a code (launch.cu). Configuration, measured on an H200 with
+// streamk-bench over the waveq and calibration shapes (geometric mean of auto times, us): two
+// blocks per SM with 6 stages and 2 wgmma groups in flight 91.5; 1 group in flight 92.6; one
+// block per SM with 12 stages and 1, 2 or 4 groups in flight 101.8, 101.0, 106.5. The macros
+// below exist to repeat that comparison (-DSTREAMK_SM90_STAGES=... in CMAKE_CUDA_FLAGS).
+#ifndef STREAMK_SM90_STAGES
+#define STREAMK_SM90_STAGES 6
+#endif
+#ifndef STREAMK_SM90_IN_FLIGHT
+#define STREAMK_SM90_IN_FLIGHT 2
+#endif
+#ifndef STREAMK_SM90_BLOCKS_PER_SM
+#define STREAMK_SM90_BLOCKS_PER_SM 2
+#endif
 template <typename Element, bool kAColMajor, bool kBRowMajor>
-cudaError_t PrepareKernel(const void** fn, int* smem) {
-  using G = Sm80Gemm<Element, kAColMajor, kBRowMajor>;
-  static_assert(G::kThreads == kThreadsPerBlock, "launch geometry");
-  auto kernel = StreamKGemmKernel<Element, kAColMajor, kBRowMajor>;
+using Sm90Gemm = StreamKGemm<
+    MainloopSm90<Element, kAColMajor, kBRowMajor, STREAMK_SM90_STAGES, STREAMK_SM90_IN_FLIGHT>,
+    Element>;
+
+template <typename Element, bool kAColMajor, bool kBRowMajor>
+__global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
+    StreamKGemmKernelSm90(const Plan plan, const GemmKernelArgs args, char* workspace) {
+  if constexpr (MainloopSm90<Element, kAColMajor, kBRowMajor>::kAvailable)
+    Sm90Gemm<Element, kAColMajor, kBRowMajor>::Run(plan, args, workspace);
+}
+
+template <typename Element, bool kAColMajor, bool kBRowMajor>
+cudaError_t PrepareKernel(Arch arch, const void** fn, int* smem) {
+  auto kernel = arch == Arch::kSm90 ? StreamKGemmKernelSm90<Element, kAColMajor, kBRowMajor>
+                                    : StreamKGemmKernel<Element, kAColMajor, kBRowMajor>;
+  *smem = arch == Arch::kSm90 ? Sm90Gemm<Element, kAColMajor, kBRowMajor>::kSmemBytes
+                              : Sm80Gemm<Element, kAColMajor, kBRowMajor>::kSmemBytes;
+  static_assert(Sm80Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock &&
+                    Sm90Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock,
+                "launch geometry");
   *fn = reinterpret_cast<const void*>(kernel);
-  *smem = G::kSmemBytes;
   // Cheap host call; needed once per device before the first launch (> 48 KiB dynamic smem).
-  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, G::kSmemBytes);
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, *smem);
 }
 
 template <typename Element>
-cudaError_t PrepareKernelFor(bool a_col_major, bool b_row_major, const void** fn, int* smem) {
+cudaError_t PrepareKernelFor(Arch arch, bool a_col_major, bool b_row_major, const void** fn,
+                             int* smem) {
   if (a_col_major) {
-    return b_row_major ? PrepareKernel<Element, true, true>(fn, smem)
-                       : PrepareKernel<Element, true, false>(fn, smem);
+    return b_row_major ? PrepareKernel<Element, true, true>(arch, fn, smem)
+                       : PrepareKernel<Element, true, false>(arch, fn, smem);
   }
-  return b_row_major ? PrepareKernel<Element, false, true>(fn, smem)
-                     : PrepareKernel<Element, false, false>(fn, smem);
+  return b_row_major ? PrepareKernel<Element, false, true>(arch, fn, smem)
+                     : PrepareKernel<Element, false, false>(arch, fn, smem);
 }
 
 }  // namespace streamk::kernels

@@ -15,14 +15,21 @@ cat "$out/env.log"
 head -3 "$out/plan.log"
 # Each gtest chunk under its own timeout, so a hang names itself instead of eating the call.
 status=0
-for filter in 'WorkMappingDevice*:MainloopSm80*' 'GemmGpu.Kernel*:GemmGpu.Small*:GemmGpu.Every*' \
+for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:GemmGpu.Every*' \
               'GemmGpu.Output*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
-              'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*'; do
+              'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*'; do
   timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests --gtest_filter="$filter" \
     >> "$out/gpu_tests.log" 2>&1
   rc=$?
   echo "chunk '$filter': exit $rc" | tee -a "$out/gpu_tests.log"
   [[ $rc -ne 0 ]] && status=1
 done
+# The portable mma.sync kernel under the same persistent kernel, on this GPU too.
+STREAMK_MAINLOOP=sm80 timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
+  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Deterministic*:GemmGpu.Hopper*' \
+  >> "$out/gpu_tests.log" 2>&1
+rc=$?
+echo "chunk 'STREAMK_MAINLOOP=sm80 GemmGpu.*': exit $rc" | tee -a "$out/gpu_tests.log"
+[[ $rc -ne 0 ]] && status=1
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure" "$out/gpu_tests.log" | head -40
 exit $status

@@ -46,6 +46,5 @@ using tools::Gather;
 using tools::LaunchHog;
 using tools::ReferenceGemm;
 using tools::RefView;
-using tools::RelativeFrobenius;
 
 }  // namespace streamk::testing

@@ -96,9 +96,9 @@ RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::
 
 std::string FormatTable(const BenchReport& r) {
   std::string t = absl::StrFormat(
-      "# %s%s; %s in, %s out, layout %s\n", r.gpu,
+      "# %s%s%s; %s in, %s out, layout %s\n", r.gpu,
       r.sms > 0 ? absl::StrFormat(", %d SMs, kernel occupancy %d", r.sms, r.occupancy) : "",
-      r.dtype, r.out_dtype, r.layout);
+      r.mainloop.empty() ? "" : absl::StrCat(", mainloop ", r.mainloop), r.dtype, r.out_dtype, r.layout);
   if (!r.versions.empty()) absl::StrAppendFormat(&t, "# %s\n", r.versions);
   absl::StrAppendFormat(&t, "%-6s %-26s %-24s", "set", "shape", "auto plan");
   for (const std::string& m : r.modes) absl::StrAppendFormat(&t, " %10s", m + "_us");
@@ -198,10 +198,10 @@ absl::StatusOr<BenchReport> FromCsv(const std::string& csv) {
 
 std::string ToJson(const BenchReport& r) {
   std::string j = absl::StrFormat(
-      "{\"gpu\": %s, \"versions\": %s, \"sms\": %d, \"occupancy\": %d, \"dtype\": %s, "
-      "\"out_dtype\": %s, \"layout\": %s, \"shapes\": [",
-      Json(r.gpu), Json(r.versions), r.sms, r.occupancy, Json(r.dtype), Json(r.out_dtype),
-      Json(r.layout));
+      "{\"gpu\": %s, \"versions\": %s, \"sms\": %d, \"occupancy\": %d, \"mainloop\": %s, "
+      "\"dtype\": %s, \"out_dtype\": %s, \"layout\": %s, \"shapes\": [",
+      Json(r.gpu), Json(r.versions), r.sms, r.occupancy, Json(r.mainloop), Json(r.dtype),
+      Json(r.out_dtype), Json(r.layout));
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const ShapeResult& row = r.rows[i];
     absl::StrAppendFormat(&j, "%s\n {\"set\": %s, \"name\": %s, \"m\": %d, \"n\": %d, \"k\": %d",

@@ -39,6 +39,7 @@ struct BenchReport {
   std::string gpu, dtype, out_dtype, layout;
   std::string versions;  // driver, runtime and cuBLAS versions
   int sms = 0, occupancy = 0;
+  std::string mainloop;  // the kernels' mainloop, e.g. "sm90a (wgmma)"; empty: not recorded
   std::vector<std::string> modes;
   std::vector<ShapeResult> rows;
 };

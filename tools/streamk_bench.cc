@@ -36,6 +36,7 @@
 #include "cublas_gemm.h"
 #include "device_util.h"
 #include "gpu_timer.h"
+#include "launch.h"
 #include "shape_sets.h"
 #include "streamk/plan_print.h"
 #include "streamk/planner.h"
@@ -273,6 +274,8 @@ int main(int argc, char** argv) {
   report.layout = layout;
   report.sms = device->sms;
   report.occupancy = device->occupancy;
+  if (int dev = 0; cudaGetDevice(&dev) == cudaSuccess)
+    report.mainloop = streamk::kernels::ArchName(streamk::kernels::KernelArch(dev));
   for (const ModeSpec& m : *modes) report.modes.push_back(m.name);
 
   for (size_t si = 0; si < shapes.size(); ++si) {

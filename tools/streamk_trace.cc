@@ -20,6 +20,7 @@
 #include "absl/strings/str_cat.h"
 #include "device_util.h"
 #include "gpu_timer.h"
+#include "launch.h"
 #include "streamk/plan_print.h"
 #include "streamk/streamk.h"
 #include "streamk/trace_summary.h"
@@ -146,6 +147,8 @@ int main(int argc, char** argv) {
   const Run& median = runs[runs.size() / 2];
 
   std::printf("%s\n", streamk::PlanSummary(*plan).c_str());
+  if (int dev = 0; cudaGetDevice(&dev) == cudaSuccess)
+    std::printf("mainloop: %s\n", streamk::kernels::ArchName(streamk::kernels::KernelArch(dev)));
   std::printf("untraced: %.1f us per launch (median of 9 x 5)\n", t->front().median_ms * 1000);
   std::printf("traced (median span of %zu):\n%s", runs.size(),
               streamk::FormatTraceSummary(median.summary).c_str());

@@ -1,11 +1,12 @@
-// GPU tests of the sm_80 tensor-core mainloop (kernels/mainloop_sm80.cuh): a small kernel runs
-// MainloopSm80::Run on one or a few 128 x 128 tiles and scatters the fp32 accumulators through
+// GPU tests of the tensor-core mainloops (kernels/mainloop_sm80.cuh, mainloop_sm90.cuh): a small
+// kernel runs Mainloop::Run on one or a few 128 x 128 tiles and scatters the fp32 accumulators through
 // AccRow/AccCol into a NaN-poisoned m x n output, which is compared with a double-precision CPU
 // product over exactly the same k-range. All 4 A/B layout combinations x {fp16, bf16}; shapes cover
 // a 1 x 1 x 1 problem, an exact tile, m/n/k tails, an interior tile of a larger problem, k
 // sub-ranges, k-ranges running past k and two Run calls in a row on the same shared memory.
 // Operand padding (the lda/ldb slack past the logical matrix) holds NaN, so any read past the k
-// edge that is not zero-filled poisons the result. Skips when no CUDA device is present.
+// edge that is not zero-filled poisons the result. Skips when no CUDA device is present, and the
+// sm90 (wgmma) cases where the device does not run sm_90a code.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -15,9 +16,11 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../kernels/mainloop_sm80.cuh"
+#include "../kernels/mainloop_sm90.cuh"
 
 namespace streamk::kernels {
 namespace {
@@ -62,11 +65,10 @@ __device__ __forceinline__ void StoreTile(const typename Mainloop::Accumulators&
 // Runs the mainloop for tile (tile_m0 + 128 * blockIdx.x, tile_n0 + 128 * blockIdx.y) over
 // k-iterations [k_begin, k_split) and then, as a second Run call into the same shared memory,
 // [k_split, k_end) (skipped when k_split == k_end), adding both into out.
-template <typename Element, bool kAColMajor, bool kBRowMajor>
+template <typename Mainloop, typename Element>
 __global__ void __launch_bounds__(256, 2)
     MainloopTileKernel(MainloopOperands<Element> op, int tile_m0, int tile_n0, int k_begin,
                        int k_split, int k_end, float* out) {
-  using Mainloop = MainloopSm80<Element, kAColMajor, kBRowMajor>;
   extern __shared__ __align__(128) char smem[];
   const int tm = tile_m0 + Mainloop::kBM * static_cast<int>(blockIdx.x);
   const int tn = tile_n0 + Mainloop::kBN * static_cast<int>(blockIdx.y);
@@ -115,12 +117,15 @@ struct Case {
   uint32_t seed;
 };
 
-template <typename E, bool kAColMajor_, bool kBRowMajor_>
+template <bool kSm90_, typename E, bool kAColMajor_, bool kBRowMajor_>
 struct Config {
   using Element = E;
+  static constexpr bool kSm90 = kSm90_;
   static constexpr bool kAColMajor = kAColMajor_;
   static constexpr bool kBRowMajor = kBRowMajor_;
   static constexpr bool kBf16 = sm80::MmaType<E>::kIsBf16;
+  using Mainloop = std::conditional_t<kSm90, MainloopSm90<E, kAColMajor, kBRowMajor>,
+                                      MainloopSm80<E, kAColMajor, kBRowMajor>>;
   // Distinct per configuration, mixed into every case's seed.
   static constexpr uint32_t kId =
       (kBf16 ? 4u : 0u) + (kAColMajor ? 2u : 0u) + (kBRowMajor ? 1u : 0u);
@@ -131,7 +136,7 @@ int64_t RoundUp8(int64_t x) { return (x + 7) / 8 * 8; }
 template <typename Cfg>
 void RunCase(const Case& c) {
   using E = typename Cfg::Element;
-  using Mainloop = MainloopSm80<E, Cfg::kAColMajor, Cfg::kBRowMajor>;
+  using Mainloop = typename Cfg::Mainloop;
   const int m = c.m, n = c.n, k = c.k;
   std::mt19937 rng(c.seed * 16u + Cfg::kId);
   std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
@@ -175,7 +180,7 @@ void RunCase(const Case& c) {
   op.n = n;
   op.k = k;
 
-  auto* kernel = MainloopTileKernel<E, Cfg::kAColMajor, Cfg::kBRowMajor>;
+  auto* kernel = MainloopTileKernel<Mainloop, E>;
   ML_CUDA_ASSERT(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                       Mainloop::kSmemBytes));
   kernel<<<dim3(c.grid_m, c.grid_n), Mainloop::kThreads, Mainloop::kSmemBytes>>>(
@@ -222,7 +227,7 @@ void RunCase(const Case& c) {
 }
 
 template <typename Cfg>
-class MainloopSm80Test : public ::testing::Test {
+class MainloopTest : public ::testing::Test {
  protected:
   void SetUp() override {
     int count = 0;
@@ -238,60 +243,81 @@ class MainloopSm80Test : public ::testing::Test {
       GTEST_SKIP() << "device 0 is sm_" << prop.major << prop.minor
                    << ", the mainloop needs sm_80 or newer";
     }
+    if (Cfg::kSm90) {
+      cudaFuncAttributes attr;
+      const cudaError_t aerr =
+          cudaFuncGetAttributes(&attr, MainloopTileKernel<typename Cfg::Mainloop,
+                                                          typename Cfg::Element>);
+      ASSERT_EQ(aerr, cudaSuccess) << "cudaFuncGetAttributes: " << cudaGetErrorString(aerr);
+      if (prop.major != 9 || attr.binaryVersion != 90) {
+        GTEST_SKIP() << "the wgmma mainloop needs an sm_90 device running sm_90a code (device 0 "
+                     << "is sm_" << prop.major << prop.minor << ", the test kernel's code is sm_"
+                     << attr.binaryVersion << ")";
+      }
+    }
   }
 };
 
 struct ConfigNames {
   template <typename Cfg>
   static std::string GetName(int) {
-    return std::string(Cfg::kBf16 ? "bf16" : "f16") + (Cfg::kAColMajor ? "_Acol" : "_Arow") +
+    return std::string(Cfg::kSm90 ? "sm90_" : "sm80_") + (Cfg::kBf16 ? "bf16" : "f16") + (Cfg::kAColMajor ? "_Acol" : "_Arow") +
            (Cfg::kBRowMajor ? "_Brow" : "_Bcol");
   }
 };
 
-using Configs =
-    ::testing::Types<Config<__half, false, false>, Config<__half, false, true>,
-                     Config<__half, true, false>, Config<__half, true, true>,
-                     Config<__nv_bfloat16, false, false>, Config<__nv_bfloat16, false, true>,
-                     Config<__nv_bfloat16, true, false>, Config<__nv_bfloat16, true, true>>;
-TYPED_TEST_SUITE(MainloopSm80Test, Configs, ConfigNames);
+using Configs = ::testing::Types<
+    Config<false, __half, false, false>, Config<false, __half, false, true>,
+    Config<false, __half, true, false>, Config<false, __half, true, true>,
+    Config<false, __nv_bfloat16, false, false>, Config<false, __nv_bfloat16, false, true>,
+    Config<false, __nv_bfloat16, true, false>, Config<false, __nv_bfloat16, true, true>,
+    Config<true, __half, false, false>, Config<true, __half, false, true>,
+    Config<true, __half, true, false>, Config<true, __half, true, true>,
+    Config<true, __nv_bfloat16, false, false>, Config<true, __nv_bfloat16, false, true>,
+    Config<true, __nv_bfloat16, true, false>, Config<true, __nv_bfloat16, true, true>>;
+TYPED_TEST_SUITE(MainloopTest, Configs, ConfigNames);
 
 // Case fields: m, n, k, tile_m0, tile_n0, grid_m, grid_n, k_begin, k_split, k_end, seed.
-TYPED_TEST(MainloopSm80Test, OneByOneByOne) {
+TYPED_TEST(MainloopTest, OneByOneByOne) {
   RunCase<TypeParam>({1, 1, 1, 0, 0, 1, 1, 0, 1, 1, 1});
 }
 
-TYPED_TEST(MainloopSm80Test, ExactTile128x128x32) {
+TYPED_TEST(MainloopTest, ExactTile128x128x32) {
   RunCase<TypeParam>({128, 128, 32, 0, 0, 1, 1, 0, 1, 1, 2});
 }
 
-TYPED_TEST(MainloopSm80Test, Tails100x77x45) {
+TYPED_TEST(MainloopTest, Tails100x77x45) {
   RunCase<TypeParam>({100, 77, 45, 0, 0, 1, 1, 0, 2, 2, 3});
 }
 
 // Interior tile (tile_m0 = tile_n0 = 128) of a 300 x 260 problem; 10 k-iterations wrap the
-// 4-stage ring more than twice, and k = 300 ends mid-chunk.
-TYPED_TEST(MainloopSm80Test, OffsetTileOf300x260) {
+// stage ring of either mainloop at least once, and k = 300 ends mid-chunk.
+TYPED_TEST(MainloopTest, OffsetTileOf300x260) {
   RunCase<TypeParam>({300, 260, 300, 128, 128, 1, 1, 0, 10, 10, 4});
 }
 
 // k-iterations [1, 3) of k = 200.
-TYPED_TEST(MainloopSm80Test, KSubRange) {
+TYPED_TEST(MainloopTest, KSubRange) {
   RunCase<TypeParam>({300, 260, 200, 128, 128, 1, 1, 1, 3, 3, 5});
 }
 
 // Every tile of a 300 x 260 x 77 problem, edge tiles included (3 x 3 blocks).
-TYPED_TEST(MainloopSm80Test, AllTilesOf300x260x77) {
+TYPED_TEST(MainloopTest, AllTilesOf300x260x77) {
   RunCase<TypeParam>({300, 260, 77, 0, 0, 3, 3, 0, 3, 3, 6});
 }
 
 // k-range running past k: iterations 1 and 2 are partly / wholly outside k = 45 and must add 0.
-TYPED_TEST(MainloopSm80Test, KRangePastEnd) {
+TYPED_TEST(MainloopTest, KRangePastEnd) {
   RunCase<TypeParam>({64, 200, 45, 0, 0, 1, 2, 0, 3, 3, 7});
 }
 
+// A long k-range (41 k-iterations, k = 1300 ends mid-chunk): the stage ring wraps many times.
+TYPED_TEST(MainloopTest, LongK1300) {
+  RunCase<TypeParam>({130, 200, 1300, 0, 0, 2, 2, 0, 41, 41, 9});
+}
+
 // Two Run calls in a row on the same shared memory: [0, 3) then [3, 7) of k = 200, summed.
-TYPED_TEST(MainloopSm80Test, TwoRunsInARow) {
+TYPED_TEST(MainloopTest, TwoRunsInARow) {
   RunCase<TypeParam>({150, 140, 200, 0, 0, 2, 2, 0, 3, 7, 8});
 }
 

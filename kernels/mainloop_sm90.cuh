@@ -1,0 +1,301 @@
+// Tensor-core mainloop for Hopper (sm_90a): the same contract as MainloopSm80 (one 128 x 128
+// output tile's fp32 accumulators over a range of 32-deep k-iterations, fp16 or bf16, any of the
+// four A/B layouts, anything outside m, n, k read as zero), computed with wgmma instead of
+// mma.sync. The two warp groups of the 256-thread block each own 64 rows of the tile and issue
+// one wgmma.m64n128k16 per 16-deep k step, reading both operands straight from shared memory;
+// nothing but the accumulators lives in registers. All 256 threads stream the operands into a
+// ring of kStages shared-memory stages with 16-byte cp.async copies (zero-filling outside the
+// matrices), laid out in the swizzled layouts wgmma reads:
+//   k-contiguous operand (A row-major, B column-major): [128 rows][32 k] = 64 bytes per row,
+//     the 64-byte swizzle: chunk c (16 bytes, 8 elements) of row r at c ^ ((r >> 1) & 3).
+//     Descriptor: K-major, 64B swizzle, 8-row groups 512 bytes apart; a 16-deep k step starts
+//     32 bytes further.
+//   m/n-contiguous operand (A column-major, B row-major): two 64-wide halves (m or n), each
+//     [32 k][64 elements] = 128 bytes per k row, the 128-byte swizzle: chunk c of k row r at
+//     c ^ (r & 7). Descriptor: MN-major, 128B swizzle, halves 4096 bytes apart (leading byte
+//     offset), 8-k groups 1024 bytes apart (stride byte offset); a 16-deep k step starts 2048
+//     bytes further.
+// Pipeline: stage s holds k-iteration s mod kStages. Each warp group keeps kInFlight wgmma groups
+// (k-iterations) in flight and loads run kStages - 1 - kInFlight iterations ahead: at the barrier
+// that opens iteration it every warp group has waited for its wgmmas of iteration
+// it - 1 - kInFlight, so that stage can be refilled.
+// This header holds no host code; it only compiles to wgmma where __CUDA_ARCH_FEAT_SM90_ALL is
+// defined (sm_90a), and MainloopSm90::kAvailable says whether it did.
+#pragma once
+#include <cstdint>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include "mainloop_sm80.cuh"  // MainloopOperands, cp.async helpers
+
+namespace streamk::kernels {
+
+namespace sm90 {
+
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+inline constexpr bool kWgmmaCompiled = true;
+#else
+inline constexpr bool kWgmmaCompiled = false;
+#endif
+
+// A wgmma shared-memory matrix descriptor (PTX ISA, "Matrix Descriptor Format"): start address,
+// leading and stride byte offsets (all >> 4), swizzle mode in bits 62-63 (1: 128B, 2: 64B).
+__device__ __forceinline__ uint64_t MakeDescriptor(uint32_t smem_addr, uint32_t leading_bytes,
+                                                   uint32_t stride_bytes, uint64_t swizzle) {
+  return static_cast<uint64_t>((smem_addr & 0x3FFFF) >> 4) |
+         (static_cast<uint64_t>(leading_bytes >> 4) << 16) |
+         (static_cast<uint64_t>(stride_bytes >> 4) << 32) | (swizzle << 62);
+}
+
+__device__ __forceinline__ void WgmmaFence() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void WgmmaCommit() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+template <int N>
+__device__ __forceinline__ void WgmmaWait() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+#endif
+}
+// Orders the generic-proxy writes to shared memory (cp.async) before later async-proxy reads
+// (wgmma operands).
+__device__ __forceinline__ void FenceProxyAsync() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+// Pins the accumulators at this point of the program: the compiler may not move their reads or
+// writes across it (wgmma writes them asynchronously, behind the compiler's back).
+__device__ __forceinline__ void FenceAccumulators(float (&d)[16][4]) {
+#pragma unroll
+  for (int j = 0; j < 16; ++j)
+#pragma unroll
+    for (int r = 0; r < 4; ++r) asm volatile("" : "+f"(d[j][r])::"memory");
+}
+
+// d (64 x 128 per warp group, fp32) += A (64 x 16, descriptor da) * B (16 x 128, descriptor db).
+// kTransA / kTransB: 1 when that operand is m/n-major in shared memory.
+template <typename Element, int kTransA, int kTransB>
+__device__ __forceinline__ void Wgmma64x128x16(float (&d)[16][4], uint64_t da, uint64_t db) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define STREAMK_WGMMA_OPERANDS                                                                   \
+  "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]),     \
+      "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), \
+      "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), "+f"(d[4][0]), "+f"(d[4][1]), \
+      "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), \
+      "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), \
+      "+f"(d[7][2]), "+f"(d[7][3]), "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]), \
+      "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]), "+f"(d[10][0]),               \
+      "+f"(d[10][1]), "+f"(d[10][2]), "+f"(d[10][3]), "+f"(d[11][0]), "+f"(d[11][1]),           \
+      "+f"(d[11][2]), "+f"(d[11][3]), "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]),           \
+      "+f"(d[12][3]), "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]),           \
+      "+f"(d[14][0]), "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), "+f"(d[15][0]),           \
+      "+f"(d[15][1]), "+f"(d[15][2]), "+f"(d[15][3])
+#define STREAMK_WGMMA_D                                                                        \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, " \
+  "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, "  \
+  "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, "   \
+  "%56, %57, %58, %59, %60, %61, %62, %63}"
+  if constexpr (sm80::MmaType<Element>::kIsBf16) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " STREAMK_WGMMA_D
+        ", %64, %65, p, 1, 1, %66, %67;\n}\n"
+        : STREAMK_WGMMA_OPERANDS
+        : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+  } else {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " STREAMK_WGMMA_D
+        ", %64, %65, p, 1, 1, %66, %67;\n}\n"
+        : STREAMK_WGMMA_OPERANDS
+        : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+  }
+#undef STREAMK_WGMMA_D
+#undef STREAMK_WGMMA_OPERANDS
+#else
+  (void)d, (void)da, (void)db;
+#endif
+}
+
+// Per-thread state for streaming one operand's 128 x 32 tiles into the layouts above. A thread
+// copies two 16-byte chunks per k-iteration, 64 rows (k-contig) or 64 elements (mn-contig) apart,
+// which in shared memory is 4096 bytes apart in both layouts.
+//   k-contig:  chunk tid % 4 (k elements 8 (tid % 4) + [0, 8)) of rows tid / 4 and + 64: four
+//              threads read a row's 64 contiguous bytes.
+//   mn-contig: chunk tid % 8 of k row tid / 8, in each 64-wide half: eight threads read 128
+//              contiguous bytes.
+template <typename Element, bool kMnContiguous>
+struct TileLoader {
+  static constexpr uint32_t kSecond = 4096;  // shared-memory distance of the second chunk
+  int64_t off;    // element offset of the first chunk from the tile origin, k-iteration 0
+  uint32_t dst;   // byte offset of the first chunk in the operand's tile
+  int mn0;        // k-contig: the first chunk's row; mn-contig: its first m/n element
+  int k0;         // k-contig: its first k element; mn-contig: its k row
+
+  __device__ __forceinline__ static int ChunkBytes(int left) {
+    return left >= 8 ? 16 : (left > 0 ? left * 2 : 0);
+  }
+
+  __device__ __forceinline__ TileLoader(int64_t ld, int tid) {
+    if constexpr (kMnContiguous) {
+      const int r = tid >> 3, c = tid & 7;
+      mn0 = c * 8, k0 = r;
+      off = static_cast<int64_t>(r) * ld + mn0;
+      dst = static_cast<uint32_t>(r * 128 + ((c ^ (r & 7)) << 4));
+    } else {
+      const int r = tid >> 2, c = tid & 3;
+      mn0 = r, k0 = c * 8;
+      off = static_cast<int64_t>(r) * ld + k0;
+      dst = static_cast<uint32_t>(r * 64 + ((c ^ ((r >> 1) & 3)) << 4));
+    }
+  }
+
+  // Copies this thread's chunks of k-iteration kt into the operand tile at shared address
+  // `tile_addr`. tile_ptr: element (0, 0) of the tile at k = 0; base: a valid address, the
+  // (never read) source of zero-byte copies; mn_rel: m (A) or n (B) left from the tile origin.
+  __device__ __forceinline__ void Load(uint32_t tile_addr, int kt, const Element* tile_ptr,
+                                       const Element* base, int64_t ld, int k,
+                                       int mn_rel) const {
+    const uint32_t d = tile_addr + dst;
+    if constexpr (kMnContiguous) {
+      const Element* g = tile_ptr + static_cast<int64_t>(kt) * 32 * ld + off;
+      const bool inside = kt * 32 + k0 < k;
+      const int b0 = inside ? ChunkBytes(mn_rel - mn0) : 0;
+      const int b1 = inside ? ChunkBytes(mn_rel - mn0 - 64) : 0;
+      sm80::CpAsync16(d, b0 ? g : base, b0);
+      sm80::CpAsync16(d + kSecond, b1 ? g + 64 : base, b1);
+    } else {
+      const Element* g = tile_ptr + kt * 32 + off;
+      const int kb = ChunkBytes(k - kt * 32 - k0);
+      const int b0 = mn0 < mn_rel ? kb : 0;
+      const int b1 = mn0 + 64 < mn_rel ? kb : 0;
+      sm80::CpAsync16(d, b0 ? g : base, b0);
+      sm80::CpAsync16(d + kSecond, b1 ? g + 64 * ld : base, b1);
+    }
+  }
+};
+
+}  // namespace sm90
+
+template <typename Element /* __half or __nv_bfloat16 */, bool kAColMajor, bool kBRowMajor,
+          int kStages_ = 6, int kInFlight_ = 1>
+struct MainloopSm90 {
+  static constexpr bool kAvailable = sm90::kWgmmaCompiled;
+  static constexpr int kBM = 128, kBN = 128, kBK = 32;  // tile, elements
+  static constexpr int kThreads = 256;  // two warp groups, 64 rows of the tile each
+  static constexpr int kStages = kStages_;
+  // wgmma groups (k-iterations) each warp group leaves in flight when it moves on; loads run
+  // kStages - 1 - kInFlight k-iterations ahead.
+  static constexpr int kInFlight = kInFlight_;
+  static constexpr int kAhead = kStages - 1 - kInFlight;
+  static constexpr int kMI = 1;   // accumulator layout, see Accumulators
+  static constexpr int kNI = 16;
+  static constexpr int kOperandBytes = 128 * 32 * static_cast<int>(sizeof(Element));  // 8 KiB
+  static constexpr int kStageBytes = 2 * kOperandBytes;                               // A | B
+  // +1024: the stages start at the first 1024-byte boundary of the dynamic shared memory (the
+  // 128-byte swizzle repeats every 1024 bytes and wgmma's descriptors assume it starts there).
+  static constexpr int kSmemBytes = kStages * kStageBytes + 1024;
+  static_assert(kInFlight >= 1 && kAhead >= 1, "at least one load ahead and one wgmma in flight");
+
+  // v[0][j][r]: the wgmma m64n128 fp32 accumulator fragment of this thread, register 4 j + r:
+  // row 16 (warp % 4) + lane / 4 + 8 (r / 2) of the warp group's 64 rows, column
+  // 8 j + 2 (lane % 4) + r % 2 (the mma.sync m16n8 C layout, repeated over 16 n8 blocks).
+  struct Accumulators { float v[kMI][kNI][4]; };
+
+  __device__ static int AccRow(int tid, int /*i*/, int r) {
+    return ((tid >> 7) << 6) + (((tid >> 5) & 3) << 4) + ((tid & 31) >> 2) + ((r >> 1) << 3);
+  }
+  __device__ static int AccCol(int tid, int j, int r) {
+    return (j << 3) + ((tid & 3) << 1) + (r & 1);
+  }
+
+  // As MainloopSm80::Run: acc = the tile's product over k-iterations [k_iter_begin, k_iter_end),
+  // starting and ending with a __syncthreads and nothing in flight.
+  __device__ static void Run(char* smem, const MainloopOperands<Element>& op, int tile_m0,
+                             int tile_n0, int k_iter_begin, int k_iter_end, Accumulators& acc) {
+    const int tid = sm80::OpaqueThreadIdx();
+#pragma unroll
+    for (int j = 0; j < kNI; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) acc.v[0][j][r] = 0.0f;
+
+    const uint32_t base = (sm80::SmemAddr(smem) + 1023u) & ~1023u;
+    const int num_iters = k_iter_end - k_iter_begin;
+    const int m_rel = op.m - tile_m0;
+    const int n_rel = op.n - tile_n0;
+    const Element* a_tile = op.a + (kAColMajor ? static_cast<int64_t>(tile_m0)
+                                               : static_cast<int64_t>(tile_m0) * op.lda);
+    const Element* b_tile = op.b + (kBRowMajor ? static_cast<int64_t>(tile_n0)
+                                               : static_cast<int64_t>(tile_n0) * op.ldb);
+    const sm90::TileLoader<Element, kAColMajor> a_loader(op.lda, tid);
+    const sm90::TileLoader<Element, kBRowMajor> b_loader(op.ldb, tid);
+
+    // Descriptors of stage 0, k step 0. This warp group's 64 rows of A start 4096 bytes in (64
+    // rows of 64 bytes, or the second 64-wide half).
+    const uint32_t a_addr = base + ((tid >> 7) << 12);
+    const uint32_t b_addr = base + kOperandBytes;
+    const uint64_t a_desc = kAColMajor ? sm90::MakeDescriptor(a_addr, 4096, 1024, 1)
+                                       : sm90::MakeDescriptor(a_addr, 16, 512, 2);
+    const uint64_t b_desc = kBRowMajor ? sm90::MakeDescriptor(b_addr, 4096, 1024, 1)
+                                       : sm90::MakeDescriptor(b_addr, 16, 512, 2);
+    // Descriptor increments (bytes >> 4) of one 16-deep k step.
+    constexpr uint64_t kAStep = kAColMajor ? 2048 >> 4 : 32 >> 4;
+    constexpr uint64_t kBStep = kBRowMajor ? 2048 >> 4 : 32 >> 4;
+
+    // The caller (or a previous tile's epilogue) may still be reading smem.
+    __syncthreads();
+
+    auto load = [&](int it) {
+      const uint32_t stage = base + static_cast<uint32_t>((it % kStages) * kStageBytes);
+      const int kt = k_iter_begin + it;
+      a_loader.Load(stage, kt, a_tile, op.a, op.lda, op.k, m_rel);
+      b_loader.Load(stage + kOperandBytes, kt, b_tile, op.b, op.ldb, op.k, n_rel);
+    };
+
+    // Prologue: k-iterations 0 .. kAhead - 1, one commit each (empty when past the range) so
+    // that cp.async group g is k-iteration g.
+#pragma unroll
+    for (int s = 0; s < kAhead; ++s) {
+      if (s < num_iters) load(s);
+      sm80::CpAsyncCommit();
+    }
+
+    int stage = 0;
+    for (int it = 0; it < num_iters; ++it) {
+      // Groups committed: kAhead + it; k-iteration it is group it.
+      sm80::CpAsyncWait<kAhead - 1>();
+      sm90::FenceProxyAsync();
+      __syncthreads();
+      // Every warp group has waited for its wgmmas of iteration it - 1 - kInFlight (wait_group
+      // kInFlight at the end of it - 1), so that iteration's stage, (it + kAhead) mod kStages,
+      // is free.
+      if (it + kAhead < num_iters) load(it + kAhead);
+      sm80::CpAsyncCommit();
+
+      const uint64_t offset = static_cast<uint64_t>(stage * kStageBytes) >> 4;
+      sm90::WgmmaFence();
+#pragma unroll
+      for (int ks = 0; ks < kBK / 16; ++ks)
+        sm90::Wgmma64x128x16<Element, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
+            acc.v[0], a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
+      sm90::WgmmaCommit();
+      sm90::WgmmaWait<kInFlight>();
+      stage = stage + 1 == kStages ? 0 : stage + 1;
+    }
+    sm90::WgmmaWait<0>();
+    sm90::FenceAccumulators(acc.v[0]);
+    // Drain: no copy may still be writing smem when the caller (or the next Run) touches it.
+    sm80::CpAsyncWaitAll();
+    __syncthreads();
+  }
+};
+
+}  // namespace streamk::kernels
