@@ -14,26 +14,44 @@
 namespace streamk {
 namespace {
 
-// Resident blocks per SM of the 128x128x32 kernel (256 threads at 128 registers, 64 KiB of
-// shared memory): two on A100 and Hopper. QueryLocalDevice() asks the CUDA runtime instead.
+// Resident blocks per SM of the 128x128x32 kernels (256 threads at 128 registers; 64 KiB of
+// shared memory for mma.sync, 97 KiB for wgmma): two on A100 and Hopper. QueryLocalDevice() asks
+// the CUDA runtime instead.
 constexpr int kPresetOccupancy = 2;
 
-// Cost constants, microseconds, for the 128x128x32 mma.sync kernel with fp16/bf16 inputs.
-// H200: fitted 2026-11-21 to streamk-bench runs of bench/shapes/calibration.txt and the waveq and
-// paper sets (docs/performance.md). Data-parallel: 132 tiles of 128 iterations (one block per SM)
-// take 63.8 us, 264 (two per SM) 104.8 us, 144 tiles of 32 iterations 33.1 us; so iter_us =
-// 0.45, iter_shared_us = 0.77 with block_us + unit_us + epilogue_us = 6 us per tile. Stream-K
-// plans of 132-264 blocks with 2-3 peers per tile run 13-17 us over their iterations whatever K
-// is: streamk_us + 2 * (partial_us + peer_us) + unit_us per extra slice. H100: the H200's compute
-// constants (same SMs and clocks), epilogue scaled by the bandwidth ratio 4.8 / 3.35. A100: not
-// measured; iterations scaled by the mma rate (312 vs ~400 TFLOP/s achievable, 108 vs 132 SMs),
-// bandwidth terms by 4.8 / 2.0.
-constexpr CostModel kH200Cost{/*block_us=*/2.0, /*unit_us=*/3.0, /*streamk_us=*/6.0,
-                              /*partial_us=*/2.0, /*iter_us=*/0.45, /*iter_shared_us=*/0.77,
-                              /*peer_us=*/2.0, /*epilogue_us=*/1.0};
-constexpr CostModel kH100Cost{/*block_us=*/2.0, /*unit_us=*/3.0, /*streamk_us=*/6.0,
-                              /*partial_us=*/2.0, /*iter_us=*/0.45, /*iter_shared_us=*/0.77,
-                              /*peer_us=*/2.0, /*epilogue_us=*/1.4};
+// Cost constants, microseconds, for the 128x128x32 kernels with fp16/bf16 inputs.
+//
+// Hopper, wgmma mainloop (the kernel an sm_90a build runs on H100/H200): fitted 2026-11-21 to
+// streamk-trace and streamk-bench runs on an H200 (docs/performance.md). A block alone on its SM
+// runs 0.326 us per iteration (132 tiles of 128 iterations: 52-54 us); two blocks per SM 0.54 us
+// each on average, but the slower of two mates sets the end: 264 tiles of 128 iterations take
+// 89-91 us, i.e. 0.60 us per iteration for the most loaded block. A data-parallel tile costs
+// ~12 us beyond its iterations (launch, pipeline fill, a 5.4 us epilogue). Stream-K plans: with
+// these constants the model is within -7% .. +12% of 36 measured calibration and waveq plans
+// (over for one-wave shapes, under for three- and four-wave ones). A reduction block sums a
+// peer's partial in ~0.6 us (128x128x65536 as 15 k-slices with a separate reduction: 69 us,
+// 45 of them iterations), where a turnstile hand-over costs partial_us + peer_us.
+constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/2.0,
+                                     /*partial_us=*/2.0, /*iter_us=*/0.33,
+                                     /*iter_shared_us=*/0.60, /*peer_us=*/2.0,
+                                     /*epilogue_us=*/6.0, /*reduce_peer_us=*/0.6};
+// Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
+// to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
+// Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)
+// 104.8 us, 144 tiles of 32 iterations 33.1 us; so iter_us = 0.45, iter_shared_us = 0.77 with
+// block_us + unit_us + epilogue_us = 6 us per tile. Stream-K plans of 132-264 blocks with 2-3
+// peers per tile run 13-17 us over their iterations whatever K is: streamk_us + 2 * (partial_us
+// + peer_us) + unit_us per extra slice.
+constexpr CostModel kHopperMmaSyncCost{/*block_us=*/2.0, /*unit_us=*/3.0, /*streamk_us=*/6.0,
+                                       /*partial_us=*/2.0, /*iter_us=*/0.45,
+                                       /*iter_shared_us=*/0.77, /*peer_us=*/2.0,
+                                       /*epilogue_us=*/1.0};
+// H100: the H200's compute constants (same SMs and clocks), epilogue scaled by the bandwidth
+// ratio 4.8 / 3.35. A100: not measured; the Hopper mma.sync constants with iterations scaled by
+// the mma rate (312 vs ~400 TFLOP/s achievable, 108 vs 132 SMs), bandwidth terms by 4.8 / 2.0.
+constexpr CostModel kH100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/2.0,
+                              /*partial_us=*/2.1, /*iter_us=*/0.33, /*iter_shared_us=*/0.60,
+                              /*peer_us=*/2.1, /*epilogue_us=*/8.6, /*reduce_peer_us=*/0.8};
 constexpr CostModel kA100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/8.0,
                               /*partial_us=*/4.0, /*iter_us=*/0.53, /*iter_shared_us=*/0.90,
                               /*peer_us=*/4.0, /*epilogue_us=*/2.4};
@@ -42,7 +60,9 @@ constexpr CostModel kA100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/
 
 DeviceSpec A100Spec() { return {"A100-SXM4", 108, kPresetOccupancy, 40 << 20, kA100Cost}; }
 DeviceSpec H100Spec() { return {"H100-SXM5", 132, kPresetOccupancy, 50 << 20, kH100Cost}; }
-DeviceSpec H200Spec() { return {"H200", 132, kPresetOccupancy, 60 << 20, kH200Cost}; }
+DeviceSpec H200Spec() {
+  return {"H200", 132, kPresetOccupancy, 60 << 20, kHopperWgmmaCost};
+}
 
 absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name) {
   const std::string lower = absl::AsciiStrToLower(std::string(name));
@@ -78,6 +98,8 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
         absl::StrCat("cudaGetDeviceProperties failed: ", cudaGetErrorName(err)));
 
   DeviceSpec spec = prop.major >= 9 ? H200Spec() : A100Spec();
+  if (prop.major >= 9 && kernels::KernelArch(device_ordinal) != kernels::Arch::kSm90)
+    spec.cost = kHopperMmaSyncCost;  // the portable kernel on a Hopper GPU
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;
   spec.l2_bytes = prop.l2CacheSize;

@@ -104,7 +104,7 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& d
           segs.push_back({row, t, ready, "wait", absl::StrCat("waits for tile ", role.index)});
           t = ready;
         }
-        const double end = t + peers.count() * d + e;
+        const double end = t + peers.count() * terms.reduce_peer + e;
         segs.push_back({row, t, end, "#7b3fb5",
                         absl::StrCat("reduces ", peers.count(), " partials of tile ", role.index)});
         t = end;

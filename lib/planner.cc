@@ -127,15 +127,22 @@ int MaxPeers(const Plan& p) {
 Decomposition DataParallel() { return {Mode::kDataParallel, 0, 0, Reduction::kDeterministic}; }
 
 // The best split-K over all tiles with `splits` in [lo, hi]; nullopt when the range is empty.
+// With weigh_separate, every split of more than two slices whose blocks fit in fewer resident
+// waves than the occupancy is also weighed with a separate reduction wave.
 std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, int lo, int hi,
-                                        Reduction reduction) {
+                                        Reduction reduction, bool weigh_separate = false) {
   std::optional<Decomposition> best;
   double best_us = std::numeric_limits<double>::infinity();
   for (int s = lo; s <= hi; ++s) {
-    const Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction};
-    Derive(d, scratch);
-    const double us = PredictMicros(scratch, cost);
-    if (us < best_us) best_us = us, best = d;
+    for (Reduction r : {reduction, Reduction::kSeparate}) {
+      if (r == Reduction::kSeparate && r != reduction && (!weigh_separate || s <= 2)) continue;
+      const Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, r};
+      Derive(d, scratch);
+      if (r != reduction && scratch.sk_waves >= scratch.occupancy) continue;
+      const double us = PredictMicros(scratch, cost);
+      if (us < best_us) best_us = us, best = d;
+      if (r == reduction && reduction == Reduction::kSeparate) break;
+    }
   }
   return best;
 }
@@ -286,8 +293,8 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   // The kernel is persistent: block r of `grid` runs work blocks r, r + grid, ... in rounds of
   // `grid` work blocks. The plan takes as long as its most loaded block. A round with more blocks
   // than SMs runs them two (occupancy) to an SM at iter_shared_us per iteration each; which blocks
-  // share an SM is up to the hardware, so the model assumes they all do. A last, partial round of
-  // at most one block per SM runs at iter_us.
+  // share an SM is up to the hardware, so the model assumes they all do (and so for a last,
+  // partial round, see tail_iter). A launch of at most one block per SM runs at iter_us.
   const CostTerms terms = ScaleCosts(p, cost);
   const double alone = terms.iter_alone, shared = terms.iter_shared;
   const double b = terms.partial, d = terms.peer, e = terms.epilogue;
@@ -322,11 +329,17 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   const RoleCost dp_first{static_cast<double>(p.dp_first_wave_tiles) * p.iters_per_tile,
                           p.dp_first_wave_tiles * (e + u)};
   const RoleCost dp{static_cast<double>(p.iters_per_tile), e + u};
-  const RoleCost red{0, peers * d + e};
+  // A reduction block is resident and waiting; it streams `peers` partial tiles, then finishes.
+  const RoleCost red{0, peers * terms.reduce_peer + e};
 
   const int grid = std::max(1, p.grid_blocks);
   const int full_end = p.work_blocks / grid * grid;  // work blocks in full rounds
-  const double tail_iter = p.work_blocks - full_end <= p.avail_sms ? alone : shared;
+  // A last, partial round: its blocks run alone when they are few, but a tail of more than half
+  // the SMs' worth shares SMs like a full round (measured on an H200, two blocks per SM: 396
+  // data-parallel tiles on 264 blocks take 176 us, two shared rounds of 88 rather than 88 + 54;
+  // 276 and 540 tiles, tails of 12, run their tails alone).
+  const int tail = p.work_blocks - full_end;
+  const double tail_iter = grid <= p.avail_sms || 2 * tail <= p.avail_sms ? alone : shared;
   const double full_iter = grid <= p.avail_sms ? alone : shared;
   // #{w in [lo, hi) : w % grid == r}
   auto count = [grid](int lo, int hi, int r) -> int64_t {
@@ -352,6 +365,11 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
                 dp_end, p.work_blocks - 1}) {
     if (w >= 0) worst = std::max(worst, load(w % grid));
   }
+  // Reduction blocks cannot finish before the Stream-K blocks whose partials they sum: their
+  // work starts where a Stream-K block's ends (measured on an H200: 46 tiles over 132 blocks
+  // with a separate reduction took 34 us, modelled without this as 28 us; the turnstile 25 us).
+  if (p.reduction_blocks > 0)
+    worst = std::max(worst, sk.iters * full_iter + sk.fixed + red.fixed);
   return terms.fixed + worst;
 }
 
@@ -479,7 +497,8 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
       if (whole_waves) {
         infeasible("splitk", Mode::kSplitK, "whole waves: nothing to balance");
       } else if (max_splits >= 2) {
-        consider("splitk", *BestSplitK(scratch, cost, 2, max_splits, reduction),
+        consider("splitk",
+                 *BestSplitK(scratch, cost, 2, max_splits, reduction, !o.reduction.has_value()),
                  absl::StrCat("best of 2..", max_splits, " splits"));
       } else {
         infeasible("splitk", Mode::kSplitK,
@@ -502,7 +521,12 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
       // gets the same work wherever the hardware places it. Only up to two tiles per block: longer
       // ranges scatter the tiles running at once over the matrix and lose L2 reuse (measured:
       // 8192^3 all Stream-K 3810 us against 3435 us data-parallel).
-      if (h.sk_tiles > 0 && p.occupancy > 1 && p.tiles <= 2 * capacity) {
+      // Whole waves of SMs can still end in a part-empty resident wave: 396 tiles on 132 SMs with
+      // two blocks per SM run as a round of 264 and a round of 132, and the second runs shared
+      // too (see PredictMicros), so DP takes two full rounds.
+      const bool resident_loss =
+          p.tiles % p.avail_sms == 0 && p.tiles > capacity && p.tiles % capacity != 0;
+      if ((h.sk_tiles > 0 || resident_loss) && p.occupancy > 1 && p.tiles <= 2 * capacity) {
         const int hi = static_cast<int>(std::min<int64_t>(capacity, all_iters / kMinItersPerSkBlock));
         const int lo = std::min(p.avail_sms, hi);
         if (lo >= 1) {
@@ -519,7 +543,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
         best_us = dp_us;
       }
       if (best_name == "dp") {
-        reason = h.sk_tiles == 0 && p.tiles % p.avail_sms == 0
+        reason = h.sk_tiles == 0 && p.tiles % p.avail_sms == 0 && !resident_loss
                      ? h.note
                      : absl::StrFormat(
                            "no candidate is predicted to beat data-parallel by %.0f%% or more",

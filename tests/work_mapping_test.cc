@@ -213,8 +213,11 @@ TEST(WorkMappingInvariants, Sweep) {
               // Invariant 3 for auto: the Stream-K blocks fit in one resident wave.
               if (v.mode == Mode::kAuto) {
                 ASSERT_LE(p->sk_blocks, sms * occupancy) << *p;
-                // Invariant 5: no quantization loss -> pure DP.
-                if (p->tiles % sms == 0) ASSERT_EQ(p->mode, Mode::kDataParallel) << *p;
+                // Invariant 5: no quantization loss -> pure DP. No loss: whole waves of SMs that
+                // also fill the resident waves (sms * occupancy blocks) they run in.
+                const int capacity = sms * occupancy;
+                if (p->tiles % sms == 0 && (p->tiles <= capacity || p->tiles % capacity == 0))
+                  ASSERT_EQ(p->mode, Mode::kDataParallel) << *p;
               }
               if (v.mode == Mode::kDataParallel) ASSERT_EQ(p->sk_blocks, 0) << *p;
               if (v.mode == Mode::kSplitK && v.splits > 0) {

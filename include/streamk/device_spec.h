@@ -34,6 +34,9 @@ struct CostModel {
   double iter_shared_us = 0;
   double peer_us = 0;      // d: wait for, read and add one peer's fp32 partial tile
   double epilogue_us = 0;  // e: convert and write one output tile (and read C when beta != 0)
+  // A reduction block (separate reduction wave) reading and adding one peer's partial tile: the
+  // reads stream back to back, with no hand-over between peers (0: same as peer_us).
+  double reduce_peer_us = 0;
 };
 
 struct DeviceSpec {
