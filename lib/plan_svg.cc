@@ -3,6 +3,7 @@
 // own work mapping and fixup protocol: work blocks in increasing order (every wait is for a
 // lower-numbered block, so its times are known when the waiter is placed).
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,7 +26,23 @@ struct Segment {
 };
 
 std::string TileColour(int tile) {
-  return absl::StrFormat("hsl(%d,70%%,55%%)", (tile * 47) % 360);
+  // Hue (tile * 47) mod 360 at 70% saturation, 55% lightness, written as #rrggbb: every SVG
+  // renderer reads hex, not all of them read hsl().
+  const double h = ((tile * 47) % 360) / 60.0, s = 0.7, l = 0.55;
+  const double c = (1 - std::abs(2 * l - 1)) * s;
+  const double x = c * (1 - std::abs(std::fmod(h, 2.0) - 1));
+  double r = 0, g = 0, b = 0;
+  switch (static_cast<int>(h)) {
+    case 0: r = c, g = x; break;
+    case 1: r = x, g = c; break;
+    case 2: g = c, b = x; break;
+    case 3: g = x, b = c; break;
+    case 4: r = x, b = c; break;
+    default: r = c, b = x; break;
+  }
+  const double m = l - c / 2;
+  auto byte = [m](double v) { return static_cast<int>(std::lround((v + m) * 255)); };
+  return absl::StrFormat("#%02x%02x%02x", byte(r), byte(g), byte(b));
 }
 
 }  // namespace
@@ -140,11 +157,11 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& d
                         p.reduction_blocks, p.grid_blocks, ReductionName(p.reduction));
   // Legend.
   struct Key {
-    const char* fill;
+    std::string fill;
     const char* text;
   };
   const Key keys[] = {{"#9aa0a6", "DP tile"},
-                      {"hsl(47,70%,55%)", "Stream-K k-slice (colour = tile)"},
+                      {TileColour(1), "Stream-K k-slice (colour = tile)"},
                       {"url(#wait)", "waiting for peers"},
                       {"#333", "partials out / in"},
                       {"#7b3fb5", "reduction block"}};
