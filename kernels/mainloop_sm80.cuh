@@ -26,6 +26,17 @@ struct MainloopOperands {
   int64_t lda;
   int64_t ldb;
   int m, n, k;
+
+  // Element (0, 0) at k = 0 of the A tile whose first row is m0, and of the B tile whose first
+  // column is n0.
+  template <bool kAColMajor>
+  __device__ const Element* ATileOrigin(int m0) const {
+    return a + (kAColMajor ? static_cast<int64_t>(m0) : static_cast<int64_t>(m0) * lda);
+  }
+  template <bool kBRowMajor>
+  __device__ const Element* BTileOrigin(int n0) const {
+    return b + (kBRowMajor ? static_cast<int64_t>(n0) : static_cast<int64_t>(n0) * ldb);
+  }
 };
 
 namespace sm80 {
@@ -394,10 +405,8 @@ __device__ void MainloopSm80<Element, kAColMajor, kBRowMajor>::Run(
   // unless row-major.
   const int m_rel = op.m - tile_m0;
   const int n_rel = op.n - tile_n0;
-  const Element* a_tile = op.a + (kAColMajor ? static_cast<int64_t>(tile_m0)
-                                             : static_cast<int64_t>(tile_m0) * op.lda);
-  const Element* b_tile = op.b + (kBRowMajor ? static_cast<int64_t>(tile_n0)
-                                             : static_cast<int64_t>(tile_n0) * op.ldb);
+  const Element* a_tile = op.template ATileOrigin<kAColMajor>(tile_m0);
+  const Element* b_tile = op.template BTileOrigin<kBRowMajor>(tile_n0);
   const sm80::TileLoader<Element, kAColMajor> a_loader(op.lda, m_rel, 0u, tid);
   const sm80::TileLoader<Element, kBRowMajor> b_loader(op.ldb, n_rel,
                                                        static_cast<uint32_t>(kATileBytes), tid);

@@ -231,10 +231,8 @@ struct MainloopSm90 {
     const int num_iters = k_iter_end - k_iter_begin;
     const int m_rel = op.m - tile_m0;
     const int n_rel = op.n - tile_n0;
-    const Element* a_tile = op.a + (kAColMajor ? static_cast<int64_t>(tile_m0)
-                                               : static_cast<int64_t>(tile_m0) * op.lda);
-    const Element* b_tile = op.b + (kBRowMajor ? static_cast<int64_t>(tile_n0)
-                                               : static_cast<int64_t>(tile_n0) * op.ldb);
+    const Element* a_tile = op.template ATileOrigin<kAColMajor>(tile_m0);
+    const Element* b_tile = op.template BTileOrigin<kBRowMajor>(tile_n0);
     const sm90::TileLoader<Element, kAColMajor> a_loader(op.lda, tid);
     const sm90::TileLoader<Element, kBRowMajor> b_loader(op.ldb, tid);
 
