@@ -50,8 +50,8 @@ constexpr CostModel kHopperMmaSyncCost{/*block_us=*/2.0, /*unit_us=*/3.0, /*stre
 // ratio 4.8 / 3.35. A100: not measured; the Hopper mma.sync constants with iterations scaled by
 // the mma rate (312 vs ~400 TFLOP/s achievable, 108 vs 132 SMs), bandwidth terms by 4.8 / 2.0.
 constexpr CostModel kH100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/2.0,
-                              /*partial_us=*/2.1, /*iter_us=*/0.33, /*iter_shared_us=*/0.60,
-                              /*peer_us=*/2.1, /*epilogue_us=*/8.6, /*reduce_peer_us=*/0.8};
+                              /*partial_us=*/2.0, /*iter_us=*/0.33, /*iter_shared_us=*/0.60,
+                              /*peer_us=*/2.0, /*epilogue_us=*/8.6, /*reduce_peer_us=*/0.6};
 constexpr CostModel kA100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/8.0,
                               /*partial_us=*/4.0, /*iter_us=*/0.53, /*iter_shared_us=*/0.90,
                               /*peer_us=*/4.0, /*epilogue_us=*/2.4};
