@@ -176,6 +176,12 @@ struct OperandTile {
   }
 };
 
+// Valid bytes (0..16, even) of a 16-byte chunk of 16-bit elements whose first element has `left`
+// elements up to the matrix edge (any int).
+__device__ __forceinline__ int ChunkBytes(int left) {
+  return left >= 8 ? 16 : (left > 0 ? left * 2 : 0);
+}
+
 // Per-thread state for streaming one operand's 128 x 32 tiles from global memory. Element (mn, kk)
 // of the operand lives at ptr[mn * ld + kk] (k-contiguous) or ptr[kk * ld + mn] (mn-contiguous).
 // A thread copies two 16-byte chunks per k-iteration:
@@ -205,12 +211,6 @@ struct TileLoader {
   // mn-contig: valid bytes of the first chunk (bits 0-7) and of the second one (bits 8-15), from
   //            the mn edge; one word, masked as a whole by the k test, so ptxas keeps it whole.
   int aux;
-
-  // Valid bytes (0..16, even) of a 16-byte chunk whose first element has `left` elements up to the
-  // matrix edge (any int).
-  __device__ __forceinline__ static int ChunkBytes(int left) {
-    return left >= 8 ? 16 : (left > 0 ? left * 2 : 0);
-  }
 
   // ld: the operand's leading dimension; mn_rel: m (A) or n (B) minus the tile's first row (A) /
   // column (B); tile_off_: byte offset of this operand's tile in a stage.

@@ -140,10 +140,6 @@ struct TileLoader {
   int mn0;        // k-contig: the first chunk's row; mn-contig: its first m/n element
   int k0;         // k-contig: its first k element; mn-contig: its k row
 
-  __device__ __forceinline__ static int ChunkBytes(int left) {
-    return left >= 8 ? 16 : (left > 0 ? left * 2 : 0);
-  }
-
   __device__ __forceinline__ TileLoader(int64_t ld, int tid) {
     if constexpr (kMnContiguous) {
       const int r = tid >> 3, c = tid & 7;
@@ -168,13 +164,13 @@ struct TileLoader {
     if constexpr (kMnContiguous) {
       const Element* g = tile_ptr + static_cast<int64_t>(kt) * 32 * ld + off;
       const bool inside = kt * 32 + k0 < k;
-      const int b0 = inside ? ChunkBytes(mn_rel - mn0) : 0;
-      const int b1 = inside ? ChunkBytes(mn_rel - mn0 - 64) : 0;
+      const int b0 = inside ? sm80::ChunkBytes(mn_rel - mn0) : 0;
+      const int b1 = inside ? sm80::ChunkBytes(mn_rel - mn0 - 64) : 0;
       sm80::CpAsync16(d, b0 ? g : base, b0);
       sm80::CpAsync16(d + kSecond, b1 ? g + 64 : base, b1);
     } else {
       const Element* g = tile_ptr + kt * 32 + off;
-      const int kb = ChunkBytes(k - kt * 32 - k0);
+      const int kb = sm80::ChunkBytes(k - kt * 32 - k0);
       const int b0 = mn0 < mn_rel ? kb : 0;
       const int b1 = mn0 + 64 < mn_rel ? kb : 0;
       sm80::CpAsync16(d, b0 ? g : base, b0);

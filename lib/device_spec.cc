@@ -60,9 +60,7 @@ constexpr CostModel kA100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/
 
 DeviceSpec A100Spec() { return {"A100-SXM4", 108, kPresetOccupancy, 40 << 20, kA100Cost}; }
 DeviceSpec H100Spec() { return {"H100-SXM5", 132, kPresetOccupancy, 50 << 20, kH100Cost}; }
-DeviceSpec H200Spec() {
-  return {"H200", 132, kPresetOccupancy, 60 << 20, kHopperWgmmaCost};
-}
+DeviceSpec H200Spec() { return {"H200", 132, kPresetOccupancy, 60 << 20, kHopperWgmmaCost}; }
 
 absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name) {
   const std::string lower = absl::AsciiStrToLower(std::string(name));

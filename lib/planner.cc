@@ -126,22 +126,30 @@ int MaxPeers(const Plan& p) {
 
 Decomposition DataParallel() { return {Mode::kDataParallel, 0, 0, Reduction::kDeterministic}; }
 
+// Whether a separate reduction wave is worth weighing for the plan derived in `p`: more than two
+// peers per tile on average, and the Stream-K blocks leave resident slots for reduction blocks.
+bool SeparateReductionFits(const Plan& p) {
+  return p.sk_blocks > 2 * p.sk_tiles && p.sk_waves < p.occupancy;
+}
+
 // The best split-K over all tiles with `splits` in [lo, hi]; nullopt when the range is empty.
-// With weigh_separate, every split of more than two slices whose blocks fit in fewer resident
-// waves than the occupancy is also weighed with a separate reduction wave.
+// With weigh_separate, every split where SeparateReductionFits is also weighed with a separate
+// reduction wave.
 std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, int lo, int hi,
                                         Reduction reduction, bool weigh_separate = false) {
   std::optional<Decomposition> best;
   double best_us = std::numeric_limits<double>::infinity();
+  auto weigh = [&](const Decomposition& d) {
+    Derive(d, scratch);
+    const double us = PredictMicros(scratch, cost);
+    if (us < best_us) best_us = us, best = d;
+  };
   for (int s = lo; s <= hi; ++s) {
-    for (Reduction r : {reduction, Reduction::kSeparate}) {
-      if (r == Reduction::kSeparate && r != reduction && (!weigh_separate || s <= 2)) continue;
-      const Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, r};
-      Derive(d, scratch);
-      if (r != reduction && scratch.sk_waves >= scratch.occupancy) continue;
-      const double us = PredictMicros(scratch, cost);
-      if (us < best_us) best_us = us, best = d;
-      if (r == reduction && reduction == Reduction::kSeparate) break;
+    Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction};
+    weigh(d);
+    if (weigh_separate && reduction != Reduction::kSeparate && SeparateReductionFits(scratch)) {
+      d.reduction = Reduction::kSeparate;
+      weigh(d);
     }
   }
   return best;
@@ -464,8 +472,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
       auto consider = [&](const std::string& name, Decomposition d, std::string note) {
         Derive(d, scratch);
         double us = PredictMicros(scratch, cost);
-        if (!o.reduction.has_value() && scratch.sk_blocks > 2 * scratch.sk_tiles &&
-            scratch.sk_waves < p.occupancy) {
+        if (!o.reduction.has_value() && SeparateReductionFits(scratch)) {
           Decomposition sep = d;
           sep.reduction = Reduction::kSeparate;
           Derive(sep, scratch);

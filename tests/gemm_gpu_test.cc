@@ -50,14 +50,7 @@ double Tolerance(DType out) {
 // output type per element: fp16 spaces its subnormals 6e-8 apart, so a correctly rounded 1x1x1
 // product of magnitude 4e-6 is off by up to 0.7% of itself (seen on an H200, a fresh random draw).
 double OutputError(const std::vector<float>& got, const std::vector<float>& want, DType out) {
-  const double floor = out == DType::kF16 ? 6.103515625e-5 : 1.1754943508222875e-38;
-  double num = 0, den = 0;
-  for (size_t i = 0; i < got.size(); ++i) {
-    const double d = double(got[i]) - want[i];
-    num += d * d;  // NaN propagates: a NaN anywhere fails the comparison
-    den += double(want[i]) * want[i];
-  }
-  return std::sqrt(num / std::max(den, floor * floor * static_cast<double>(got.size())));
+  return testing::RelativeFrobenius(got, want, out == DType::kF16 ? 6.103515625e-5 : 0.0);
 }
 
 std::string Describe(const Config& c, const Options& o) {

@@ -46,5 +46,6 @@ using tools::Gather;
 using tools::LaunchHog;
 using tools::ReferenceGemm;
 using tools::RefView;
+using tools::RelativeFrobenius;
 
 }  // namespace streamk::testing

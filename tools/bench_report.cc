@@ -98,7 +98,8 @@ std::string FormatTable(const BenchReport& r) {
   std::string t = absl::StrFormat(
       "# %s%s%s; %s in, %s out, layout %s\n", r.gpu,
       r.sms > 0 ? absl::StrFormat(", %d SMs, kernel occupancy %d", r.sms, r.occupancy) : "",
-      r.mainloop.empty() ? "" : absl::StrCat(", mainloop ", r.mainloop), r.dtype, r.out_dtype, r.layout);
+      r.mainloop.empty() ? "" : absl::StrCat(", mainloop ", r.mainloop), r.dtype, r.out_dtype,
+      r.layout);
   if (!r.versions.empty()) absl::StrAppendFormat(&t, "# %s\n", r.versions);
   absl::StrAppendFormat(&t, "%-6s %-26s %-24s", "set", "shape", "auto plan");
   for (const std::string& m : r.modes) absl::StrAppendFormat(&t, " %10s", m + "_us");

@@ -59,14 +59,18 @@ cudaError_t Gather(RefView d, int m, int n, int batch, float* out);
 // Keeps `blocks` blocks of 1024 threads spinning for `cycles` SM clock cycles on `stream`.
 cudaError_t LaunchHog(int blocks, long long cycles, cudaStream_t stream);
 
-inline double RelativeFrobenius(const std::vector<float>& got, const std::vector<float>& want) {
+// ||got - want|| / ||want|| (Frobenius). `floor`: the smallest magnitude per element the
+// denominator counts with (a floor on ||want||^2 of floor^2 * elements), for outputs whose type
+// cannot hold tiny values to full relative precision.
+inline double RelativeFrobenius(const std::vector<float>& got, const std::vector<float>& want,
+                                double floor = 0) {
   double num = 0, den = 0;
   for (size_t i = 0; i < got.size(); ++i) {
     const double d = double(got[i]) - want[i];
     num += d * d;  // NaN propagates: a NaN anywhere fails the comparison
     den += double(want[i]) * want[i];
   }
-  return std::sqrt(num / std::max(den, 1e-30));
+  return std::sqrt(num / std::max({den, floor * floor * static_cast<double>(got.size()), 1e-30}));
 }
 
 }  // namespace streamk::tools
