@@ -6,14 +6,15 @@
 // access is a coalesced 16-byte vector, and since every block of the kernel uses the same
 // fragment layout no block ever needs row/column coordinates to combine partials.
 //
-// Memory ordering: writers store their partials with L2 (.cg) stores, then __syncthreads() and
+// Memory ordering: writers store their partials with L2 (.cg) stores, then ComputeSync() and
 // thread 0 releases the flag at GPU scope (fence + release store/atomic). Waiters: thread 0
-// acquires the flag at GPU scope, then __syncthreads(), then every thread reads with .cg loads,
+// acquires the flag at GPU scope, then ComputeSync(), then every thread reads with .cg loads,
 // which bypass the (non-coherent) L1 so no stale line from an earlier tile is seen.
 #pragma once
 
 #include <cstdint>
 
+#include "compute_sync.cuh"
 #include "fixup_protocol.h"
 
 namespace streamk::kernels {
@@ -51,12 +52,12 @@ struct Fixup {
       }
       if (s.signal == fixup::Signal::kReset) StoreRelaxed(flag, 0);
     }
-    __syncthreads();
+    ComputeSync();
   }
 
   __device__ static void Signal(const fixup::Step& s, int* flag) {
     if (s.signal == fixup::Signal::kNone || s.signal == fixup::Signal::kReset) return;
-    __syncthreads();  // every thread's partial stores precede the release below
+    ComputeSync();  // every thread's partial stores precede the release below
     if (threadIdx.x == 0) {
       __threadfence();
       if (s.signal == fixup::Signal::kSet) {

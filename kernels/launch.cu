@@ -2,24 +2,26 @@
 // layouts, launch it cooperatively when its blocks wait on each other.
 #include "launch.h"
 
+#include <cuda.h>
+
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
 
 namespace streamk::kernels {
 
-cudaError_t PrepareF16Kernel(Arch arch, bool a_col_major, bool b_row_major, const void** fn,
-                             int* smem);
-cudaError_t PrepareBF16Kernel(Arch arch, bool a_col_major, bool b_row_major, const void** fn,
-                              int* smem);
+cudaError_t PrepareF16Kernel(Arch arch, bool a_col_major, bool b_row_major,
+                             KernelConfig* config);
+cudaError_t PrepareBF16Kernel(Arch arch, bool a_col_major, bool b_row_major,
+                              KernelConfig* config);
 
 namespace {
 
-cudaError_t Prepare(Arch arch, const GemmKernelArgs& args, const void** fn, int* smem) {
+cudaError_t Prepare(Arch arch, const GemmKernelArgs& args, KernelConfig* config) {
   if (args.input == DType::kF16)
-    return PrepareF16Kernel(arch, args.a_col_major, args.b_row_major, fn, smem);
+    return PrepareF16Kernel(arch, args.a_col_major, args.b_row_major, config);
   if (args.input == DType::kBF16)
-    return PrepareBF16Kernel(arch, args.a_col_major, args.b_row_major, fn, smem);
+    return PrepareBF16Kernel(arch, args.a_col_major, args.b_row_major, config);
   return cudaErrorInvalidValue;
 }
 
@@ -32,19 +34,68 @@ Arch DecideArch(int device) {
     cudaGetLastError();
     return Arch::kSm80;
   }
-  // The code the device would run for the sm90 kernel: binaryVersion 90 only when the library
-  // was built for sm_90a (an sm_80-only build runs sm_80 code there, in which the wgmma kernel
-  // is empty).
+  // The code the device would run for the sm90 kernels: binaryVersion 90 only when the library
+  // was built for sm_90a (an sm_80-only build runs sm_80 code there, in which the wgmma kernels
+  // are empty).
   GemmKernelArgs probe;
-  const void* fn = nullptr;
-  int smem = 0;
+  KernelConfig config;
   cudaFuncAttributes attr;
-  if (Prepare(Arch::kSm90, probe, &fn, &smem) != cudaSuccess ||
-      cudaFuncGetAttributes(&attr, fn) != cudaSuccess) {
+  if (Prepare(Arch::kSm90Tma, probe, &config) != cudaSuccess ||
+      cudaFuncGetAttributes(&attr, config.fn) != cudaSuccess) {
     cudaGetLastError();
     return Arch::kSm80;
   }
-  return attr.binaryVersion == 90 ? Arch::kSm90 : Arch::kSm80;
+  if (attr.binaryVersion != 90) return Arch::kSm80;
+  if (forced != nullptr && std::strcmp(forced, "sm90-cpasync") == 0) return Arch::kSm90;
+  return Arch::kSm90Tma;
+}
+
+// cuTensorMapEncodeTiled through the runtime's driver entry point (no link against libcuda).
+using EncodeTiledFn = CUresult (*)(CUtensorMap*, CUtensorMapDataType, cuuint32_t, void*,
+                                   const cuuint64_t*, const cuuint64_t*, const cuuint32_t*,
+                                   const cuuint32_t*, CUtensorMapInterleave, CUtensorMapSwizzle,
+                                   CUtensorMapL2promotion, CUtensorMapFloatOOBfill);
+
+EncodeTiledFn EncodeTiled() {
+  static const EncodeTiledFn fn = [] {
+    void* p = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, 12000, cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess) {
+      cudaGetLastError();
+      return static_cast<EncodeTiledFn>(nullptr);
+    }
+    return reinterpret_cast<EncodeTiledFn>(p);
+  }();
+  return fn;
+}
+
+// One operand as a {inner, outer, batch} tensor of 2-byte elements (tma_operands.h): mn rows or
+// columns and k deep, `ld` elements between consecutive outer indices, `stride` between batch
+// entries (0: one matrix for every entry, *broadcast = 1).
+cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const void* ptr,
+                          bool mn_contiguous, int64_t mn, int64_t k, int64_t ld, int64_t stride,
+                          int batch) {
+  const EncodeTiledFn encode = EncodeTiled();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  const int64_t outer = mn_contiguous ? k : mn;
+  *broadcast = stride == 0 ? 1 : 0;
+  const int64_t entries = batch > 1 && stride != 0 ? batch : 1;
+  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(mn_contiguous ? mn : k),
+                              static_cast<cuuint64_t>(outer), static_cast<cuuint64_t>(entries)};
+  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld) * 2,
+                                 static_cast<cuuint64_t>(entries > 1 ? stride : ld * outer) * 2};
+  // k-contiguous: 128 rows of 32 elements (64 bytes: the 64-byte swizzle); mn-contiguous: 32 k
+  // rows of 64 elements (128 bytes: the 128-byte swizzle).
+  const cuuint32_t box[3] = {mn_contiguous ? 64u : 32u, mn_contiguous ? 32u : 128u, 1u};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  const CUresult r = encode(
+      map, type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+      3, const_cast<void*>(ptr), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      mn_contiguous ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
 }  // namespace
@@ -62,7 +113,22 @@ Arch KernelArch(int device) {
 }
 
 const char* ArchName(Arch arch) {
-  return arch == Arch::kSm90 ? "sm90a (wgmma)" : "sm80 (mma.sync)";
+  switch (arch) {
+    case Arch::kSm90Tma: return "sm90a (wgmma, TMA producer warp)";
+    case Arch::kSm90: return "sm90a (wgmma, cp.async)";
+    case Arch::kSm80: break;
+  }
+  return "sm80 (mma.sync)";
+}
+
+cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
+  if (cudaError_t err = EncodeOperand(&tma->a, &tma->a_broadcast, args.input, args.a,
+                                      args.a_col_major, plan.m, plan.k, args.lda, args.stride_a,
+                                      plan.batch);
+      err != cudaSuccess)
+    return err;
+  return EncodeOperand(&tma->b, &tma->b_broadcast, args.input, args.b, args.b_row_major, plan.n,
+                       plan.k, args.ldb, args.stride_b, plan.batch);
 }
 
 cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* workspace,
@@ -70,19 +136,21 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   if (plan.grid_blocks < 1) return cudaErrorInvalidConfiguration;
   int device = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-  const void* fn = nullptr;
-  int smem = 0;
-  if (cudaError_t err = Prepare(KernelArch(device), args, &fn, &smem); err != cudaSuccess)
-    return err;
+  Arch arch = KernelArch(device);
+  TmaOperands tma;
+  if (arch == Arch::kSm90Tma && EncodeTmaOperands(plan, args, &tma) != cudaSuccess)
+    arch = Arch::kSm90;
+  KernelConfig kernel;
+  if (cudaError_t err = Prepare(arch, args, &kernel); err != cudaSuccess) return err;
 
   Plan p = plan;
   GemmKernelArgs a = args;
   char* ws = static_cast<char*>(workspace);
-  void* params[] = {&p, &a, &ws};
+  void* params[] = {&p, &a, &ws, &tma};  // the last one only for the TMA kernel
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(plan.grid_blocks);
-  config.blockDim = dim3(kThreadsPerBlock);
-  config.dynamicSmemBytes = static_cast<size_t>(smem);
+  config.blockDim = dim3(kernel.threads);
+  config.dynamicSmemBytes = static_cast<size_t>(kernel.smem);
   config.stream = stream;
   cudaLaunchAttribute attr[1];
   // Only plans whose blocks wait on each other need co-residency.
@@ -93,7 +161,7 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
     config.attrs = attr;
     config.numAttrs = 1;
   }
-  return cudaLaunchKernelExC(&config, fn, params);
+  return cudaLaunchKernelExC(&config, kernel.fn, params);
 }
 
 cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
@@ -105,19 +173,23 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   const Arch arch = KernelArch(device);
   int least = 1 << 30;
   cudaError_t result = cudaSuccess;
-  for (DType t : {DType::kF16, DType::kBF16}) {
-    for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
-      GemmKernelArgs a;
-      a.input = t;
-      a.a_col_major = layout & 1;
-      a.b_row_major = layout & 2;
-      const void* fn = nullptr;
-      int smem = 0;
-      int blocks = 0;
-      result = Prepare(arch, a, &fn, &smem);
-      if (result == cudaSuccess)
-        result = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, fn, kThreadsPerBlock, smem);
-      if (result == cudaSuccess && blocks < least) least = blocks;
+  // The TMA kernel falls back to the cp.async one for operands TMA cannot describe: a plan must
+  // fit both.
+  for (Arch kind : {arch, arch == Arch::kSm90Tma ? Arch::kSm90 : arch}) {
+    for (DType t : {DType::kF16, DType::kBF16}) {
+      for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
+        GemmKernelArgs a;
+        a.input = t;
+        a.a_col_major = layout & 1;
+        a.b_row_major = layout & 2;
+        KernelConfig kernel;
+        int blocks = 0;
+        result = Prepare(kind, a, &kernel);
+        if (result == cudaSuccess)
+          result = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.fn,
+                                                                 kernel.threads, kernel.smem);
+        if (result == cudaSuccess && blocks < least) least = blocks;
+      }
     }
   }
   if (current != device) cudaSetDevice(current);

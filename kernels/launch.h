@@ -1,5 +1,5 @@
 // Host entry points of the GEMM kernels (no Abseil: lib/gemm.cc turns the cudaError_t into a
-// status). One explicit kernel per mainloop, input type and A/B layout (2 x 2 x 4); the output
+// status). One explicit kernel per mainloop, input type and A/B layout (3 x 2 x 4); the output
 // type is a run-time switch in the epilogue.
 #pragma once
 
@@ -7,22 +7,38 @@
 
 #include "kernel_args.h"
 #include "streamk/plan.h"
+#include "tma_operands.h"
 
 namespace streamk::kernels {
 
 // The tile the kernels compute, elements; plans for gemm() must use it.
 constexpr int kTileM = 128, kTileN = 128, kTileK = 32;
-constexpr int kThreadsPerBlock = 256;
+constexpr int kThreadsPerBlock = 256;  // compute threads (the TMA kernel adds a producer warp)
 
-// The two mainloops: mma.sync + cp.async (sm_80 and newer) and wgmma (sm_90a, Hopper).
-enum class Arch { kSm80, kSm90 };
+// The mainloops: mma.sync + cp.async (sm_80 and newer); wgmma fed by cp.async from all threads
+// (sm_90a); wgmma fed by TMA from a producer warp (sm_90a, warp-specialized).
+enum class Arch { kSm80, kSm90, kSm90Tma };
 
-// The mainloop the kernels use on `device`: kSm90 where the device is compute capability 9.0 and
-// the library carries sm_90a code for it, kSm80 otherwise, or where the environment variable
-// STREAMK_MAINLOOP is "sm80" (the portable kernel on a Hopper GPU, for comparison and tests).
-// Decided once per device and process.
+// The mainloop the kernels use on `device`: kSm90Tma where the device is compute capability 9.0
+// and the library carries sm_90a code for it, kSm80 otherwise. The environment variable
+// STREAMK_MAINLOOP picks another one for comparison and tests: "sm80" (the portable kernel) or
+// "sm90-cpasync" (wgmma with cp.async; only where kSm90Tma would be chosen). Decided once per
+// device and process.
 Arch KernelArch(int device);
-const char* ArchName(Arch arch);  // "sm80 (mma.sync)" or "sm90a (wgmma)"
+// "sm80 (mma.sync)", "sm90a (wgmma, cp.async)" or "sm90a (wgmma, TMA producer warp)"
+const char* ArchName(Arch arch);
+
+// A kernel as launched: entry, dynamic shared memory bytes, threads per block.
+struct KernelConfig {
+  const void* fn = nullptr;
+  int smem = 0;
+  int threads = 0;
+};
+
+// The TMA descriptors of A and B for a kSm90Tma launch of `plan` (m, n, k, batch) with `args`.
+// Fails (cudaErrorInvalidValue) where the driver cannot describe an operand, e.g. a batch stride
+// TMA does not support; LaunchGemm then runs the cp.async wgmma kernel.
+cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma);
 
 // Launches the persistent kernel for `plan`. `workspace` must hold plan.workspace_bytes bytes
 // whose flags area is zero (it is zero again when the kernel ends). Plans whose blocks wait on

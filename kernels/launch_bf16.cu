@@ -1,9 +1,9 @@
-// The four bf16 GEMM kernels (A row/column-major x B row/column-major), each for sm_80 and sm_90a.
+// The four bf16 GEMM kernels (A row/column-major x B row/column-major), for each mainloop.
 #include "launch_impl.cuh"
 
 namespace streamk::kernels {
-cudaError_t PrepareBF16Kernel(Arch arch, bool a_col_major, bool b_row_major, const void** fn,
-                              int* smem) {
-  return PrepareKernelFor<__nv_bfloat16>(arch, a_col_major, b_row_major, fn, smem);
+cudaError_t PrepareBF16Kernel(Arch arch, bool a_col_major, bool b_row_major,
+                              KernelConfig* config) {
+  return PrepareKernelFor<__nv_bfloat16>(arch, a_col_major, b_row_major, config);
 }
 }  // namespace streamk::kernels

@@ -7,6 +7,7 @@
 #include "launch.h"
 #include "mainloop_sm80.cuh"
 #include "mainloop_sm90.cuh"
+#include "mainloop_sm90_tma.cuh"
 #include "persistent_kernel.cuh"
 
 namespace streamk::kernels {
@@ -20,7 +21,7 @@ using Sm80Gemm = StreamKGemm<MainloopSm80<Element, kAColMajor, kBRowMajor>, Elem
 template <typename Element, bool kAColMajor, bool kBRowMajor>
 __global__ void __launch_bounds__(kThreadsPerBlock, 2)
     StreamKGemmKernel(const Plan plan, const GemmKernelArgs args, char* workspace) {
-  Sm80Gemm<Element, kAColMajor, kBRowMajor>::Run(plan, args, workspace);
+  Sm80Gemm<Element, kAColMajor, kBRowMajor>::Run(plan, args, workspace, nullptr);
 }
 
 // The Hopper kernels: the wgmma mainloop under the same persistent kernel, fixup and epilogue.
@@ -48,32 +49,69 @@ template <typename Element, bool kAColMajor, bool kBRowMajor>
 __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
     StreamKGemmKernelSm90(const Plan plan, const GemmKernelArgs args, char* workspace) {
   if constexpr (MainloopSm90<Element, kAColMajor, kBRowMajor>::kAvailable)
-    Sm90Gemm<Element, kAColMajor, kBRowMajor>::Run(plan, args, workspace);
+    Sm90Gemm<Element, kAColMajor, kBRowMajor>::Run(plan, args, workspace, nullptr);
+}
+
+// The warp-specialized Hopper kernels: TMA producer warp + two wgmma warp groups
+// (mainloop_sm90_tma.cuh), 288 threads. STREAMK_SM90_TMA_STAGES / _BLOCKS_PER_SM as above.
+#ifndef STREAMK_SM90_TMA_STAGES
+#define STREAMK_SM90_TMA_STAGES 8
+#endif
+#ifndef STREAMK_SM90_TMA_BLOCKS_PER_SM
+#define STREAMK_SM90_TMA_BLOCKS_PER_SM 1
+#endif
+template <typename Element, bool kAColMajor, bool kBRowMajor>
+using Sm90TmaGemm =
+    StreamKGemm<MainloopSm90Tma<Element, kAColMajor, kBRowMajor, STREAMK_SM90_TMA_STAGES>,
+                Element>;
+
+template <typename Element, bool kAColMajor, bool kBRowMajor>
+__global__ void __launch_bounds__(Sm90TmaGemm<Element, kAColMajor, kBRowMajor>::kBlockThreads,
+                                  STREAMK_SM90_TMA_BLOCKS_PER_SM)
+    StreamKGemmKernelSm90Tma(const Plan plan, const GemmKernelArgs args, char* workspace,
+                             const __grid_constant__ TmaOperands tma) {
+  if constexpr (MainloopSm90Tma<Element, kAColMajor, kBRowMajor>::kAvailable)
+    Sm90TmaGemm<Element, kAColMajor, kBRowMajor>::Run(plan, args, workspace, &tma);
+}
+
+// The kernel for `arch`, its dynamic shared memory and its block size; sets the kernel's
+// shared-memory attribute (a cheap host call, needed before the first launch above 48 KiB).
+template <typename Gemm, typename Kernel>
+cudaError_t PrepareGemm(Kernel kernel, KernelConfig* config) {
+  config->fn = reinterpret_cast<const void*>(kernel);
+  config->smem = Gemm::kSmemBytes;
+  config->threads = Gemm::kBlockThreads;
+  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, config->smem);
 }
 
 template <typename Element, bool kAColMajor, bool kBRowMajor>
-cudaError_t PrepareKernel(Arch arch, const void** fn, int* smem) {
-  auto kernel = arch == Arch::kSm90 ? StreamKGemmKernelSm90<Element, kAColMajor, kBRowMajor>
-                                    : StreamKGemmKernel<Element, kAColMajor, kBRowMajor>;
-  *smem = arch == Arch::kSm90 ? Sm90Gemm<Element, kAColMajor, kBRowMajor>::kSmemBytes
-                              : Sm80Gemm<Element, kAColMajor, kBRowMajor>::kSmemBytes;
+cudaError_t PrepareKernel(Arch arch, KernelConfig* config) {
   static_assert(Sm80Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock &&
-                    Sm90Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock,
-                "launch geometry");
-  *fn = reinterpret_cast<const void*>(kernel);
-  // Cheap host call; needed once per device before the first launch (> 48 KiB dynamic smem).
-  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, *smem);
+                    Sm90Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock &&
+                    Sm90TmaGemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock,
+                "compute threads");
+  switch (arch) {
+    case Arch::kSm90Tma:
+      return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor>>(
+          StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor>, config);
+    case Arch::kSm90:
+      return PrepareGemm<Sm90Gemm<Element, kAColMajor, kBRowMajor>>(
+          StreamKGemmKernelSm90<Element, kAColMajor, kBRowMajor>, config);
+    case Arch::kSm80: break;
+  }
+  return PrepareGemm<Sm80Gemm<Element, kAColMajor, kBRowMajor>>(
+      StreamKGemmKernel<Element, kAColMajor, kBRowMajor>, config);
 }
 
 template <typename Element>
-cudaError_t PrepareKernelFor(Arch arch, bool a_col_major, bool b_row_major, const void** fn,
-                             int* smem) {
+cudaError_t PrepareKernelFor(Arch arch, bool a_col_major, bool b_row_major,
+                             KernelConfig* config) {
   if (a_col_major) {
-    return b_row_major ? PrepareKernel<Element, true, true>(arch, fn, smem)
-                       : PrepareKernel<Element, true, false>(arch, fn, smem);
+    return b_row_major ? PrepareKernel<Element, true, true>(arch, config)
+                       : PrepareKernel<Element, true, false>(arch, config);
   }
-  return b_row_major ? PrepareKernel<Element, false, true>(arch, fn, smem)
-                     : PrepareKernel<Element, false, false>(arch, fn, smem);
+  return b_row_major ? PrepareKernel<Element, false, true>(arch, config)
+                     : PrepareKernel<Element, false, false>(arch, config);
 }
 
 }  // namespace streamk::kernels

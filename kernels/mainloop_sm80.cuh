@@ -284,6 +284,9 @@ struct MainloopSm80 {
   static constexpr int kBTileBytes = kBN * kBK * static_cast<int>(sizeof(Element));  // 8 KiB
   static constexpr int kStageBytes = kATileBytes + kBTileBytes;                       // 16 KiB
   static constexpr int kSmemBytes = kStages * kStageBytes;                            // 64 KiB
+  static constexpr int kProducerThreads = 0;  // every thread loads and computes
+  struct Pipeline {};                          // no state between Run calls
+  __device__ static Pipeline Init(char*) { return {}; }
 
   // Per-thread fp32 accumulators of the 128 x 128 tile: v[i][j][r] is the r-th float of the
   // m16n8 accumulator fragment (i, j) of this thread's warp (the standard mma.sync C layout).

@@ -179,27 +179,14 @@ struct TileLoader {
   }
 };
 
-}  // namespace sm90
-
-template <typename Element /* __half or __nv_bfloat16 */, bool kAColMajor, bool kBRowMajor,
-          int kStages_ = 6, int kInFlight_ = 1>
-struct MainloopSm90 {
-  static constexpr bool kAvailable = sm90::kWgmmaCompiled;
+// The tile, thread and accumulator layout both wgmma mainloops share (MainloopSm90 here and
+// MainloopSm90Tma in mainloop_sm90_tma.cuh): a 128 x 128 tile over 32-deep k-iterations, two warp
+// groups of compute threads, 64 rows of the tile each, one m64n128 fp32 accumulator per thread.
+struct WgmmaTile {
   static constexpr int kBM = 128, kBN = 128, kBK = 32;  // tile, elements
-  static constexpr int kThreads = 256;  // two warp groups, 64 rows of the tile each
-  static constexpr int kStages = kStages_;
-  // wgmma groups (k-iterations) each warp group leaves in flight when it moves on; loads run
-  // kStages - 1 - kInFlight k-iterations ahead.
-  static constexpr int kInFlight = kInFlight_;
-  static constexpr int kAhead = kStages - 1 - kInFlight;
-  static constexpr int kMI = 1;   // accumulator layout, see Accumulators
+  static constexpr int kThreads = 256;  // the threads that hold accumulators (two warp groups)
+  static constexpr int kMI = 1;         // accumulator layout, see Accumulators
   static constexpr int kNI = 16;
-  static constexpr int kOperandBytes = 128 * 32 * static_cast<int>(sizeof(Element));  // 8 KiB
-  static constexpr int kStageBytes = 2 * kOperandBytes;                               // A | B
-  // +1024: the stages start at the first 1024-byte boundary of the dynamic shared memory (the
-  // 128-byte swizzle repeats every 1024 bytes and wgmma's descriptors assume it starts there).
-  static constexpr int kSmemBytes = kStages * kStageBytes + 1024;
-  static_assert(kInFlight >= 1 && kAhead >= 1, "at least one load ahead and one wgmma in flight");
 
   // v[0][j][r]: the wgmma m64n128 fp32 accumulator fragment of this thread, register 4 j + r:
   // row 16 (warp % 4) + lane / 4 + 8 (r / 2) of the warp group's 64 rows, column
@@ -212,6 +199,28 @@ struct MainloopSm90 {
   __device__ static int AccCol(int tid, int j, int r) {
     return (j << 3) + ((tid & 3) << 1) + (r & 1);
   }
+};
+
+}  // namespace sm90
+
+template <typename Element /* __half or __nv_bfloat16 */, bool kAColMajor, bool kBRowMajor,
+          int kStages_ = 6, int kInFlight_ = 1>
+struct MainloopSm90 : sm90::WgmmaTile {
+  static constexpr bool kAvailable = sm90::kWgmmaCompiled;
+  static constexpr int kStages = kStages_;
+  // wgmma groups (k-iterations) each warp group leaves in flight when it moves on; loads run
+  // kStages - 1 - kInFlight k-iterations ahead.
+  static constexpr int kInFlight = kInFlight_;
+  static constexpr int kAhead = kStages - 1 - kInFlight;
+  static constexpr int kOperandBytes = 128 * 32 * static_cast<int>(sizeof(Element));  // 8 KiB
+  static constexpr int kStageBytes = 2 * kOperandBytes;                               // A | B
+  // +1024: the stages start at the first 1024-byte boundary of the dynamic shared memory (the
+  // 128-byte swizzle repeats every 1024 bytes and wgmma's descriptors assume it starts there).
+  static constexpr int kSmemBytes = kStages * kStageBytes + 1024;
+  static_assert(kInFlight >= 1 && kAhead >= 1, "at least one load ahead and one wgmma in flight");
+  static constexpr int kProducerThreads = 0;  // every thread loads and computes
+  struct Pipeline {};                          // no state between Run calls
+  __device__ static Pipeline Init(char*) { return {}; }
 
   // As MainloopSm80::Run: acc = the tile's product over k-iterations [k_iter_begin, k_iter_end),
   // starting and ending with a __syncthreads and nothing in flight.

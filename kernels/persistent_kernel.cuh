@@ -5,7 +5,10 @@
 //   data-parallel:  for each of its tiles: mainloop over all k -> epilogue;
 //   reduction:      wait for the tile's peers -> sum their partials in k order -> epilogue.
 // The mainloop, the fixup and the epilogue are separate components; only the mainloop changes
-// per architecture.
+// per architecture. A warp-specialized mainloop (Mainloop::kProducerThreads > 0, the TMA one) adds
+// a producer warp after the kThreads compute threads: it walks the same mainloops in the same
+// order (Produce below) and only loads operands; everything else, including every block-wide
+// barrier of the fixup and the epilogue (ComputeSync), involves the compute threads alone.
 //
 // Why it cannot deadlock. (1) Every wait is for a value written only by lower-numbered work
 // blocks (fixup_protocol.h; tested over a sweep in work_mapping_test.cc), and a work block never
@@ -24,6 +27,7 @@
 #include "fixup.cuh"
 #include "fixup_protocol.h"
 #include "kernel_args.h"
+#include "tma_operands.h"
 #include "work_mapping.h"
 
 namespace streamk::kernels {
@@ -48,11 +52,18 @@ __device__ __forceinline__ void TraceMark(const GemmKernelArgs& a, int* count, T
 template <class Mainloop, class Element>
 struct StreamKGemm {
   using Acc = typename Mainloop::Accumulators;
+  using Pipeline = typename Mainloop::Pipeline;
   using Fix = Fixup<Mainloop>;
-  static constexpr int kThreads = Mainloop::kThreads;
-  static constexpr int kSmemBytes = Mainloop::kSmemBytes > EpilogueSm80::kSmemBytes
-                                        ? Mainloop::kSmemBytes
-                                        : EpilogueSm80::kSmemBytes;
+  static constexpr int kThreads = Mainloop::kThreads;  // compute threads
+  static constexpr bool kSpecialized = Mainloop::kProducerThreads > 0;
+  static constexpr int kBlockThreads = kThreads + Mainloop::kProducerThreads;
+  // A specialized mainloop's ring is being refilled while the epilogue runs: the epilogue gets
+  // its own area after it. Otherwise the two share the same bytes.
+  static constexpr int kEpilogueOffset = kSpecialized ? Mainloop::kSmemBytes : 0;
+  static constexpr int kSmemBytes =
+      kSpecialized ? Mainloop::kSmemBytes + EpilogueSm80::kSmemBytes
+                   : (Mainloop::kSmemBytes > EpilogueSm80::kSmemBytes ? Mainloop::kSmemBytes
+                                                                      : EpilogueSm80::kSmemBytes);
 
   __device__ static MainloopOperands<Element> Operands(const Plan& p, const GemmKernelArgs& a,
                                                        int batch) {
@@ -66,18 +77,47 @@ struct StreamKGemm {
   }
 
   // Mainloop over k-iterations [k_begin, k_end) of linear tile `tile`; returns its coordinates.
-  __device__ static mapping::TileCoord Compute(char* smem, const Plan& p, const GemmKernelArgs& a,
-                                               int tile, int k_begin, int k_end, Acc& acc) {
+  __device__ static mapping::TileCoord Compute(char* smem, Pipeline& pipe, const Plan& p,
+                                               const GemmKernelArgs& a, int tile, int k_begin,
+                                               int k_end, Acc& acc) {
     const mapping::TileCoord c = mapping::TileCoordOf(p, tile);
-    Mainloop::Run(smem, Operands(p, a, c.batch), c.tm * Mainloop::kBM, c.tn * Mainloop::kBN,
-                  k_begin, k_end, acc);
+    if constexpr (kSpecialized) {
+      Mainloop::Consume(pipe, k_begin, k_end, acc);
+    } else {
+      Mainloop::Run(smem, Operands(p, a, c.batch), c.tm * Mainloop::kBM, c.tn * Mainloop::kBN,
+                    k_begin, k_end, acc);
+    }
     return c;
   }
 
   __device__ static void Finish(char* smem, const Plan& p, const GemmKernelArgs& a,
                                 const mapping::TileCoord& c, const Acc& acc) {
-    EpilogueSm80::Run<Mainloop>(smem, acc, a, p.m, p.n, c.batch, c.tm * Mainloop::kBM,
-                                c.tn * Mainloop::kBN);
+    EpilogueSm80::Run<Mainloop>(smem + kEpilogueOffset, acc, a, p.m, p.n, c.batch,
+                                c.tm * Mainloop::kBM, c.tn * Mainloop::kBN);
+  }
+
+  // The producer warp of a specialized mainloop (one lane): the operand loads of every mainloop
+  // this persistent block's compute threads run, in their order (StreamKBlock,
+  // DataParallelBlock; reduction blocks have none).
+  __device__ static void Produce(const Plan& p, const TmaOperands& tma, Pipeline& pipe) {
+    for (int work = blockIdx.x; work < p.work_blocks; work += gridDim.x) {
+      const mapping::BlockRole r = mapping::RoleOf(p, work);
+      if (r.role == mapping::Role::kStreamK) {
+        for (mapping::SkUnit u = mapping::SkFirstUnit(p, r.index); u.valid();
+             u = mapping::SkNextUnit(p, u)) {
+          const mapping::TileCoord c = mapping::TileCoordOf(p, u.tile);
+          Mainloop::Produce(pipe, tma, c.tm * Mainloop::kBM, c.tn * Mainloop::kBN, c.batch,
+                            u.k_begin, u.k_end);
+        }
+      } else if (r.role == mapping::Role::kDataParallel) {
+        const mapping::DpTiles t = mapping::DpBlockTiles(p, r.index);
+        for (int i = 0; i < t.count; ++i) {
+          const mapping::TileCoord c = mapping::TileCoordOf(p, t.first_tile + i * t.stride);
+          Mainloop::Produce(pipe, tma, c.tm * Mainloop::kBM, c.tn * Mainloop::kBN, c.batch, 0,
+                            p.iters_per_tile);
+        }
+      }
+    }
   }
 
   __device__ static float4* SlotOf(const Plan& p, char* workspace, const mapping::SkUnit& u) {
@@ -88,13 +128,14 @@ struct StreamKGemm {
   }
 
   // `work` and `trace` only label trace events (TraceMark).
-  __device__ static void StreamKBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
-                                      char* ws, int sk_block, int work, int* trace) {
+  __device__ static void StreamKBlock(char* smem, Pipeline& pipe, const Plan& p,
+                                      const GemmKernelArgs& a, char* ws, int sk_block, int work,
+                                      int* trace) {
     for (mapping::SkUnit u = mapping::SkFirstUnit(p, sk_block); u.valid();
          u = mapping::SkNextUnit(p, u)) {
       TraceMark(a, trace, TraceKind::kBegin, work, u.tile, u.k_begin, u.k_end);
       Acc acc;
-      const mapping::TileCoord c = Compute(smem, p, a, u.tile, u.k_begin, u.k_end, acc);
+      const mapping::TileCoord c = Compute(smem, pipe, p, a, u.tile, u.k_begin, u.k_end, acc);
       TraceMark(a, trace, TraceKind::kMainloopEnd, work, u.tile, u.k_begin, u.k_end);
       const fixup::Step s = fixup::SkStep(p, u);
       if (s.wait != fixup::Wait::kNone || s.publish != fixup::Publish::kNone || s.take) {
@@ -112,14 +153,15 @@ struct StreamKGemm {
     }
   }
 
-  __device__ static void DataParallelBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
-                                           int dp_block, int work, int* trace) {
+  __device__ static void DataParallelBlock(char* smem, Pipeline& pipe, const Plan& p,
+                                           const GemmKernelArgs& a, int dp_block, int work,
+                                           int* trace) {
     const mapping::DpTiles t = mapping::DpBlockTiles(p, dp_block);
     for (int i = 0; i < t.count; ++i) {
       const int tile = t.first_tile + i * t.stride;
       TraceMark(a, trace, TraceKind::kBegin, work, tile, 0, p.iters_per_tile);
       Acc acc;
-      const mapping::TileCoord c = Compute(smem, p, a, tile, 0, p.iters_per_tile, acc);
+      const mapping::TileCoord c = Compute(smem, pipe, p, a, tile, 0, p.iters_per_tile, acc);
       TraceMark(a, trace, TraceKind::kMainloopEnd, work, tile, 0, p.iters_per_tile);
       Finish(smem, p, a, c, acc);
       TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, p.iters_per_tile);
@@ -149,18 +191,27 @@ struct StreamKGemm {
     TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, 0);
   }
 
-  __device__ static void Run(const Plan& p, const GemmKernelArgs& a, char* ws) {
+  // tma: the operands' TMA descriptors, read only by a specialized mainloop (else nullptr).
+  __device__ static void Run(const Plan& p, const GemmKernelArgs& a, char* ws,
+                             const TmaOperands* tma) {
     extern __shared__ __align__(128) char smem[];
     __shared__ int trace_count;  // events this block recorded (thread 0 only)
     if (threadIdx.x == 0) trace_count = 0;
+    Pipeline pipe = Mainloop::Init(smem);
+    if constexpr (kSpecialized) {
+      if (threadIdx.x >= kThreads) {
+        if (threadIdx.x == kThreads) Produce(p, *tma, pipe);
+        return;
+      }
+    }
     for (int work = blockIdx.x; work < p.work_blocks; work += gridDim.x) {
       const mapping::BlockRole r = mapping::RoleOf(p, work);
       switch (r.role) {
         case mapping::Role::kStreamK:
-          StreamKBlock(smem, p, a, ws, r.index, work, &trace_count);
+          StreamKBlock(smem, pipe, p, a, ws, r.index, work, &trace_count);
           break;
         case mapping::Role::kDataParallel:
-          DataParallelBlock(smem, p, a, r.index, work, &trace_count);
+          DataParallelBlock(smem, pipe, p, a, r.index, work, &trace_count);
           break;
         case mapping::Role::kReduction:
           ReductionBlock(smem, p, a, ws, r.index, work, &trace_count);

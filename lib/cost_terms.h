@@ -12,6 +12,7 @@ namespace streamk {
 struct CostTerms {
   double iter_alone;   // one iteration of a block alone on its SM
   double iter_shared;  // one iteration of a block when blocks share SMs
+  double iter_busy;    // one iteration of a block alone on its SM when every SM is busy (0: none)
   double unit;         // starting a tile or k-slice (pipeline fill)
   double partial;      // writing one partial tile
   double peer;         // reading and adding one peer's partial tile
@@ -27,6 +28,7 @@ inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
   CostTerms t;
   t.iter_alone = c.iter_us * volume;
   t.iter_shared = (c.iter_shared_us > 0 ? c.iter_shared_us : c.iter_us) * volume;
+  t.iter_busy = c.iter_busy_us * volume;
   t.unit = c.unit_us;
   t.partial = c.partial_us * area;
   t.peer = c.peer_us * area;
@@ -34,6 +36,14 @@ inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
   t.epilogue = c.epilogue_us * area;
   t.fixed = c.block_us + (p.sk_blocks > 0 ? c.streamk_us : 0.0);
   return t;
+}
+
+// One iteration of a block in a round of `blocks` blocks on `sms` SMs: shared when there are more
+// blocks than SMs, else between alone and busy by the fraction of SMs the round keeps busy.
+inline double RoundIter(const CostTerms& t, int blocks, int sms) {
+  if (blocks > sms) return t.iter_shared;
+  if (t.iter_busy <= 0) return t.iter_alone;
+  return t.iter_alone + (t.iter_busy - t.iter_alone) * blocks / sms;
 }
 
 }  // namespace streamk

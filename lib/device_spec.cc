@@ -14,14 +14,16 @@
 namespace streamk {
 namespace {
 
-// Resident blocks per SM of the 128x128x32 kernels (256 threads at 128 registers; 64 KiB of
-// shared memory for mma.sync, 97 KiB for wgmma): two on A100 and Hopper. QueryLocalDevice() asks
-// the CUDA runtime instead.
-constexpr int kPresetOccupancy = 2;
+// Resident blocks per SM of the 128x128x32 kernels: two on A100 (mma.sync: 256 threads at 128
+// registers, 64 KiB of shared memory), one on Hopper (the TMA kernel: 288 threads at 168
+// registers, 165 KiB). QueryLocalDevice() asks the CUDA runtime instead.
+constexpr int kA100Occupancy = 2;
+constexpr int kHopperOccupancy = 1;
 
 // Cost constants, microseconds, for the 128x128x32 kernels with fp16/bf16 inputs.
 //
-// Hopper, wgmma mainloop (the kernel an sm_90a build runs on H100/H200): fitted 2026-11-21 to
+// Hopper, wgmma mainloop fed by cp.async from all threads (STREAMK_MAINLOOP=sm90-cpasync, or
+// operands TMA cannot describe), two blocks per SM: fitted 2026-11-21 to
 // streamk-trace and streamk-bench runs on an H200 (docs/performance.md). A block alone on its SM
 // runs 0.326 us per iteration (132 tiles of 128 iterations: 52-54 us); two blocks per SM 0.54 us
 // each on average, but the slower of two mates sets the end: 264 tiles of 128 iterations take
@@ -35,6 +37,20 @@ constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*stream
                                      /*partial_us=*/2.0, /*iter_us=*/0.33,
                                      /*iter_shared_us=*/0.60, /*peer_us=*/2.0,
                                      /*epilogue_us=*/6.0, /*reduce_peer_us=*/0.6};
+// Hopper, wgmma mainloop fed by a TMA producer warp (the default kernel of an sm_90a build; one
+// block per SM): fitted 2026-11-21 by least squares (log of time) to 78 data-parallel and
+// all-tiles Stream-K times and 16 hybrid ones of the waveq and calibration shapes, measured with
+// streamk-bench on an H200 (rms error 8.5%). The per-iteration cost depends on how many SMs run
+// at once: 12 tail tiles of 128 iterations take 19 us, a full round of 132 takes 34 us, because
+// 132 SMs streaming 16 KiB per 0.2 us iteration saturate the L2 (iter_us alone, iter_busy_us
+// with every SM busy). Block, unit and epilogue costs are what the fit assigns to them, not
+// separate measurements: streamk-trace puts the epilogue at 1.5-2 us per tile, and the fit
+// folds part of it into the per-iteration costs.
+constexpr CostModel kHopperTmaCost{/*block_us=*/1.0, /*unit_us=*/1.1, /*streamk_us=*/4.2,
+                                   /*partial_us=*/2.6, /*iter_us=*/0.16,
+                                   /*iter_shared_us=*/0.0, /*peer_us=*/0.3,
+                                   /*epilogue_us=*/0.3, /*reduce_peer_us=*/0.6,
+                                   /*iter_busy_us=*/0.275};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)
@@ -46,29 +62,33 @@ constexpr CostModel kHopperMmaSyncCost{/*block_us=*/2.0, /*unit_us=*/3.0, /*stre
                                        /*partial_us=*/2.0, /*iter_us=*/0.45,
                                        /*iter_shared_us=*/0.77, /*peer_us=*/2.0,
                                        /*epilogue_us=*/1.0};
-// H100: the H200's compute constants (same SMs and clocks), epilogue scaled by the bandwidth
-// ratio 4.8 / 3.35. A100: not measured; the Hopper mma.sync constants with iterations scaled by
-// the mma rate (312 vs ~400 TFLOP/s achievable, 108 vs 132 SMs), bandwidth terms by 4.8 / 2.0.
-constexpr CostModel kH100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/2.0,
-                              /*partial_us=*/2.0, /*iter_us=*/0.33, /*iter_shared_us=*/0.60,
-                              /*peer_us=*/2.0, /*epilogue_us=*/8.6, /*reduce_peer_us=*/0.6};
+// H100: the H200's TMA-kernel constants (same SMs, clocks and L2), the epilogue scaled by the
+// HBM bandwidth ratio 4.8 / 3.35. A100: not measured; the Hopper mma.sync constants with
+// iterations scaled by the mma rate (312 vs ~400 TFLOP/s achievable, 108 vs 132 SMs), bandwidth
+// terms by 4.8 / 2.0.
+constexpr CostModel kH100Cost{/*block_us=*/1.0, /*unit_us=*/1.1, /*streamk_us=*/4.2,
+                              /*partial_us=*/2.6, /*iter_us=*/0.16, /*iter_shared_us=*/0.0,
+                              /*peer_us=*/0.3, /*epilogue_us=*/0.43, /*reduce_peer_us=*/0.6,
+                              /*iter_busy_us=*/0.275};
 constexpr CostModel kA100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/8.0,
                               /*partial_us=*/4.0, /*iter_us=*/0.53, /*iter_shared_us=*/0.90,
                               /*peer_us=*/4.0, /*epilogue_us=*/2.4};
 
 }  // namespace
 
-DeviceSpec A100Spec() { return {"A100-SXM4", 108, kPresetOccupancy, 40 << 20, kA100Cost}; }
-DeviceSpec H100Spec() { return {"H100-SXM5", 132, kPresetOccupancy, 50 << 20, kH100Cost}; }
-DeviceSpec H200Spec() { return {"H200", 132, kPresetOccupancy, 60 << 20, kHopperWgmmaCost}; }
+DeviceSpec A100Spec() { return {"A100-SXM4", 108, kA100Occupancy, 40 << 20, kA100Cost}; }
+DeviceSpec H100Spec() { return {"H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost}; }
+DeviceSpec H200Spec() { return {"H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost}; }
+DeviceSpec H200CpAsyncSpec() { return {"H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost}; }
 
 absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name) {
   const std::string lower = absl::AsciiStrToLower(std::string(name));
   if (lower == "a100") return A100Spec();
   if (lower == "h100") return H100Spec();
   if (lower == "h200") return H200Spec();
-  return absl::NotFoundError(
-      absl::StrCat("device '", std::string(name), "': unknown; the presets are a100, h100 and h200"));
+  if (lower == "h200-cpasync") return H200CpAsyncSpec();
+  return absl::NotFoundError(absl::StrCat(
+      "device '", std::string(name), "': unknown; the presets are a100, h100, h200 and h200-cpasync"));
 }
 
 absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
@@ -96,8 +116,13 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
         absl::StrCat("cudaGetDeviceProperties failed: ", cudaGetErrorName(err)));
 
   DeviceSpec spec = prop.major >= 9 ? H200Spec() : A100Spec();
-  if (prop.major >= 9 && kernels::KernelArch(device_ordinal) != kernels::Arch::kSm90)
-    spec.cost = kHopperMmaSyncCost;  // the portable kernel on a Hopper GPU
+  if (prop.major >= 9) {
+    switch (kernels::KernelArch(device_ordinal)) {
+      case kernels::Arch::kSm90Tma: spec.cost = kHopperTmaCost; break;
+      case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
+      case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
+    }
+  }
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;
   spec.l2_bytes = prop.l2CacheSize;

@@ -50,7 +50,7 @@ std::string TileColour(int tile) {
 std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& device) {
   // The same rates as PredictMicros: blocks share SMs when the grid exceeds one block per SM.
   const CostTerms terms = ScaleCosts(p, cost);
-  const double iter = p.grid_blocks > p.avail_sms ? terms.iter_shared : terms.iter_alone;
+  const double iter = RoundIter(terms, p.grid_blocks, p.avail_sms);
   const double b = terms.partial, d = terms.peer, e = terms.epilogue;
 
   std::vector<double> row_time(static_cast<size_t>(p.grid_blocks), terms.fixed);

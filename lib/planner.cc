@@ -304,7 +304,7 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   // share an SM is up to the hardware, so the model assumes they all do (and so for a last,
   // partial round, see tail_iter). A launch of at most one block per SM runs at iter_us.
   const CostTerms terms = ScaleCosts(p, cost);
-  const double alone = terms.iter_alone, shared = terms.iter_shared;
+  const double shared = terms.iter_shared;
   const double b = terms.partial, d = terms.peer, e = terms.epilogue;
 
   // Each role's cost: iterations (scaled by the round's sharing) plus fixed costs.
@@ -346,9 +346,14 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   // the SMs' worth shares SMs like a full round (measured on an H200, two blocks per SM: 396
   // data-parallel tiles on 264 blocks take 176 us, two shared rounds of 88 rather than 88 + 54;
   // 276 and 540 tiles, tails of 12, run their tails alone).
+  // With one block per SM, a round's iterations cost more the more SMs it keeps busy
+  // (RoundIter, iter_busy_us): 12 data-parallel tail tiles of 128 iterations on an H200 take
+  // 19 us, a full round of 132 34 us.
   const int tail = p.work_blocks - full_end;
-  const double tail_iter = grid <= p.avail_sms || 2 * tail <= p.avail_sms ? alone : shared;
-  const double full_iter = grid <= p.avail_sms ? alone : shared;
+  const double tail_iter = grid > p.avail_sms && 2 * tail > p.avail_sms
+                               ? shared
+                               : RoundIter(terms, std::min(tail, p.avail_sms), p.avail_sms);
+  const double full_iter = RoundIter(terms, grid, p.avail_sms);
   // #{w in [lo, hi) : w % grid == r}
   auto count = [grid](int lo, int hi, int r) -> int64_t {
     auto upto = [grid, r](int x) -> int64_t { return x <= r ? 0 : (x - 1 - r) / grid + 1; };

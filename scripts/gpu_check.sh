@@ -31,5 +31,12 @@ STREAMK_MAINLOOP=sm80 timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu
 rc=$?
 echo "chunk 'STREAMK_MAINLOOP=sm80 GemmGpu.*': exit $rc" | tee -a "$out/gpu_tests.log"
 [[ $rc -ne 0 ]] && status=1
+# On Hopper, the wgmma kernel fed by cp.async (the TMA kernel's fallback) too.
+STREAMK_MAINLOOP=sm90-cpasync timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
+  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Batched*:GemmGpu.Hopper*' \
+  >> "$out/gpu_tests.log" 2>&1
+rc=$?
+echo "chunk 'STREAMK_MAINLOOP=sm90-cpasync GemmGpu.*': exit $rc" | tee -a "$out/gpu_tests.log"
+[[ $rc -ne 0 ]] && status=1
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure" "$out/gpu_tests.log" | head -40
 exit $status

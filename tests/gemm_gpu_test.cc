@@ -38,6 +38,9 @@ struct Config {
   Layout a = Layout::kRowMajor, b = Layout::kColMajor, cd = Layout::kRowMajor;
   float alpha = 1.0f, beta = 0.0f;
   bool c_is_d = false;
+  // Batch strides of A and B in elements; -1: the matrix size (rounded up), 0: every batch entry
+  // reads the same matrix, smaller than the matrix: entries overlap.
+  int64_t stride_a = -1, stride_b = -1;
 };
 
 int64_t Align(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
@@ -66,6 +69,7 @@ struct Buffers {
   GemmArgs args;
   DeviceBuffer a, b, c, d, c_copy;
   int64_t d_elems = 0;
+  int64_t a_extent = 0, b_extent = 0;  // elements from A's (B's) first batch entry to its last's end
 
   explicit Buffers(const Config& cfg) {
     GemmArgs& g = args;
@@ -81,11 +85,14 @@ struct Buffers {
     const int64_t a_elems = g.lda * (cfg.a == Layout::kRowMajor ? g.m : g.k);
     const int64_t b_elems = g.ldb * (cfg.b == Layout::kRowMajor ? g.k : g.n);
     d_elems = g.ldd * (cfg.cd == Layout::kRowMajor ? g.m : g.n);
-    g.stride_a = Align(a_elems, in_align), g.stride_b = Align(b_elems, in_align);
+    g.stride_a = cfg.stride_a >= 0 ? cfg.stride_a : Align(a_elems, in_align);
+    g.stride_b = cfg.stride_b >= 0 ? cfg.stride_b : Align(b_elems, in_align);
     g.stride_c = g.stride_d = Align(d_elems, out_align);
+    a_extent = Align(g.stride_a * (g.batch - 1) + a_elems, in_align);
+    b_extent = Align(g.stride_b * (g.batch - 1) + b_elems, in_align);
     const int ib = DTypeBytes(cfg.in), ob = DTypeBytes(cfg.out);
-    a = DeviceBuffer(g.stride_a * g.batch * ib);
-    b = DeviceBuffer(g.stride_b * g.batch * ib);
+    a = DeviceBuffer(a_extent * ib);
+    b = DeviceBuffer(b_extent * ib);
     d = DeviceBuffer(g.stride_d * g.batch * ob);
     c = DeviceBuffer(cfg.c_is_d ? 0 : g.stride_c * g.batch * ob);
     c_copy = DeviceBuffer(g.stride_c * g.batch * ob);
@@ -96,8 +103,8 @@ struct Buffers {
   // Fresh inputs; D poisoned (or, when C is D, set to fresh C values).
   cudaError_t Refresh(const Config& cfg, uint64_t seed) {
     const GemmArgs& g = args;
-    cudaError_t e = testing::Fill(a.get(), cfg.in, g.stride_a * g.batch, seed * 4 + 1);
-    if (e == cudaSuccess) e = testing::Fill(b.get(), cfg.in, g.stride_b * g.batch, seed * 4 + 2);
+    cudaError_t e = testing::Fill(a.get(), cfg.in, a_extent, seed * 4 + 1);
+    if (e == cudaSuccess) e = testing::Fill(b.get(), cfg.in, b_extent, seed * 4 + 2);
     void* c_ptr = const_cast<void*>(g.c);
     if (e == cudaSuccess) e = testing::Fill(c_ptr, cfg.out, g.stride_c * g.batch, seed * 4 + 3);
     if (e == cudaSuccess)
@@ -267,6 +274,22 @@ TEST(GemmGpu, Batched) {
       Config c;
       c.s = {200, 300, 456, 7};
       c.cd = cd, c.a = Layout::kColMajor, c.b = Layout::kRowMajor, c.beta = 0.5f;
+      ExpectCorrect(c, o, NextSeed());
+    }
+  }
+}
+
+// Batch strides the TMA descriptors handle specially: A shared by every entry (stride 0, read as
+// one matrix) and B's entries overlapping (stride of 8 columns; the kernel falls back to the
+// cp.async loads where the driver refuses to describe it).
+TEST(GemmGpu, BatchedWithSharedAndOverlappingOperands) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  for (const Options& o : EveryModeAndReduction()) {
+    for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
+      Config c;
+      c.s = {200, 300, 456, 5};
+      c.a = a, c.stride_a = 0;
+      c.stride_b = 8 * 456;  // B column-major, ldb = 456: entries 8 columns apart
       ExpectCorrect(c, o, NextSeed());
     }
   }
@@ -498,8 +521,9 @@ TEST(GemmGpu, KernelOccupancyFeedsTheDeviceSpec) {
               static_cast<long long>(dev->l2_bytes));
 }
 
-// An sm_90a build on a Hopper GPU runs the wgmma mainloop (so the GemmGpu tests above test it),
-// unless STREAMK_MAINLOOP=sm80 asks for the portable one.
+// An sm_90a build on a Hopper GPU runs the TMA wgmma mainloop (so the GemmGpu tests above test
+// it), unless STREAMK_MAINLOOP asks for the portable one ("sm80") or the cp.async wgmma one
+// ("sm90-cpasync").
 TEST(GemmGpu, HopperRunsTheWgmmaMainloop) {
   STREAMK_SKIP_WITHOUT_GPU();
   int device = 0;
@@ -516,7 +540,8 @@ TEST(GemmGpu, HopperRunsTheWgmmaMainloop) {
   }
 #if defined(STREAMK_TEST_BUILT_FOR_SM90A)
   if (prop.major == 9) {
-    EXPECT_EQ(arch, kernels::Arch::kSm90);
+    const bool cp_async = forced != nullptr && std::strcmp(forced, "sm90-cpasync") == 0;
+    EXPECT_EQ(arch, cp_async ? kernels::Arch::kSm90 : kernels::Arch::kSm90Tma);
     return;
   }
 #endif

@@ -1,5 +1,6 @@
-// GPU tests of the tensor-core mainloops (kernels/mainloop_sm80.cuh, mainloop_sm90.cuh): a small
-// kernel runs Mainloop::Run on one or a few 128 x 128 tiles and scatters the fp32 accumulators through
+// GPU tests of the tensor-core mainloops (kernels/mainloop_sm80.cuh, mainloop_sm90.cuh,
+// mainloop_sm90_tma.cuh): a small kernel runs the mainloop (Run, or the TMA one's Produce and
+// Consume on their warps) on one or a few 128 x 128 tiles and scatters the fp32 accumulators through
 // AccRow/AccCol into a NaN-poisoned m x n output, which is compared with a double-precision CPU
 // product over exactly the same k-range. All 4 A/B layout combinations x {fp16, bf16}; shapes cover
 // a 1 x 1 x 1 problem, an exact tile, m/n/k tails, an interior tile of a larger problem, k
@@ -19,8 +20,10 @@
 #include <type_traits>
 #include <vector>
 
+#include "../kernels/launch.h"
 #include "../kernels/mainloop_sm80.cuh"
 #include "../kernels/mainloop_sm90.cuh"
+#include "../kernels/mainloop_sm90_tma.cuh"
 
 namespace streamk::kernels {
 namespace {
@@ -81,6 +84,33 @@ __global__ void __launch_bounds__(256, 2)
   }
 }
 
+// The same for the warp-specialized mainloop: its producer warp loads what the compute warps
+// consume, through one pipeline carried from the first range to the second.
+template <typename Mainloop, typename Element>
+__global__ void __launch_bounds__(Mainloop::kThreads + Mainloop::kProducerThreads, 1)
+    MainloopTmaTileKernel(MainloopOperands<Element> op, int tile_m0, int tile_n0, int k_begin,
+                          int k_split, int k_end, float* out,
+                          const __grid_constant__ TmaOperands tma) {
+  extern __shared__ __align__(128) char smem[];
+  const int tm = tile_m0 + Mainloop::kBM * static_cast<int>(blockIdx.x);
+  const int tn = tile_n0 + Mainloop::kBN * static_cast<int>(blockIdx.y);
+  typename Mainloop::Pipeline pipe = Mainloop::Init(smem);
+  if (threadIdx.x >= Mainloop::kThreads) {
+    if (threadIdx.x == Mainloop::kThreads) {
+      Mainloop::Produce(pipe, tma, tm, tn, 0, k_begin, k_split);
+      Mainloop::Produce(pipe, tma, tm, tn, 0, k_split, k_end);
+    }
+    return;
+  }
+  typename Mainloop::Accumulators acc;
+  Mainloop::Consume(pipe, k_begin, k_split, acc);
+  StoreTile<Mainloop, false>(acc, op, tm, tn, out);
+  if (k_split < k_end) {
+    Mainloop::Consume(pipe, k_split, k_end, acc);
+    StoreTile<Mainloop, true>(acc, op, tm, tn, out);
+  }
+}
+
 template <typename E>
 E FromFloat(float x);
 template <>
@@ -117,18 +147,27 @@ struct Case {
   uint32_t seed;
 };
 
-template <bool kSm90_, typename E, bool kAColMajor_, bool kBRowMajor_>
+template <Arch kArch_, typename E, bool kAColMajor_, bool kBRowMajor_>
 struct Config {
   using Element = E;
-  static constexpr bool kSm90 = kSm90_;
+  static constexpr Arch kArch = kArch_;
   static constexpr bool kAColMajor = kAColMajor_;
   static constexpr bool kBRowMajor = kBRowMajor_;
   static constexpr bool kBf16 = sm80::MmaType<E>::kIsBf16;
-  using Mainloop = std::conditional_t<kSm90, MainloopSm90<E, kAColMajor, kBRowMajor>,
-                                      MainloopSm80<E, kAColMajor, kBRowMajor>>;
+  using Mainloop = std::conditional_t<
+      kArch == Arch::kSm90Tma, MainloopSm90Tma<E, kAColMajor, kBRowMajor>,
+      std::conditional_t<kArch == Arch::kSm90, MainloopSm90<E, kAColMajor, kBRowMajor>,
+                         MainloopSm80<E, kAColMajor, kBRowMajor>>>;
   // Distinct per configuration, mixed into every case's seed.
   static constexpr uint32_t kId =
       (kBf16 ? 4u : 0u) + (kAColMajor ? 2u : 0u) + (kBRowMajor ? 1u : 0u);
+  // The test kernel and its launch.
+  static const void* Kernel() {
+    if constexpr (kArch == Arch::kSm90Tma)
+      return reinterpret_cast<const void*>(MainloopTmaTileKernel<Mainloop, E>);
+    else
+      return reinterpret_cast<const void*>(MainloopTileKernel<Mainloop, E>);
+  }
 };
 
 int64_t RoundUp8(int64_t x) { return (x + 7) / 8 * 8; }
@@ -180,11 +219,31 @@ void RunCase(const Case& c) {
   op.n = n;
   op.k = k;
 
-  auto* kernel = MainloopTileKernel<Mainloop, E>;
-  ML_CUDA_ASSERT(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                      Mainloop::kSmemBytes));
-  kernel<<<dim3(c.grid_m, c.grid_n), Mainloop::kThreads, Mainloop::kSmemBytes>>>(
-      op, c.tile_m0, c.tile_n0, c.k_begin, c.k_split, c.k_end, static_cast<float*>(out_d.ptr));
+  float* out = static_cast<float*>(out_d.ptr);
+  if constexpr (Cfg::kArch == Arch::kSm90Tma) {
+    Plan plan;
+    plan.m = m, plan.n = n, plan.k = k, plan.batch = 1;
+    GemmKernelArgs args;
+    args.input = Cfg::kBf16 ? DType::kBF16 : DType::kF16;
+    args.a_col_major = Cfg::kAColMajor;
+    args.b_row_major = Cfg::kBRowMajor;
+    args.a = a_d.ptr, args.b = b_d.ptr;
+    args.lda = lda, args.ldb = ldb;
+    TmaOperands tma;
+    ML_CUDA_ASSERT(EncodeTmaOperands(plan, args, &tma));
+    auto* kernel = MainloopTmaTileKernel<Mainloop, E>;
+    ML_CUDA_ASSERT(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        Mainloop::kSmemBytes));
+    kernel<<<dim3(c.grid_m, c.grid_n), Mainloop::kThreads + Mainloop::kProducerThreads,
+             Mainloop::kSmemBytes>>>(op, c.tile_m0, c.tile_n0, c.k_begin, c.k_split, c.k_end,
+                                     out, tma);
+  } else {
+    auto* kernel = MainloopTileKernel<Mainloop, E>;
+    ML_CUDA_ASSERT(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        Mainloop::kSmemBytes));
+    kernel<<<dim3(c.grid_m, c.grid_n), Mainloop::kThreads, Mainloop::kSmemBytes>>>(
+        op, c.tile_m0, c.tile_n0, c.k_begin, c.k_split, c.k_end, out);
+  }
   ML_CUDA_ASSERT(cudaGetLastError());
   ML_CUDA_ASSERT(cudaDeviceSynchronize());
 
@@ -243,11 +302,9 @@ class MainloopTest : public ::testing::Test {
       GTEST_SKIP() << "device 0 is sm_" << prop.major << prop.minor
                    << ", the mainloop needs sm_80 or newer";
     }
-    if (Cfg::kSm90) {
+    if (Cfg::kArch != Arch::kSm80) {
       cudaFuncAttributes attr;
-      const cudaError_t aerr =
-          cudaFuncGetAttributes(&attr, MainloopTileKernel<typename Cfg::Mainloop,
-                                                          typename Cfg::Element>);
+      const cudaError_t aerr = cudaFuncGetAttributes(&attr, Cfg::Kernel());
       ASSERT_EQ(aerr, cudaSuccess) << "cudaFuncGetAttributes: " << cudaGetErrorString(aerr);
       if (prop.major != 9 || attr.binaryVersion != 90) {
         GTEST_SKIP() << "the wgmma mainloop needs an sm_90 device running sm_90a code (device 0 "
@@ -261,20 +318,39 @@ class MainloopTest : public ::testing::Test {
 struct ConfigNames {
   template <typename Cfg>
   static std::string GetName(int) {
-    return std::string(Cfg::kSm90 ? "sm90_" : "sm80_") + (Cfg::kBf16 ? "bf16" : "f16") + (Cfg::kAColMajor ? "_Acol" : "_Arow") +
-           (Cfg::kBRowMajor ? "_Brow" : "_Bcol");
+    const char* arch = Cfg::kArch == Arch::kSm90Tma ? "sm90tma_"
+                       : Cfg::kArch == Arch::kSm90  ? "sm90_"
+                                                    : "sm80_";
+    return std::string(arch) + (Cfg::kBf16 ? "bf16" : "f16") +
+           (Cfg::kAColMajor ? "_Acol" : "_Arow") + (Cfg::kBRowMajor ? "_Brow" : "_Bcol");
   }
 };
 
 using Configs = ::testing::Types<
-    Config<false, __half, false, false>, Config<false, __half, false, true>,
-    Config<false, __half, true, false>, Config<false, __half, true, true>,
-    Config<false, __nv_bfloat16, false, false>, Config<false, __nv_bfloat16, false, true>,
-    Config<false, __nv_bfloat16, true, false>, Config<false, __nv_bfloat16, true, true>,
-    Config<true, __half, false, false>, Config<true, __half, false, true>,
-    Config<true, __half, true, false>, Config<true, __half, true, true>,
-    Config<true, __nv_bfloat16, false, false>, Config<true, __nv_bfloat16, false, true>,
-    Config<true, __nv_bfloat16, true, false>, Config<true, __nv_bfloat16, true, true>>;
+    Config<Arch::kSm80, __half, false, false>,
+    Config<Arch::kSm80, __half, false, true>,
+    Config<Arch::kSm80, __half, true, false>,
+    Config<Arch::kSm80, __half, true, true>,
+    Config<Arch::kSm80, __nv_bfloat16, false, false>,
+    Config<Arch::kSm80, __nv_bfloat16, false, true>,
+    Config<Arch::kSm80, __nv_bfloat16, true, false>,
+    Config<Arch::kSm80, __nv_bfloat16, true, true>,
+    Config<Arch::kSm90, __half, false, false>,
+    Config<Arch::kSm90, __half, false, true>,
+    Config<Arch::kSm90, __half, true, false>,
+    Config<Arch::kSm90, __half, true, true>,
+    Config<Arch::kSm90, __nv_bfloat16, false, false>,
+    Config<Arch::kSm90, __nv_bfloat16, false, true>,
+    Config<Arch::kSm90, __nv_bfloat16, true, false>,
+    Config<Arch::kSm90, __nv_bfloat16, true, true>,
+    Config<Arch::kSm90Tma, __half, false, false>,
+    Config<Arch::kSm90Tma, __half, false, true>,
+    Config<Arch::kSm90Tma, __half, true, false>,
+    Config<Arch::kSm90Tma, __half, true, true>,
+    Config<Arch::kSm90Tma, __nv_bfloat16, false, false>,
+    Config<Arch::kSm90Tma, __nv_bfloat16, false, true>,
+    Config<Arch::kSm90Tma, __nv_bfloat16, true, false>,
+    Config<Arch::kSm90Tma, __nv_bfloat16, true, true>>;
 TYPED_TEST_SUITE(MainloopTest, Configs, ConfigNames);
 
 // Case fields: m, n, k, tile_m0, tile_n0, grid_m, grid_n, k_begin, k_split, k_end, seed.
@@ -316,7 +392,8 @@ TYPED_TEST(MainloopTest, LongK1300) {
   RunCase<TypeParam>({130, 200, 1300, 0, 0, 2, 2, 0, 41, 41, 9});
 }
 
-// Two Run calls in a row on the same shared memory: [0, 3) then [3, 7) of k = 200, summed.
+// Two Run calls in a row on the same shared memory (the TMA mainloop: one pipeline carried from
+// the first range to the second): [0, 3) then [3, 7) of k = 200, summed.
 TYPED_TEST(MainloopTest, TwoRunsInARow) {
   RunCase<TypeParam>({150, 140, 200, 0, 0, 2, 2, 0, 3, 7, 8});
 }

@@ -46,8 +46,8 @@ TEST(PlannerNamedCases, WholeSmWavesWithAPartResidentWaveUseStreamK) {
   // 2304 x 2816: 18 x 22 = 396 tiles, three whole waves of 132 SMs, but with two blocks per SM
   // the resident waves are 264 + 132: data-parallel runs the second round shared too (measured
   // on an H200: 176 us against 141 us for Stream-K over every tile).
-  DeviceSpec dev = H200Spec();
-  dev.occupancy = 2;
+  DeviceSpec dev = H200CpAsyncSpec();
+  ASSERT_EQ(dev.occupancy, 2);
   PlanExplanation why;
   absl::StatusOr<Plan> p = MakePlan(Shape(2304, 2816, 4096), dev, {}, &why);
   ASSERT_TRUE(p.ok()) << p.status();
@@ -65,9 +65,8 @@ TEST(PlannerNamedCases, WholeSmWavesWithAPartResidentWaveUseStreamK) {
 
 TEST(PlannerNamedCases, OneTileOverAWaveUsesStreamK) {
   // 1536 x 1536: 144 tiles = one wave of 132 + 12: the last wave would leave 120 SMs idle.
-  for (int occupancy : {1, 2}) {
-    DeviceSpec dev = H200Spec();
-    dev.occupancy = occupancy;
+  // The TMA kernel (one block per SM) and the cp.async one (two per SM).
+  for (const DeviceSpec& dev : {H200Spec(), H200CpAsyncSpec()}) {
     PlanExplanation why;
     absl::StatusOr<Plan> p = MakePlan(Shape(1536, 1536, 4096), dev, {}, &why);
     ASSERT_TRUE(p.ok()) << p.status();
@@ -92,10 +91,12 @@ TEST(PlannerNamedCases, SingleLongTileSpreadsOverManyBlocks) {
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->tiles, 1);
   EXPECT_EQ(p->iters_per_tile, 4096);
+  // Measured on an H200 for 128 x 128 x 65536: 66 us over 10-11 k-slices against 352 us
+  // data-parallel.
   EXPECT_NE(p->mode, Mode::kDataParallel) << FormatPlan(*p, &why);
-  EXPECT_GE(p->sk_blocks, 16) << FormatPlan(*p, &why);
+  EXPECT_GE(p->sk_blocks, 10) << FormatPlan(*p, &why);
   EXPECT_LE(p->sk_blocks, 132 * H200Spec().occupancy) << *p;
-  EXPECT_LT(why.predicted_us * 8, why.candidates[0].predicted_us) << FormatPlan(*p, &why);
+  EXPECT_LT(why.predicted_us * 5, why.candidates[0].predicted_us) << FormatPlan(*p, &why);
 }
 
 TEST(PlannerNamedCases, SplitKWithFourSplits) {

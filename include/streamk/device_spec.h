@@ -37,6 +37,10 @@ struct CostModel {
   // A reduction block (separate reduction wave) reading and adding one peer's partial tile: the
   // reads stream back to back, with no hand-over between peers (0: same as peer_us).
   double reduce_peer_us = 0;
+  // c for one block per SM when every SM runs one: the operand traffic then saturates the
+  // memory system. A round in which a of the s SMs run a block costs
+  // iter_us + (iter_busy_us - iter_us) * a / s per iteration (0: iter_us at any load).
+  double iter_busy_us = 0;
 };
 
 struct DeviceSpec {
@@ -48,12 +52,17 @@ struct DeviceSpec {
   bool queried = false;  // true when read off a real device rather than a preset
 };
 
-// Presets: "a100" (A100 SXM, 108 SMs), "h100" (H100 SXM, 132 SMs), "h200" (H200, 132 SMs).
+// Presets: "a100" (A100 SXM, 108 SMs), "h100" (H100 SXM, 132 SMs), "h200" (H200, 132 SMs), each
+// for the kernel the library runs there by default (Hopper: the TMA wgmma kernel, one block per
+// SM), and "h200-cpasync" (the H200 running the cp.async wgmma kernel, two blocks per SM:
+// STREAMK_MAINLOOP=sm90-cpasync, or operands TMA cannot describe).
 DeviceSpec A100Spec();
 DeviceSpec H100Spec();
 DeviceSpec H200Spec();
+DeviceSpec H200CpAsyncSpec();
 
-// A preset by name ("a100", "h100", "h200"); NotFound naming the known ones otherwise.
+// A preset by name ("a100", "h100", "h200", "h200-cpasync"); NotFound naming the known ones
+// otherwise.
 absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name);
 
 // The local GPU's properties through the CUDA runtime (SM count, L2, name) and the kernel's real

@@ -1,0 +1,213 @@
+// Warp-specialized Hopper mainloop (sm_90a): the tile, accumulators and wgmma instructions of
+// MainloopSm90 (mainloop_sm90.cuh), fed by the TMA unit instead of cp.async.
+//
+//   - A producer warp (the block's threads kThreads .. kThreads + 31; one lane works) walks the
+//     same (tile, k-range) sequence as the compute threads and, for each k-iteration, waits for a
+//     free stage of a kStages-deep ring, announces its 16 KiB on the stage's "full" mbarrier and
+//     issues the TMA copies of the A and B tiles (2-4 instructions, zero-filled past m, n and k).
+//   - The two compute warp groups (threads 0 .. 255) wait on "full", issue their two
+//     wgmma.m64n128k16 per k-iteration, keep one wgmma group in flight, and release the stage of
+//     the previous k-iteration on its "empty" mbarrier (one arrival per warp group).
+//
+// Neither side ever waits for the whole block: no __syncthreads in the mainloop, no address
+// arithmetic or bounds checks in the compute warps, and the producer runs ahead across units, so
+// the next tile's operands stream in while the compute warps run a fixup or an epilogue. The ring
+// state (stage, phase) lives in each role's Pipeline and carries over from one unit to the next;
+// both roles see the same k-iterations in the same order, so they stay in step.
+//
+// Shared memory: [pad to 1024][kStages x (A 8 KiB | B 8 KiB)][full barriers][empty barriers];
+// kSmemBytes covers all of it including the pad. The persistent kernel puts the epilogue's
+// staging area after it (it must not overlap the ring the producer is filling).
+// This header holds no host code; it only compiles to TMA and wgmma where
+// __CUDA_ARCH_FEAT_SM90_ALL is defined (sm_90a), and kAvailable says whether it did.
+#pragma once
+#include <cstdint>
+
+#include "mainloop_sm90.cuh"
+#include "tma_operands.h"
+
+namespace streamk::kernels {
+
+namespace sm90 {
+
+__device__ __forceinline__ void MbarrierInit(uint32_t bar, uint32_t count) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+#endif
+}
+// Makes the initialized barriers visible to the other threads and to the TMA unit.
+__device__ __forceinline__ void FenceBarrierInit() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void MbarrierArrive(uint32_t bar) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+#endif
+}
+// One arrival plus `bytes` of expected TMA transactions for the current phase.
+__device__ __forceinline__ void MbarrierArriveExpectTx(uint32_t bar, uint32_t bytes) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes)
+               : "memory");
+#endif
+}
+// Returns once the phase of parity `parity` has completed. A fresh barrier is in phase 0, and a
+// wait for parity 1 on it returns at once (the phase before the first counts as complete).
+__device__ __forceinline__ void MbarrierWait(uint32_t bar, uint32_t parity) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  uint32_t done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
+#endif
+}
+// TMA: the box of `map` at coordinates (c0, c1, c2) into shared memory at dst, completing
+// its bytes on mbarrier bar.
+__device__ __forceinline__ void TmaLoad(uint32_t dst, const CUtensorMap* map, uint32_t bar,
+                                        int c0, int c1, int c2) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4, %5}], [%2];\n" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+#endif
+}
+__device__ __forceinline__ void PrefetchTensorMap(const CUtensorMap* map) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+#endif
+}
+
+}  // namespace sm90
+
+template <typename Element /* __half or __nv_bfloat16 */, bool kAColMajor, bool kBRowMajor,
+          int kStages_ = 8>
+struct MainloopSm90Tma : sm90::WgmmaTile {
+  static constexpr bool kAvailable = sm90::kWgmmaCompiled;
+  static constexpr int kProducerThreads = 32;  // one warp after the kThreads compute threads
+  static constexpr int kStages = kStages_;
+  static constexpr int kOperandBytes = 128 * 32 * static_cast<int>(sizeof(Element));  // 8 KiB
+  static constexpr int kStageBytes = 2 * kOperandBytes;                               // A | B
+  static constexpr int kRingBytes = kStages * kStageBytes;
+  static constexpr int kSmemBytes = 1024 + kRingBytes + 2 * kStages * 8;
+  static_assert(kStages >= 2, "one stage loading while another is read");
+
+  // A role's position in the ring: the stage its next k-iteration uses and that stage's phase
+  // parity. Each role (producer lane, compute thread) keeps its own copy.
+  struct Pipeline {
+    uint32_t ring;  // shared address of stage 0 (1024-aligned: the swizzle patterns repeat there)
+    uint32_t bars;  // full[s] at bars + 8 s, empty[s] at bars + 8 (kStages + s)
+    int stage = 0;
+    uint32_t phase = 0;
+
+    __device__ uint32_t Full(int s) const { return bars + 8u * static_cast<uint32_t>(s); }
+    __device__ uint32_t Empty(int s) const {
+      return bars + 8u * static_cast<uint32_t>(kStages + s);
+    }
+    __device__ void Advance() {
+      if (++stage == kStages) stage = 0, phase ^= 1;
+    }
+  };
+
+  // Every thread of the block, once, before the roles split: thread 0 initializes the barriers
+  // (full: the producer's one arrival plus the TMA bytes; empty: one arrival per compute warp
+  // group), then the whole block synchronizes.
+  __device__ static Pipeline Init(char* smem) {
+    Pipeline p;
+    p.ring = (sm80::SmemAddr(smem) + 1023u) & ~1023u;
+    p.bars = p.ring + kRingBytes;
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < kStages; ++s) {
+        sm90::MbarrierInit(p.Full(s), 1);
+        sm90::MbarrierInit(p.Empty(s), kThreads / 128);
+      }
+      sm90::FenceBarrierInit();
+    }
+    __syncthreads();
+    return p;
+  }
+
+  // Producer (one lane): loads k-iterations [k_iter_begin, k_iter_end) of the tile at
+  // (tile_m0, tile_n0) of batch entry `batch` into the ring.
+  __device__ static void Produce(Pipeline& p, const TmaOperands& tma, int tile_m0, int tile_n0,
+                                 int batch, int k_iter_begin, int k_iter_end) {
+    const int a_batch = tma.a_broadcast ? 0 : batch;
+    const int b_batch = tma.b_broadcast ? 0 : batch;
+    for (int kt = k_iter_begin; kt < k_iter_end; ++kt) {
+      sm90::MbarrierWait(p.Empty(p.stage), p.phase ^ 1);
+      const uint32_t full = p.Full(p.stage);
+      sm90::MbarrierArriveExpectTx(full, kStageBytes);
+      const uint32_t a = p.ring + static_cast<uint32_t>(p.stage * kStageBytes);
+      const uint32_t b = a + kOperandBytes;
+      const int k0 = kt * kBK;
+      if constexpr (kAColMajor) {
+        sm90::TmaLoad(a, &tma.a, full, tile_m0, k0, a_batch);
+        sm90::TmaLoad(a + 4096, &tma.a, full, tile_m0 + 64, k0, a_batch);
+      } else {
+        sm90::TmaLoad(a, &tma.a, full, k0, tile_m0, a_batch);
+      }
+      if constexpr (kBRowMajor) {
+        sm90::TmaLoad(b, &tma.b, full, tile_n0, k0, b_batch);
+        sm90::TmaLoad(b + 4096, &tma.b, full, tile_n0 + 64, k0, b_batch);
+      } else {
+        sm90::TmaLoad(b, &tma.b, full, k0, tile_n0, b_batch);
+      }
+      p.Advance();
+    }
+  }
+
+  // Compute threads: acc = the tile's product over k-iterations [k_iter_begin, k_iter_end),
+  // whose operands the producer loads in the same order. Returns with no wgmma in flight and
+  // every stage it read released.
+  __device__ static void Consume(Pipeline& p, int k_iter_begin, int k_iter_end,
+                                 Accumulators& acc) {
+    const int tid = sm80::OpaqueThreadIdx();
+#pragma unroll
+    for (int j = 0; j < kNI; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) acc.v[0][j][r] = 0.0f;
+
+    // Descriptors of stage 0, k step 0, as in MainloopSm90::Run: this warp group's 64 rows of A
+    // start 4096 bytes in.
+    const uint32_t a_addr = p.ring + ((tid >> 7) << 12);
+    const uint32_t b_addr = p.ring + kOperandBytes;
+    const uint64_t a_desc = kAColMajor ? sm90::MakeDescriptor(a_addr, 4096, 1024, 1)
+                                       : sm90::MakeDescriptor(a_addr, 16, 512, 2);
+    const uint64_t b_desc = kBRowMajor ? sm90::MakeDescriptor(b_addr, 4096, 1024, 1)
+                                       : sm90::MakeDescriptor(b_addr, 16, 512, 2);
+    constexpr uint64_t kAStep = kAColMajor ? 2048 >> 4 : 32 >> 4;
+    constexpr uint64_t kBStep = kBRowMajor ? 2048 >> 4 : 32 >> 4;
+    const bool signals = (tid & 127) == 0;  // one arrival per warp group on "empty"
+
+    int previous = -1;  // the stage of the previous k-iteration, still being read
+    for (int kt = k_iter_begin; kt < k_iter_end; ++kt) {
+      sm90::MbarrierWait(p.Full(p.stage), p.phase);
+      const uint64_t offset = static_cast<uint64_t>(p.stage * kStageBytes) >> 4;
+      sm90::WgmmaFence();
+#pragma unroll
+      for (int ks = 0; ks < kBK / 16; ++ks)
+        sm90::Wgmma64x128x16<Element, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
+            acc.v[0], a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
+      sm90::WgmmaCommit();
+      // The previous k-iteration's wgmmas are done once at most this one is in flight.
+      sm90::WgmmaWait<1>();
+      if (previous >= 0 && signals) sm90::MbarrierArrive(p.Empty(previous));
+      previous = p.stage;
+      p.Advance();
+    }
+    sm90::WgmmaWait<0>();
+    if (previous >= 0 && signals) sm90::MbarrierArrive(p.Empty(previous));
+    sm90::FenceAccumulators(acc.v[0]);
+  }
+};
+
+}  // namespace streamk::kernels
