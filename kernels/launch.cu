@@ -175,7 +175,9 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   cudaError_t result = cudaSuccess;
   // The TMA kernel falls back to the cp.async one for operands TMA cannot describe: a plan must
   // fit both.
-  for (Arch kind : {arch, arch == Arch::kSm90Tma ? Arch::kSm90 : arch}) {
+  const Arch kinds[] = {arch, Arch::kSm90};
+  for (int i = 0; i < (arch == Arch::kSm90Tma ? 2 : 1); ++i) {
+    const Arch kind = kinds[i];
     for (DType t : {DType::kF16, DType::kBF16}) {
       for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
         GemmKernelArgs a;

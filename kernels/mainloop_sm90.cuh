@@ -199,6 +199,48 @@ struct WgmmaTile {
   __device__ static int AccCol(int tid, int j, int r) {
     return (j << 3) + ((tid & 3) << 1) + (r & 1);
   }
+  __device__ static void Zero(Accumulators& acc) {
+#pragma unroll
+    for (int j = 0; j < kNI; ++j)
+#pragma unroll
+      for (int r = 0; r < 4; ++r) acc.v[0][j][r] = 0.0f;
+  }
+};
+
+// One warp group's wgmma work on the stages both wgmma mainloops fill: stage s at
+// ring + s * kStageBytes holds the A tile then the B tile (kOperandBytes each) in the layouts
+// described at the top of this file. Holds the descriptors of stage 0, k step 0.
+template <typename Element, bool kAColMajor, bool kBRowMajor>
+struct WgmmaStages {
+  static constexpr int kOperandBytes = 128 * 32 * static_cast<int>(sizeof(Element));  // 8 KiB
+  static constexpr int kStageBytes = 2 * kOperandBytes;                               // A | B
+  uint64_t a_desc, b_desc;
+
+  // This warp group's 64 rows of A start 4096 bytes in (64 rows of 64 bytes, or the second
+  // 64-wide half).
+  __device__ WgmmaStages(uint32_t ring, int tid) {
+    const uint32_t a_addr = ring + ((tid >> 7) << 12);
+    const uint32_t b_addr = ring + kOperandBytes;
+    a_desc = kAColMajor ? MakeDescriptor(a_addr, 4096, 1024, 1)
+                        : MakeDescriptor(a_addr, 16, 512, 2);
+    b_desc = kBRowMajor ? MakeDescriptor(b_addr, 4096, 1024, 1)
+                        : MakeDescriptor(b_addr, 16, 512, 2);
+  }
+
+  // acc += stage `stage`'s A x B: the 32-deep k-iteration as two 16-deep wgmmas, committed as
+  // one group (the caller waits for it).
+  __device__ void Issue(float (&acc)[16][4], int stage) const {
+    // Descriptor increments (bytes >> 4) of one 16-deep k step.
+    constexpr uint64_t kAStep = kAColMajor ? 2048 >> 4 : 32 >> 4;
+    constexpr uint64_t kBStep = kBRowMajor ? 2048 >> 4 : 32 >> 4;
+    const uint64_t offset = static_cast<uint64_t>(stage * kStageBytes) >> 4;
+    WgmmaFence();
+#pragma unroll
+    for (int ks = 0; ks < WgmmaTile::kBK / 16; ++ks)
+      Wgmma64x128x16<Element, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
+          acc, a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
+    WgmmaCommit();
+  }
 };
 
 }  // namespace sm90
@@ -212,8 +254,9 @@ struct MainloopSm90 : sm90::WgmmaTile {
   // kStages - 1 - kInFlight k-iterations ahead.
   static constexpr int kInFlight = kInFlight_;
   static constexpr int kAhead = kStages - 1 - kInFlight;
-  static constexpr int kOperandBytes = 128 * 32 * static_cast<int>(sizeof(Element));  // 8 KiB
-  static constexpr int kStageBytes = 2 * kOperandBytes;                               // A | B
+  using Stages = sm90::WgmmaStages<Element, kAColMajor, kBRowMajor>;
+  static constexpr int kOperandBytes = Stages::kOperandBytes;
+  static constexpr int kStageBytes = Stages::kStageBytes;
   // +1024: the stages start at the first 1024-byte boundary of the dynamic shared memory (the
   // 128-byte swizzle repeats every 1024 bytes and wgmma's descriptors assume it starts there).
   static constexpr int kSmemBytes = kStages * kStageBytes + 1024;
@@ -227,10 +270,7 @@ struct MainloopSm90 : sm90::WgmmaTile {
   __device__ static void Run(char* smem, const MainloopOperands<Element>& op, int tile_m0,
                              int tile_n0, int k_iter_begin, int k_iter_end, Accumulators& acc) {
     const int tid = sm80::OpaqueThreadIdx();
-#pragma unroll
-    for (int j = 0; j < kNI; ++j)
-#pragma unroll
-      for (int r = 0; r < 4; ++r) acc.v[0][j][r] = 0.0f;
+    Zero(acc);
 
     const uint32_t base = (sm80::SmemAddr(smem) + 1023u) & ~1023u;
     const int num_iters = k_iter_end - k_iter_begin;
@@ -241,17 +281,7 @@ struct MainloopSm90 : sm90::WgmmaTile {
     const sm90::TileLoader<Element, kAColMajor> a_loader(op.lda, tid);
     const sm90::TileLoader<Element, kBRowMajor> b_loader(op.ldb, tid);
 
-    // Descriptors of stage 0, k step 0. This warp group's 64 rows of A start 4096 bytes in (64
-    // rows of 64 bytes, or the second 64-wide half).
-    const uint32_t a_addr = base + ((tid >> 7) << 12);
-    const uint32_t b_addr = base + kOperandBytes;
-    const uint64_t a_desc = kAColMajor ? sm90::MakeDescriptor(a_addr, 4096, 1024, 1)
-                                       : sm90::MakeDescriptor(a_addr, 16, 512, 2);
-    const uint64_t b_desc = kBRowMajor ? sm90::MakeDescriptor(b_addr, 4096, 1024, 1)
-                                       : sm90::MakeDescriptor(b_addr, 16, 512, 2);
-    // Descriptor increments (bytes >> 4) of one 16-deep k step.
-    constexpr uint64_t kAStep = kAColMajor ? 2048 >> 4 : 32 >> 4;
-    constexpr uint64_t kBStep = kBRowMajor ? 2048 >> 4 : 32 >> 4;
+    const Stages stages(base, tid);
 
     // The caller (or a previous tile's epilogue) may still be reading smem.
     __syncthreads();
@@ -283,13 +313,7 @@ struct MainloopSm90 : sm90::WgmmaTile {
       if (it + kAhead < num_iters) load(it + kAhead);
       sm80::CpAsyncCommit();
 
-      const uint64_t offset = static_cast<uint64_t>(stage * kStageBytes) >> 4;
-      sm90::WgmmaFence();
-#pragma unroll
-      for (int ks = 0; ks < kBK / 16; ++ks)
-        sm90::Wgmma64x128x16<Element, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
-            acc.v[0], a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
-      sm90::WgmmaCommit();
+      stages.Issue(acc.v[0], stage);
       sm90::WgmmaWait<kInFlight>();
       stage = stage + 1 == kStages ? 0 : stage + 1;
     }

@@ -95,8 +95,9 @@ struct MainloopSm90Tma : sm90::WgmmaTile {
   static constexpr bool kAvailable = sm90::kWgmmaCompiled;
   static constexpr int kProducerThreads = 32;  // one warp after the kThreads compute threads
   static constexpr int kStages = kStages_;
-  static constexpr int kOperandBytes = 128 * 32 * static_cast<int>(sizeof(Element));  // 8 KiB
-  static constexpr int kStageBytes = 2 * kOperandBytes;                               // A | B
+  using Stages = sm90::WgmmaStages<Element, kAColMajor, kBRowMajor>;
+  static constexpr int kOperandBytes = Stages::kOperandBytes;
+  static constexpr int kStageBytes = Stages::kStageBytes;
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kSmemBytes = 1024 + kRingBytes + 2 * kStages * 8;
   static_assert(kStages >= 2, "one stage loading while another is read");
@@ -171,33 +172,14 @@ struct MainloopSm90Tma : sm90::WgmmaTile {
   __device__ static void Consume(Pipeline& p, int k_iter_begin, int k_iter_end,
                                  Accumulators& acc) {
     const int tid = sm80::OpaqueThreadIdx();
-#pragma unroll
-    for (int j = 0; j < kNI; ++j)
-#pragma unroll
-      for (int r = 0; r < 4; ++r) acc.v[0][j][r] = 0.0f;
-
-    // Descriptors of stage 0, k step 0, as in MainloopSm90::Run: this warp group's 64 rows of A
-    // start 4096 bytes in.
-    const uint32_t a_addr = p.ring + ((tid >> 7) << 12);
-    const uint32_t b_addr = p.ring + kOperandBytes;
-    const uint64_t a_desc = kAColMajor ? sm90::MakeDescriptor(a_addr, 4096, 1024, 1)
-                                       : sm90::MakeDescriptor(a_addr, 16, 512, 2);
-    const uint64_t b_desc = kBRowMajor ? sm90::MakeDescriptor(b_addr, 4096, 1024, 1)
-                                       : sm90::MakeDescriptor(b_addr, 16, 512, 2);
-    constexpr uint64_t kAStep = kAColMajor ? 2048 >> 4 : 32 >> 4;
-    constexpr uint64_t kBStep = kBRowMajor ? 2048 >> 4 : 32 >> 4;
+    Zero(acc);
+    const Stages stages(p.ring, tid);
     const bool signals = (tid & 127) == 0;  // one arrival per warp group on "empty"
 
     int previous = -1;  // the stage of the previous k-iteration, still being read
     for (int kt = k_iter_begin; kt < k_iter_end; ++kt) {
       sm90::MbarrierWait(p.Full(p.stage), p.phase);
-      const uint64_t offset = static_cast<uint64_t>(p.stage * kStageBytes) >> 4;
-      sm90::WgmmaFence();
-#pragma unroll
-      for (int ks = 0; ks < kBK / 16; ++ks)
-        sm90::Wgmma64x128x16<Element, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
-            acc.v[0], a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
-      sm90::WgmmaCommit();
+      stages.Issue(acc.v[0], p.stage);
       // The previous k-iteration's wgmmas are done once at most this one is in flight.
       sm90::WgmmaWait<1>();
       if (previous >= 0 && signals) sm90::MbarrierArrive(p.Empty(previous));
