@@ -1,4 +1,5 @@
-// Epilogue: D = alpha * acc + beta * C for one 128 x 128 tile, converted to fp16, bf16 or fp32.
+// Epilogue: D = alpha * acc + beta * C for one 128 x kTileN tile (kTileN = 128 or 256), converted
+// to fp16, bf16 or fp32.
 // The accumulators are staged through shared memory in two 64-row halves so that every thread
 // then reads and writes 8 consecutive columns: 16-byte (fp16/bf16) or 2 x 16-byte (fp32) global
 // accesses, coalesced along rows. Tiles at the matrix edge fall back to per-element accesses for
@@ -16,15 +17,30 @@
 
 namespace streamk::kernels {
 
-struct EpilogueSm80 {
-  static constexpr int kTile = 128;
+// Conversions between the output types and fp32.
+__device__ inline float ToFloat(__half x) { return __half2float(x); }
+__device__ inline float ToFloat(__nv_bfloat16 x) { return __bfloat162float(x); }
+__device__ inline float ToFloat(float x) { return x; }
+template <typename T>
+__device__ T FromFloat(float x);
+template <>
+__device__ inline __half FromFloat<__half>(float x) { return __float2half_rn(x); }
+template <>
+__device__ inline __nv_bfloat16 FromFloat<__nv_bfloat16>(float x) { return __float2bfloat16_rn(x); }
+template <>
+__device__ inline float FromFloat<float>(float x) { return x; }
+
+template <int kTileN>
+struct Epilogue {
+  static constexpr int kTileM = 128;
   static constexpr int kPassRows = 64;
-  // Row pitch in floats: 136 = 128 + 8 keeps the float2 stores of the mma fragment layout (8 rows
-  // x 4 column pairs per half-warp phase) on distinct banks, and rows 16-byte aligned.
-  static constexpr int kPitch = kTile + 8;
-  static constexpr int kSmemBytes = kPassRows * kPitch * 4;  // 34,816 bytes
+  // Row pitch in floats: kTileN + 8 (= 8 banks mod 32) keeps the float2 stores of the mma
+  // fragment layout (4 rows x 4 column pairs per half-warp phase) on distinct banks, and rows
+  // 16-byte aligned.
+  static constexpr int kPitch = kTileN + 8;
+  static constexpr int kSmemBytes = kPassRows * kPitch * 4;  // 34,816 or 67,584 bytes
   static constexpr int kThreads = 256;
-  static constexpr int kChunks = kPassRows * kTile / 8;  // 8-column chunks per pass (1024)
+  static constexpr int kChunks = kPassRows * kTileN / 8;  // 8-column chunks per pass
 
   template <class Mainloop>
   __device__ static void Run(char* smem, const typename Mainloop::Accumulators& acc,
@@ -37,7 +53,7 @@ struct EpilogueSm80 {
     // for every output type, 32k instructions of kernel) it ran out of the instruction cache and
     // took 5 us per tile on an H200 (ncu: stalls spread over thousands of epilogue instructions).
 #pragma unroll 1
-    for (int pass = 0; pass < kTile / kPassRows; ++pass) {
+    for (int pass = 0; pass < kTileM / kPassRows; ++pass) {
       // Registers -> shared memory, rows [pass * 64, pass * 64 + 64) of the tile.
 #pragma unroll
       for (int i = 0; i < Mainloop::kMI; ++i) {
@@ -66,11 +82,6 @@ struct EpilogueSm80 {
   }
 
  private:
-  template <typename T>
-  __device__ static float ToFloat(T x);
-  template <typename T>
-  __device__ static T FromFloat(float x);
-
   template <typename T>
   __device__ static void StoreTyped(const GemmKernelArgs& args, int batch, int row, int col,
                                     int valid, float (&v)[8]) {
@@ -116,8 +127,8 @@ struct EpilogueSm80 {
                                    int batch, int row0, int tile_n0) {
 #pragma unroll 1
     for (int chunk = threadIdx.x; chunk < kChunks; chunk += kThreads) {
-      const int row = chunk / (kTile / 8);
-      const int col = (chunk % (kTile / 8)) * 8;
+      const int row = chunk / (kTileN / 8);
+      const int col = (chunk % (kTileN / 8)) * 8;
       const int gr = row0 + row;
       const int gc = tile_n0 + col;
       if (gr < m && gc < n) {
@@ -129,22 +140,5 @@ struct EpilogueSm80 {
     }
   }
 };
-
-template <>
-__device__ inline float EpilogueSm80::ToFloat<__half>(__half x) { return __half2float(x); }
-template <>
-__device__ inline float EpilogueSm80::ToFloat<__nv_bfloat16>(__nv_bfloat16 x) {
-  return __bfloat162float(x);
-}
-template <>
-__device__ inline float EpilogueSm80::ToFloat<float>(float x) { return x; }
-template <>
-__device__ inline __half EpilogueSm80::FromFloat<__half>(float x) { return __float2half_rn(x); }
-template <>
-__device__ inline __nv_bfloat16 EpilogueSm80::FromFloat<__nv_bfloat16>(float x) {
-  return __float2bfloat16_rn(x);
-}
-template <>
-__device__ inline float EpilogueSm80::FromFloat<float>(float x) { return x; }
 
 }  // namespace streamk::kernels

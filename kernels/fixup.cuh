@@ -1,7 +1,7 @@
 // The device side of the fixup protocol (fixup_protocol.h): waiting on and signalling a tile's
 // flag, and moving a block's fp32 accumulators to and from a partial slot in the workspace.
 //
-// A partial slot holds one 128 x 128 fp32 tile in *fragment order*: float4 number
+// A partial slot holds one fp32 tile (128 x 128 or 128 x 256) in *fragment order*: float4 number
 // f * kThreads + tid holds accumulators v[i][j][0..3] (f = i * kNI + j) of thread tid. Every
 // access is a coalesced 16-byte vector, and since every block of the kernel uses the same
 // fragment layout no block ever needs row/column coordinates to combine partials.

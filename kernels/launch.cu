@@ -74,9 +74,10 @@ EncodeTiledFn EncodeTiled() {
 // One operand as a {inner, outer, batch} tensor of 2-byte elements (tma_operands.h): mn rows or
 // columns and k deep, `ld` elements between consecutive outer indices, `stride` between batch
 // entries (0: one matrix for every entry, *broadcast = 1).
+// The box is one k-iteration of the operand's `tile_mn` rows or columns.
 cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const void* ptr,
                           bool mn_contiguous, int64_t mn, int64_t k, int64_t ld, int64_t stride,
-                          int batch) {
+                          int batch, int tile_mn) {
   const EncodeTiledFn encode = EncodeTiled();
   if (encode == nullptr) return cudaErrorNotSupported;
   const int64_t outer = mn_contiguous ? k : mn;
@@ -86,9 +87,10 @@ cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const vo
                               static_cast<cuuint64_t>(outer), static_cast<cuuint64_t>(entries)};
   const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld) * 2,
                                  static_cast<cuuint64_t>(entries > 1 ? stride : ld * outer) * 2};
-  // k-contiguous: 128 rows of 32 elements (64 bytes: the 64-byte swizzle); mn-contiguous: 32 k
-  // rows of 64 elements (128 bytes: the 128-byte swizzle).
-  const cuuint32_t box[3] = {mn_contiguous ? 64u : 32u, mn_contiguous ? 32u : 128u, 1u};
+  // k-contiguous: tile_mn rows of 32 elements (64 bytes: the 64-byte swizzle); mn-contiguous:
+  // 32 k rows of 64 elements (128 bytes: the 128-byte swizzle), loaded tile_mn / 64 times.
+  const cuuint32_t box[3] = {mn_contiguous ? 64u : 32u,
+                             mn_contiguous ? 32u : static_cast<cuuint32_t>(tile_mn), 1u};
   const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUresult r = encode(
       map, type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
@@ -124,11 +126,11 @@ const char* ArchName(Arch arch) {
 cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   if (cudaError_t err = EncodeOperand(&tma->a, &tma->a_broadcast, args.input, args.a,
                                       args.a_col_major, plan.m, plan.k, args.lda, args.stride_a,
-                                      plan.batch);
+                                      plan.batch, plan.tile_m);
       err != cudaSuccess)
     return err;
   return EncodeOperand(&tma->b, &tma->b_broadcast, args.input, args.b, args.b_row_major, plan.n,
-                       plan.k, args.ldb, args.stride_b, plan.batch);
+                       plan.k, args.ldb, args.stride_b, plan.batch, plan.tile_n);
 }
 
 cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* workspace,
@@ -137,9 +139,14 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   int device = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
   Arch arch = KernelArch(device);
+  if (arch == Arch::kSm90Tma && plan.tile_n == kTileN) arch = Arch::kSm90;
+  const KernelTile tile = TileOf(arch);
+  if (plan.tile_m != tile.m || plan.tile_n != tile.n || plan.tile_k != tile.k)
+    return cudaErrorInvalidValue;
   TmaOperands tma;
-  if (arch == Arch::kSm90Tma && EncodeTmaOperands(plan, args, &tma) != cudaSuccess)
-    arch = Arch::kSm90;
+  if (arch == Arch::kSm90Tma) {
+    if (cudaError_t err = EncodeTmaOperands(plan, args, &tma); err != cudaSuccess) return err;
+  }
   KernelConfig kernel;
   if (cudaError_t err = Prepare(arch, args, &kernel); err != cudaSuccess) return err;
 
@@ -173,11 +180,8 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   const Arch arch = KernelArch(device);
   int least = 1 << 30;
   cudaError_t result = cudaSuccess;
-  // The TMA kernel falls back to the cp.async one for operands TMA cannot describe: a plan must
-  // fit both.
-  const Arch kinds[] = {arch, Arch::kSm90};
-  for (int i = 0; i < (arch == Arch::kSm90Tma ? 2 : 1); ++i) {
-    const Arch kind = kinds[i];
+  {
+    const Arch kind = arch;
     for (DType t : {DType::kF16, DType::kBF16}) {
       for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
         GemmKernelArgs a;

@@ -11,13 +11,23 @@
 
 namespace streamk::kernels {
 
-// The tile the kernels compute, elements; plans for gemm() must use it.
-constexpr int kTileM = 128, kTileN = 128, kTileK = 32;
 constexpr int kThreadsPerBlock = 256;  // compute threads (the TMA kernel adds a producer warp)
 
 // The mainloops: mma.sync + cp.async (sm_80 and newer); wgmma fed by cp.async from all threads
 // (sm_90a); wgmma fed by TMA from a producer warp (sm_90a, warp-specialized).
 enum class Arch { kSm80, kSm90, kSm90Tma };
+
+// The tiles the kernels compute, elements: 128 x 128 x 32 (kSm80, kSm90) and 128 x 256 x 32
+// (kSm90Tma). A plan's tile picks the kernel: on a device whose arch is kSm90Tma, a 128 x 128
+// plan runs the kSm90 kernel.
+constexpr int kTileM = 128, kTileN = 128, kTileK = 32;
+constexpr int kTmaTileN = 256;
+struct KernelTile {
+  int m, n, k;
+};
+constexpr KernelTile TileOf(Arch arch) {
+  return {kTileM, arch == Arch::kSm90Tma ? kTmaTileN : kTileN, kTileK};
+}
 
 // The mainloop the kernels use on `device`: kSm90Tma where the device is compute capability 9.0
 // and the library carries sm_90a code for it, kSm80 otherwise. The environment variable
@@ -35,12 +45,14 @@ struct KernelConfig {
   int threads = 0;
 };
 
-// The TMA descriptors of A and B for a kSm90Tma launch of `plan` (m, n, k, batch) with `args`.
-// Fails (cudaErrorInvalidValue) where the driver cannot describe an operand, e.g. a batch stride
-// TMA does not support; LaunchGemm then runs the cp.async wgmma kernel.
+// The TMA descriptors of A and B for a kSm90Tma launch of `plan` (m, n, k, batch, tile) with
+// `args`. Fails (cudaErrorInvalidValue) where the driver cannot describe an operand; operands
+// that pass gemm()'s checks (16-byte aligned pointers, rows and batch strides) always can.
 cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma);
 
-// Launches the persistent kernel for `plan`. `workspace` must hold plan.workspace_bytes bytes
+// Launches the persistent kernel for `plan`: the one for the device's arch, or the kSm90 one for a
+// 128 x 128 plan on a kSm90Tma device; a tile no kernel there computes is cudaErrorInvalidValue.
+// `workspace` must hold plan.workspace_bytes bytes
 // whose flags area is zero (it is zero again when the kernel ends). Plans whose blocks wait on
 // each other are launched cooperatively (co-residency guaranteed by the runtime) unless
 // `cooperative` is false.

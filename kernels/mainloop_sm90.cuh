@@ -73,57 +73,76 @@ __device__ __forceinline__ void FenceProxyAsync() {
 
 // Pins the accumulators at this point of the program: the compiler may not move their reads or
 // writes across it (wgmma writes them asynchronously, behind the compiler's back).
-__device__ __forceinline__ void FenceAccumulators(float (&d)[16][4]) {
+template <int kN8>
+__device__ __forceinline__ void FenceAccumulators(float (&d)[kN8][4]) {
 #pragma unroll
-  for (int j = 0; j < 16; ++j)
+  for (int j = 0; j < kN8; ++j)
 #pragma unroll
     for (int r = 0; r < 4; ++r) asm volatile("" : "+f"(d[j][r])::"memory");
 }
 
-// d (64 x 128 per warp group, fp32) += A (64 x 16, descriptor da) * B (16 x 128, descriptor db).
-// kTransA / kTransB: 1 when that operand is m/n-major in shared memory.
-template <typename Element, int kTransA, int kTransB>
-__device__ __forceinline__ void Wgmma64x128x16(float (&d)[16][4], uint64_t da, uint64_t db) {
+// The asm operands of one n8 block of a wgmma accumulator: 4 fp32 registers.
+#define STREAMK_ACC4(j) "+f"(d[j][0]), "+f"(d[j][1]), "+f"(d[j][2]), "+f"(d[j][3])
+#define STREAMK_ACC32(j)                                                                      \
+  STREAMK_ACC4(j), STREAMK_ACC4(j + 1), STREAMK_ACC4(j + 2), STREAMK_ACC4(j + 3),              \
+      STREAMK_ACC4(j + 4), STREAMK_ACC4(j + 5), STREAMK_ACC4(j + 6), STREAMK_ACC4(j + 7)
+
+// d (64 x kN per warp group, fp32) += A (64 x 16, descriptor da) * B (16 x kN, descriptor db),
+// kN = 128 or 256. kTransA / kTransB: 1 when that operand is m/n-major in shared memory.
+template <typename Element, int kN, int kTransA, int kTransB>
+__device__ __forceinline__ void WgmmaM64K16(float (&d)[kN / 8][4], uint64_t da, uint64_t db) {
+  static_assert(kN == 128 || kN == 256, "wgmma n");
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define STREAMK_WGMMA_OPERANDS                                                                   \
-  "+f"(d[0][0]), "+f"(d[0][1]), "+f"(d[0][2]), "+f"(d[0][3]), "+f"(d[1][0]), "+f"(d[1][1]),     \
-      "+f"(d[1][2]), "+f"(d[1][3]), "+f"(d[2][0]), "+f"(d[2][1]), "+f"(d[2][2]), "+f"(d[2][3]), \
-      "+f"(d[3][0]), "+f"(d[3][1]), "+f"(d[3][2]), "+f"(d[3][3]), "+f"(d[4][0]), "+f"(d[4][1]), \
-      "+f"(d[4][2]), "+f"(d[4][3]), "+f"(d[5][0]), "+f"(d[5][1]), "+f"(d[5][2]), "+f"(d[5][3]), \
-      "+f"(d[6][0]), "+f"(d[6][1]), "+f"(d[6][2]), "+f"(d[6][3]), "+f"(d[7][0]), "+f"(d[7][1]), \
-      "+f"(d[7][2]), "+f"(d[7][3]), "+f"(d[8][0]), "+f"(d[8][1]), "+f"(d[8][2]), "+f"(d[8][3]), \
-      "+f"(d[9][0]), "+f"(d[9][1]), "+f"(d[9][2]), "+f"(d[9][3]), "+f"(d[10][0]),               \
-      "+f"(d[10][1]), "+f"(d[10][2]), "+f"(d[10][3]), "+f"(d[11][0]), "+f"(d[11][1]),           \
-      "+f"(d[11][2]), "+f"(d[11][3]), "+f"(d[12][0]), "+f"(d[12][1]), "+f"(d[12][2]),           \
-      "+f"(d[12][3]), "+f"(d[13][0]), "+f"(d[13][1]), "+f"(d[13][2]), "+f"(d[13][3]),           \
-      "+f"(d[14][0]), "+f"(d[14][1]), "+f"(d[14][2]), "+f"(d[14][3]), "+f"(d[15][0]),           \
-      "+f"(d[15][1]), "+f"(d[15][2]), "+f"(d[15][3])
-#define STREAMK_WGMMA_D                                                                        \
-  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, " \
-  "%20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, "  \
-  "%38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, "   \
-  "%56, %57, %58, %59, %60, %61, %62, %63}"
-  if constexpr (sm80::MmaType<Element>::kIsBf16) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " STREAMK_WGMMA_D
-        ", %64, %65, p, 1, 1, %66, %67;\n}\n"
-        : STREAMK_WGMMA_OPERANDS
-        : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+#define STREAMK_WGMMA_D128 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+#define STREAMK_WGMMA_D256 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
+#define STREAMK_WGMMA(shape, type, dregs, rest)                                             \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                 \
+               "wgmma.mma_async.sync.aligned." shape ".f32." type "." type " " dregs rest \
+               ";\n}\n"
+  constexpr bool kBf16 = sm80::MmaType<Element>::kIsBf16;
+  if constexpr (kN == 128) {
+    if constexpr (kBf16) {
+      STREAMK_WGMMA("m64n128k16", "bf16", STREAMK_WGMMA_D128, ", %64, %65, p, 1, 1, %66, %67")
+          : STREAMK_ACC32(0), STREAMK_ACC32(8)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    } else {
+      STREAMK_WGMMA("m64n128k16", "f16", STREAMK_WGMMA_D128, ", %64, %65, p, 1, 1, %66, %67")
+          : STREAMK_ACC32(0), STREAMK_ACC32(8)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    }
   } else {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " STREAMK_WGMMA_D
-        ", %64, %65, p, 1, 1, %66, %67;\n}\n"
-        : STREAMK_WGMMA_OPERANDS
-        : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    if constexpr (kBf16) {
+      STREAMK_WGMMA("m64n256k16", "bf16", STREAMK_WGMMA_D256,
+                    ", %128, %129, p, 1, 1, %130, %131")
+          : STREAMK_ACC32(0), STREAMK_ACC32(8), STREAMK_ACC32(16), STREAMK_ACC32(24)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    } else {
+      STREAMK_WGMMA("m64n256k16", "f16", STREAMK_WGMMA_D256, ", %128, %129, p, 1, 1, %130, %131")
+          : STREAMK_ACC32(0), STREAMK_ACC32(8), STREAMK_ACC32(16), STREAMK_ACC32(24)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    }
   }
-#undef STREAMK_WGMMA_D
-#undef STREAMK_WGMMA_OPERANDS
+#undef STREAMK_WGMMA
+#undef STREAMK_WGMMA_D256
+#undef STREAMK_WGMMA_D128
 #else
   (void)d, (void)da, (void)db;
 #endif
 }
+#undef STREAMK_ACC32
+#undef STREAMK_ACC4
 
 // Per-thread state for streaming one operand's 128 x 32 tiles into the layouts above. A thread
 // copies two 16-byte chunks per k-iteration, 64 rows (k-contig) or 64 elements (mn-contig) apart,
@@ -179,18 +198,20 @@ struct TileLoader {
   }
 };
 
-// The tile, thread and accumulator layout both wgmma mainloops share (MainloopSm90 here and
-// MainloopSm90Tma in mainloop_sm90_tma.cuh): a 128 x 128 tile over 32-deep k-iterations, two warp
-// groups of compute threads, 64 rows of the tile each, one m64n128 fp32 accumulator per thread.
+// The tile, thread and accumulator layout of the wgmma mainloops (MainloopSm90 here and
+// MainloopSm90Tma in mainloop_sm90_tma.cuh): a 128 x kBN tile (kBN = 128 or 256) over 32-deep
+// k-iterations, two warp groups of compute threads, 64 rows of the tile each, one m64nkBN fp32
+// accumulator per thread (kBN / 2 registers).
+template <int kBN_>
 struct WgmmaTile {
-  static constexpr int kBM = 128, kBN = 128, kBK = 32;  // tile, elements
+  static constexpr int kBM = 128, kBN = kBN_, kBK = 32;  // tile, elements
   static constexpr int kThreads = 256;  // the threads that hold accumulators (two warp groups)
   static constexpr int kMI = 1;         // accumulator layout, see Accumulators
-  static constexpr int kNI = 16;
+  static constexpr int kNI = kBN / 8;
 
-  // v[0][j][r]: the wgmma m64n128 fp32 accumulator fragment of this thread, register 4 j + r:
+  // v[0][j][r]: the wgmma m64nkBN fp32 accumulator fragment of this thread, register 4 j + r:
   // row 16 (warp % 4) + lane / 4 + 8 (r / 2) of the warp group's 64 rows, column
-  // 8 j + 2 (lane % 4) + r % 2 (the mma.sync m16n8 C layout, repeated over 16 n8 blocks).
+  // 8 j + 2 (lane % 4) + r % 2 (the mma.sync m16n8 C layout, repeated over kBN / 8 n8 blocks).
   struct Accumulators { float v[kMI][kNI][4]; };
 
   __device__ static int AccRow(int tid, int /*i*/, int r) {
@@ -208,19 +229,21 @@ struct WgmmaTile {
 };
 
 // One warp group's wgmma work on the stages both wgmma mainloops fill: stage s at
-// ring + s * kStageBytes holds the A tile then the B tile (kOperandBytes each) in the layouts
-// described at the top of this file. Holds the descriptors of stage 0, k step 0.
-template <typename Element, bool kAColMajor, bool kBRowMajor>
+// ring + s * kStageBytes holds the A tile (kABytes) then the B tile (kBBytes) in the layouts
+// described at the top of this file; a kBN-wide B tile is kBN rows (k-contiguous) or kBN / 64
+// halves-of-128 (mn-contiguous, 4096 bytes apart). Holds the descriptors of stage 0, k step 0.
+template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN = 128>
 struct WgmmaStages {
-  static constexpr int kOperandBytes = 128 * 32 * static_cast<int>(sizeof(Element));  // 8 KiB
-  static constexpr int kStageBytes = 2 * kOperandBytes;                               // A | B
+  static constexpr int kABytes = 128 * 32 * static_cast<int>(sizeof(Element));  // 8 KiB
+  static constexpr int kBBytes = kBN * 32 * static_cast<int>(sizeof(Element));
+  static constexpr int kStageBytes = kABytes + kBBytes;  // A | B
   uint64_t a_desc, b_desc;
 
   // This warp group's 64 rows of A start 4096 bytes in (64 rows of 64 bytes, or the second
   // 64-wide half).
   __device__ WgmmaStages(uint32_t ring, int tid) {
     const uint32_t a_addr = ring + ((tid >> 7) << 12);
-    const uint32_t b_addr = ring + kOperandBytes;
+    const uint32_t b_addr = ring + kABytes;
     a_desc = kAColMajor ? MakeDescriptor(a_addr, 4096, 1024, 1)
                         : MakeDescriptor(a_addr, 16, 512, 2);
     b_desc = kBRowMajor ? MakeDescriptor(b_addr, 4096, 1024, 1)
@@ -229,15 +252,15 @@ struct WgmmaStages {
 
   // acc += stage `stage`'s A x B: the 32-deep k-iteration as two 16-deep wgmmas, committed as
   // one group (the caller waits for it).
-  __device__ void Issue(float (&acc)[16][4], int stage) const {
+  __device__ void Issue(float (&acc)[kBN / 8][4], int stage) const {
     // Descriptor increments (bytes >> 4) of one 16-deep k step.
     constexpr uint64_t kAStep = kAColMajor ? 2048 >> 4 : 32 >> 4;
     constexpr uint64_t kBStep = kBRowMajor ? 2048 >> 4 : 32 >> 4;
     const uint64_t offset = static_cast<uint64_t>(stage * kStageBytes) >> 4;
     WgmmaFence();
 #pragma unroll
-    for (int ks = 0; ks < WgmmaTile::kBK / 16; ++ks)
-      Wgmma64x128x16<Element, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
+    for (int ks = 0; ks < 32 / 16; ++ks)
+      WgmmaM64K16<Element, kBN, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
           acc, a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
     WgmmaCommit();
   }
@@ -247,7 +270,7 @@ struct WgmmaStages {
 
 template <typename Element /* __half or __nv_bfloat16 */, bool kAColMajor, bool kBRowMajor,
           int kStages_ = 6, int kInFlight_ = 1>
-struct MainloopSm90 : sm90::WgmmaTile {
+struct MainloopSm90 : sm90::WgmmaTile<128> {
   static constexpr bool kAvailable = sm90::kWgmmaCompiled;
   static constexpr int kStages = kStages_;
   // wgmma groups (k-iterations) each warp group leaves in flight when it moves on; loads run
@@ -255,7 +278,6 @@ struct MainloopSm90 : sm90::WgmmaTile {
   static constexpr int kInFlight = kInFlight_;
   static constexpr int kAhead = kStages - 1 - kInFlight;
   using Stages = sm90::WgmmaStages<Element, kAColMajor, kBRowMajor>;
-  static constexpr int kOperandBytes = Stages::kOperandBytes;
   static constexpr int kStageBytes = Stages::kStageBytes;
   // +1024: the stages start at the first 1024-byte boundary of the dynamic shared memory (the
   // 128-byte swizzle repeats every 1024 bytes and wgmma's descriptors assume it starts there).
@@ -290,7 +312,7 @@ struct MainloopSm90 : sm90::WgmmaTile {
       const uint32_t stage = base + static_cast<uint32_t>((it % kStages) * kStageBytes);
       const int kt = k_iter_begin + it;
       a_loader.Load(stage, kt, a_tile, op.a, op.lda, op.k, m_rel);
-      b_loader.Load(stage + kOperandBytes, kt, b_tile, op.b, op.ldb, op.k, n_rel);
+      b_loader.Load(stage + Stages::kABytes, kt, b_tile, op.b, op.ldb, op.k, n_rel);
     };
 
     // Prologue: k-iterations 0 .. kAhead - 1, one commit each (empty when past the range) so

@@ -59,11 +59,12 @@ struct StreamKGemm {
   static constexpr int kBlockThreads = kThreads + Mainloop::kProducerThreads;
   // A specialized mainloop's ring is being refilled while the epilogue runs: the epilogue gets
   // its own area after it. Otherwise the two share the same bytes.
+  using Epi = Epilogue<Mainloop::kBN>;
   static constexpr int kEpilogueOffset = kSpecialized ? Mainloop::kSmemBytes : 0;
   static constexpr int kSmemBytes =
-      kSpecialized ? Mainloop::kSmemBytes + EpilogueSm80::kSmemBytes
-                   : (Mainloop::kSmemBytes > EpilogueSm80::kSmemBytes ? Mainloop::kSmemBytes
-                                                                      : EpilogueSm80::kSmemBytes);
+      kSpecialized ? Mainloop::kSmemBytes + Epi::kSmemBytes
+                   : (Mainloop::kSmemBytes > Epi::kSmemBytes ? Mainloop::kSmemBytes
+                                                             : Epi::kSmemBytes);
 
   __device__ static MainloopOperands<Element> Operands(const Plan& p, const GemmKernelArgs& a,
                                                        int batch) {
@@ -92,7 +93,7 @@ struct StreamKGemm {
 
   __device__ static void Finish(char* smem, const Plan& p, const GemmKernelArgs& a,
                                 const mapping::TileCoord& c, const Acc& acc) {
-    EpilogueSm80::Run<Mainloop>(smem + kEpilogueOffset, acc, a, p.m, p.n, c.batch,
+    Epi::template Run<Mainloop>(smem + kEpilogueOffset, acc, a, p.m, p.n, c.batch,
                                 c.tm * Mainloop::kBM, c.tn * Mainloop::kBN);
   }
 

@@ -14,13 +14,13 @@
 namespace streamk {
 namespace {
 
-// Resident blocks per SM of the 128x128x32 kernels: two on A100 (mma.sync: 256 threads at 128
-// registers, 64 KiB of shared memory), one on Hopper (the TMA kernel: 288 threads at 168
-// registers, 165 KiB). QueryLocalDevice() asks the CUDA runtime instead.
+// Resident blocks per SM: two on A100 (the 128x128x32 mma.sync kernel: 256 threads at 128
+// registers, 64 KiB of shared memory), one on Hopper (the 128x256x32 TMA kernel: 288 threads at
+// 224 registers, 211 KiB). QueryLocalDevice() asks the CUDA runtime instead.
 constexpr int kA100Occupancy = 2;
 constexpr int kHopperOccupancy = 1;
 
-// Cost constants, microseconds, for the 128x128x32 kernels with fp16/bf16 inputs.
+// Cost constants, microseconds, for the kernels' tiles with fp16/bf16 inputs.
 //
 // Hopper, wgmma mainloop fed by cp.async from all threads (STREAMK_MAINLOOP=sm90-cpasync, or
 // operands TMA cannot describe), two blocks per SM: fitted 2026-11-21 to
@@ -38,19 +38,19 @@ constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*stream
                                      /*iter_shared_us=*/0.60, /*peer_us=*/2.0,
                                      /*epilogue_us=*/6.0, /*reduce_peer_us=*/0.6};
 // Hopper, wgmma mainloop fed by a TMA producer warp (the default kernel of an sm_90a build; one
-// block per SM): fitted 2026-11-21 by least squares (log of time) to 78 data-parallel and
-// all-tiles Stream-K times and 16 hybrid ones of the waveq and calibration shapes, measured with
-// streamk-bench on an H200 (rms error 8.5%). The per-iteration cost depends on how many SMs run
-// at once: 12 tail tiles of 128 iterations take 19 us, a full round of 132 takes 34 us, because
-// 132 SMs streaming 16 KiB per 0.2 us iteration saturate the L2 (iter_us alone, iter_busy_us
-// with every SM busy). Block, unit and epilogue costs are what the fit assigns to them, not
-// separate measurements: streamk-trace puts the epilogue at 1.5-2 us per tile, and the fit
-// folds part of it into the per-iteration costs.
-constexpr CostModel kHopperTmaCost{/*block_us=*/1.0, /*unit_us=*/1.1, /*streamk_us=*/4.2,
-                                   /*partial_us=*/2.6, /*iter_us=*/0.16,
-                                   /*iter_shared_us=*/0.0, /*peer_us=*/0.3,
-                                   /*epilogue_us=*/0.3, /*reduce_peer_us=*/0.6,
-                                   /*iter_busy_us=*/0.275};
+// block per SM, 128 x 256 tiles): fitted 2026-11-21 by least squares (log of time) to the
+// data-parallel and all-tiles Stream-K times of 39 calibration and waveq shapes and the 12 hybrid
+// plans among them, measured with streamk-bench on an H200 (rms error 11%). An iteration is
+// 2 MFLOP: streamk-trace measures 0.33-0.345 us per iteration whether 12 or 132 SMs run (the
+// 128 x 128 kernel's 16 KiB per MFLOP saturated the L2; 12 KiB per MFLOP does not), an epilogue
+// at 3.7-4.7 us per tile and a Stream-K block's fixups at 8.7 us (128 KiB fp32 partials).
+// Block, unit and epilogue costs are what the fit assigns to them, not separate measurements:
+// the fit folds part of them into the per-iteration costs.
+constexpr CostModel kHopperTmaCost{/*block_us=*/2.66, /*unit_us=*/1.82, /*streamk_us=*/0.93,
+                                   /*partial_us=*/3.3, /*iter_us=*/0.121,
+                                   /*iter_shared_us=*/0.0, /*peer_us=*/0.013,
+                                   /*epilogue_us=*/0.083, /*reduce_peer_us=*/1.2,
+                                   /*iter_busy_us=*/0.228};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)
@@ -66,20 +66,31 @@ constexpr CostModel kHopperMmaSyncCost{/*block_us=*/2.0, /*unit_us=*/3.0, /*stre
 // HBM bandwidth ratio 4.8 / 3.35. A100: not measured; the Hopper mma.sync constants with
 // iterations scaled by the mma rate (312 vs ~400 TFLOP/s achievable, 108 vs 132 SMs), bandwidth
 // terms by 4.8 / 2.0.
-constexpr CostModel kH100Cost{/*block_us=*/1.0, /*unit_us=*/1.1, /*streamk_us=*/4.2,
-                              /*partial_us=*/2.6, /*iter_us=*/0.16, /*iter_shared_us=*/0.0,
-                              /*peer_us=*/0.3, /*epilogue_us=*/0.43, /*reduce_peer_us=*/0.6,
-                              /*iter_busy_us=*/0.275};
+constexpr CostModel kH100Cost{/*block_us=*/2.66, /*unit_us=*/1.82, /*streamk_us=*/0.93,
+                              /*partial_us=*/3.3, /*iter_us=*/0.121, /*iter_shared_us=*/0.0,
+                              /*peer_us=*/0.013, /*epilogue_us=*/0.12, /*reduce_peer_us=*/1.2,
+                              /*iter_busy_us=*/0.228};
 constexpr CostModel kA100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/8.0,
                               /*partial_us=*/4.0, /*iter_us=*/0.53, /*iter_shared_us=*/0.90,
                               /*peer_us=*/4.0, /*epilogue_us=*/2.4};
 
 }  // namespace
 
-DeviceSpec A100Spec() { return {"A100-SXM4", 108, kA100Occupancy, 40 << 20, kA100Cost}; }
-DeviceSpec H100Spec() { return {"H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost}; }
-DeviceSpec H200Spec() { return {"H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost}; }
-DeviceSpec H200CpAsyncSpec() { return {"H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost}; }
+DeviceSpec A100Spec() {
+  return {"A100-SXM4", 108, kA100Occupancy, 40 << 20, kA100Cost, TileShape{}};
+}
+// The TMA kernel's tile (kernels::TileOf(kernels::Arch::kSm90Tma)).
+constexpr TileShape kHopperTmaTile{kernels::kTileM, kernels::kTmaTileN, kernels::kTileK};
+
+DeviceSpec H100Spec() {
+  return {"H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile};
+}
+DeviceSpec H200Spec() {
+  return {"H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile};
+}
+DeviceSpec H200CpAsyncSpec() {
+  return {"H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{}};
+}
 
 absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name) {
   const std::string lower = absl::AsciiStrToLower(std::string(name));
@@ -116,13 +127,16 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
         absl::StrCat("cudaGetDeviceProperties failed: ", cudaGetErrorName(err)));
 
   DeviceSpec spec = prop.major >= 9 ? H200Spec() : A100Spec();
+  const kernels::Arch arch = kernels::KernelArch(device_ordinal);
   if (prop.major >= 9) {
-    switch (kernels::KernelArch(device_ordinal)) {
+    switch (arch) {
       case kernels::Arch::kSm90Tma: spec.cost = kHopperTmaCost; break;
       case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
       case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
     }
   }
+  const kernels::KernelTile tile = kernels::TileOf(arch);
+  spec.tile = {tile.m, tile.n, tile.k};
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;
   spec.l2_bytes = prop.l2CacheSize;

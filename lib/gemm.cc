@@ -93,8 +93,7 @@ PlanOptions ToPlanOptions(const Options& o) {
   p.splits = o.splits;
   p.blocks = o.blocks;
   p.reduction = o.reduction;
-  p.avail_sms = o.avail_sms;
-  p.tile = {kernels::kTileM, kernels::kTileN, kernels::kTileK};
+  p.avail_sms = o.avail_sms;  // the tile is the device's kernel tile (DeviceSpec::tile)
   return p;
 }
 

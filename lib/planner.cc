@@ -245,6 +245,11 @@ Candidate Describe(const std::string& name, const Plan& p, const CostModel& cost
   return c;
 }
 
+// The options' tile, or the device's when the options leave it 0 x 0 x 0.
+TileShape TileOf(const PlanOptions& o, const DeviceSpec& dev) {
+  return o.tile.m == 0 && o.tile.n == 0 && o.tile.k == 0 ? dev.tile : o.tile;
+}
+
 absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOptions& o) {
   auto positive = [](const char* name, int64_t v) -> absl::Status {
     if (v < 1) return absl::InvalidArgumentError(absl::StrCat(name, " = ", v, ": must be >= 1"));
@@ -265,8 +270,9 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
     return absl::InvalidArgumentError(absl::StrCat(
         "device.occupancy = ", dev.occupancy,
         ": the kernel must fit at least one block per SM (0 means it cannot run on this device)"));
-  for (auto [name, v] : {std::pair<const char*, int>{"tile.m", o.tile.m}, {"tile.n", o.tile.n},
-                         {"tile.k", o.tile.k}}) {
+  const TileShape tile = TileOf(o, dev);
+  for (auto [name, v] : {std::pair<const char*, int>{"tile.m", tile.m}, {"tile.n", tile.n},
+                         {"tile.k", tile.k}}) {
     if (v < 1 || v > kMaxTileDim)
       return absl::InvalidArgumentError(
           absl::StrCat(name, " = ", v, ": must be in [1, ", kMaxTileDim, "]"));
@@ -400,9 +406,10 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   p.n = static_cast<int>(problem.n);
   p.k = static_cast<int>(problem.k);
   p.batch = static_cast<int>(problem.batch);
-  p.tile_m = o.tile.m;
-  p.tile_n = o.tile.n;
-  p.tile_k = o.tile.k;
+  const TileShape tile = TileOf(o, device);
+  p.tile_m = tile.m;
+  p.tile_n = tile.n;
+  p.tile_k = tile.k;
   p.tiles_m = static_cast<int>(CeilDiv(p.m, p.tile_m));
   p.tiles_n = static_cast<int>(CeilDiv(p.n, p.tile_n));
   p.iters_per_tile = static_cast<int>(CeilDiv(p.k, p.tile_k));

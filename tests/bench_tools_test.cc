@@ -39,12 +39,16 @@ TEST(ShapeSets, BuiltInSets) {
     }
   }
   EXPECT_EQ(PaperSet(150, 1)[17].k, paper[17].k);  // reproducible from the seed
-  const std::vector<BenchShape> waveq = WaveQuantizationSet(132);
-  ASSERT_FALSE(waveq.empty());
-  for (const BenchShape& s : waveq) {
-    const int64_t tiles = (s.m / 128) * (s.n / 128);
-    EXPECT_GT(tiles % 132, 0) << s.m << "x" << s.n;
-    EXPECT_LE(tiles % 132, 12) << s.m << "x" << s.n;  // the last wave nearly empty
+  for (const int tile_n : {128, 256}) {
+    const std::vector<BenchShape> waveq = WaveQuantizationSet(132, 128, tile_n);
+    ASSERT_FALSE(waveq.empty());
+    for (const BenchShape& s : waveq) {
+      EXPECT_EQ(s.m % 128, 0);
+      EXPECT_EQ(s.n % tile_n, 0);
+      const int64_t tiles = (s.m / 128) * (s.n / tile_n);
+      EXPECT_GT(tiles % 132, 0) << s.m << "x" << s.n;
+      EXPECT_LE(tiles % 132, 12) << s.m << "x" << s.n;  // the last wave nearly empty
+    }
   }
   for (const BenchShape& s : LlmSet()) EXPECT_LE(s.m, 4096);
 }

@@ -137,8 +137,8 @@ TEST(GemmValidation, AcceptsValidArguments) {
 TEST(GemmValidation, PlanForAnyDeviceWithoutOne) {
   Fixture f;
   GemmArgs g = f.Valid();
-  g.m = 1536, g.n = 1536, g.k = 4096, g.lda = 4096, g.ldb = 4096, g.ldd = 1536, g.ldc = 1536;
-  absl::StatusOr<Plan> p = PlanGemm(g, H200Spec());
+  g.m = 1536, g.n = 3072, g.k = 4096, g.lda = 4096, g.ldb = 4096, g.ldd = 3072, g.ldc = 3072;
+  absl::StatusOr<Plan> p = PlanGemm(g, H200Spec());  // 144 tiles of 128x256
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->mode, Mode::kStreamK);
   // Column-major D plans the transposed problem: m and n trade places.

@@ -1,6 +1,6 @@
 // GPU tests of the tensor-core mainloops (kernels/mainloop_sm80.cuh, mainloop_sm90.cuh,
 // mainloop_sm90_tma.cuh): a small kernel runs the mainloop (Run, or the TMA one's Produce and
-// Consume on their warps) on one or a few 128 x 128 tiles and scatters the fp32 accumulators through
+// Consume on their warps) on one or a few tiles (128 x 128; 128 x 256 for the TMA one) and scatters the fp32 accumulators through
 // AccRow/AccCol into a NaN-poisoned m x n output, which is compared with a double-precision CPU
 // product over exactly the same k-range. All 4 A/B layout combinations x {fp16, bf16}; shapes cover
 // a 1 x 1 x 1 problem, an exact tile, m/n/k tails, an interior tile of a larger problem, k
@@ -65,7 +65,7 @@ __device__ __forceinline__ void StoreTile(const typename Mainloop::Accumulators&
       }
 }
 
-// Runs the mainloop for tile (tile_m0 + 128 * blockIdx.x, tile_n0 + 128 * blockIdx.y) over
+// Runs the mainloop for tile (tile_m0 + kBM * blockIdx.x, tile_n0 + kBN * blockIdx.y) over
 // k-iterations [k_begin, k_split) and then, as a second Run call into the same shared memory,
 // [k_split, k_end) (skipped when k_split == k_end), adding both into out.
 template <typename Mainloop, typename Element>
@@ -223,6 +223,7 @@ void RunCase(const Case& c) {
   if constexpr (Cfg::kArch == Arch::kSm90Tma) {
     Plan plan;
     plan.m = m, plan.n = n, plan.k = k, plan.batch = 1;
+    plan.tile_m = Mainloop::kBM, plan.tile_n = Mainloop::kBN;
     GemmKernelArgs args;
     args.input = Cfg::kBf16 ? DType::kBF16 : DType::kF16;
     args.a_col_major = Cfg::kAColMajor;

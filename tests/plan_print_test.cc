@@ -13,7 +13,7 @@ namespace {
 
 TEST(PlanPrint, TextReportShowsDecisionsAndCandidates) {
   Problem pr;
-  pr.m = 1536, pr.n = 1536, pr.k = 4096;
+  pr.m = 1536, pr.n = 3072, pr.k = 4096;  // 144 tiles of 128x256
   PlanExplanation why;
   absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
   ASSERT_TRUE(p.ok());

@@ -27,12 +27,12 @@ Plan MustPlan(const Problem& problem, const DeviceSpec& dev, const PlanOptions& 
 }
 
 TEST(PlannerNamedCases, WholeWaveIsPureDataParallel) {
-  // 1408 x 1536 with 128x128 tiles: 11 x 12 = 132 tiles, one whole wave on 132 SMs.
+  // 1408 x 3072 with the H200's 128x256 tiles: 11 x 12 = 132 tiles, one whole wave on 132 SMs.
   for (int64_t k : {32, 128, 4096, 16384}) {
     for (int occupancy : {1, 2, 4}) {
       DeviceSpec dev = H200Spec();
       dev.occupancy = occupancy;
-      const Plan p = MustPlan(Shape(1408, 1536, k), dev);
+      const Plan p = MustPlan(Shape(1408, 3072, k), dev);
       EXPECT_EQ(p.tiles, 132);
       EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
       EXPECT_EQ(p.sk_blocks, 0) << p;
@@ -64,11 +64,12 @@ TEST(PlannerNamedCases, WholeSmWavesWithAPartResidentWaveUseStreamK) {
 }
 
 TEST(PlannerNamedCases, OneTileOverAWaveUsesStreamK) {
-  // 1536 x 1536: 144 tiles = one wave of 132 + 12: the last wave would leave 120 SMs idle.
-  // The TMA kernel (one block per SM) and the cp.async one (two per SM).
-  for (const DeviceSpec& dev : {H200Spec(), H200CpAsyncSpec()}) {
+  // 144 tiles = one wave of 132 + 12: the last wave would leave 120 SMs idle. The TMA kernel
+  // (one block per SM, 128x256 tiles: 1536 x 3072) and the cp.async one (two per SM, 128x128
+  // tiles: 1536 x 1536).
+  for (const auto& [dev, n] : {std::pair{H200Spec(), 3072}, {H200CpAsyncSpec(), 1536}}) {
     PlanExplanation why;
-    absl::StatusOr<Plan> p = MakePlan(Shape(1536, 1536, 4096), dev, {}, &why);
+    absl::StatusOr<Plan> p = MakePlan(Shape(1536, n, 4096), dev, {}, &why);
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->tiles, 144);
     EXPECT_EQ(p->mode, Mode::kStreamK) << FormatPlan(*p, &why);
@@ -117,7 +118,7 @@ TEST(PlannerNamedCases, SplitKWithFourSplits) {
 TEST(PlannerNamedCases, DataParallelModeNeverCreatesStreamKWork) {
   PlanOptions o;
   o.mode = Mode::kDataParallel;
-  const Plan p = MustPlan(Shape(1536, 1536, 4096), H200Spec(), o);
+  const Plan p = MustPlan(Shape(1536, 3072, 4096), H200Spec(), o);
   EXPECT_EQ(p.sk_blocks, 0);
   EXPECT_EQ(p.sk_tiles, 0);
   EXPECT_EQ(p.dp_tiles, 144);
@@ -203,10 +204,10 @@ TEST(PlannerBehaviour, SamePlanForSameInputs) {
 }
 
 TEST(PlannerBehaviour, BatchCountsTilesAcrossTheBatch) {
-  const Plan p = MustPlan(Shape(256, 256, 4096, 33), H200Spec());
-  EXPECT_EQ(p.tiles, 4 * 33);  // 132 tiles: a whole wave
+  const Plan p = MustPlan(Shape(256, 512, 4096, 33), H200Spec());
+  EXPECT_EQ(p.tiles, 4 * 33);  // 132 tiles of 128x256: a whole wave
   EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
-  const Plan q = MustPlan(Shape(256, 256, 4096, 36), H200Spec());
+  const Plan q = MustPlan(Shape(256, 512, 4096, 36), H200Spec());
   EXPECT_EQ(q.tiles, 144);
   EXPECT_EQ(q.mode, Mode::kStreamK) << q;
 }

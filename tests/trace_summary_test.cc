@@ -37,6 +37,7 @@ TEST(TraceSummary, PhasesFitAndIdleTime) {
   pr.m = 128, pr.n = 256, pr.k = 4096;
   PlanOptions o;
   o.mode = Mode::kDataParallel;
+  o.tile = {128, 128, 32};
   absl::StatusOr<Plan> plan = MakePlan(pr, dev, o);
   ASSERT_TRUE(plan.ok());
   ASSERT_EQ(plan->grid_blocks, 2);

@@ -243,6 +243,7 @@ TEST(WorkMapping, BigBlocksComeFirstAndDoOneMore) {
   o.blocks = 7;
   Problem pr;
   pr.m = 128, pr.n = 256, pr.k = 32 * 10;  // 2 tiles x 10 iterations = 20 over 7 blocks
+  o.tile = {128, 128, 32};
   absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), o);
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->sk_iters_per_normal_block, 2);
@@ -272,7 +273,7 @@ TEST(WorkMapping, BigBlocksComeFirstAndDoOneMore) {
 
 TEST(WorkMapping, RasterBandsFollowTheLongerDimension) {
   Problem pr;
-  pr.m = 128 * 20, pr.n = 128 * 3, pr.k = 64;  // tall: raster along m in bands of 3 columns
+  pr.m = 128 * 20, pr.n = 256 * 3, pr.k = 64;  // tall: raster along m in bands of 3 columns
   absl::StatusOr<Plan> p = MakePlan(pr, H200Spec());
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->raster, Raster::kAlongM);

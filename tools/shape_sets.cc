@@ -13,8 +13,6 @@
 namespace streamk::tools {
 namespace {
 
-constexpr int kTile = 128;  // the kernel's tile edge: waveq shapes are built from tile counts
-
 bool ParsePositive(absl::string_view s, int64_t* out) { return absl::SimpleAtoi(s, out) && *out > 0; }
 
 }  // namespace
@@ -75,7 +73,7 @@ std::vector<BenchShape> PaperSet(int count, uint64_t seed) {
   return out;
 }
 
-std::vector<BenchShape> WaveQuantizationSet(int sms) {
+std::vector<BenchShape> WaveQuantizationSet(int sms, int tile_m, int tile_n) {
   // For 1..4 whole waves plus a few tiles, the most nearly square tile grid with exactly that
   // many tiles (tm <= tn); K spans short and long reductions.
   std::vector<BenchShape> out;
@@ -92,7 +90,7 @@ std::vector<BenchShape> WaveQuantizationSet(int sms) {
         BenchShape s;
         s.set = "waveq";
         s.name = absl::StrCat(tiles, "tiles");
-        s.m = int64_t{tm} * kTile, s.n = int64_t{tn} * kTile, s.k = k;
+        s.m = int64_t{tm} * tile_m, s.n = int64_t{tn} * tile_n, s.k = k;
         out.push_back(s);
       }
     }

@@ -27,8 +27,9 @@ absl::StatusOr<std::vector<BenchShape>> ParseShapesFile(const std::string& path,
                                                         const std::string& contents);
 
 std::vector<BenchShape> PaperSet(int count, uint64_t seed);
-// Shapes of 128x128 tiles whose count is a few tiles past 1..4 whole waves of `sms`.
-std::vector<BenchShape> WaveQuantizationSet(int sms);
+// Shapes whose count of tile_m x tile_n tiles (m x n) is a few tiles past 1..4 whole waves of
+// `sms`.
+std::vector<BenchShape> WaveQuantizationSet(int sms, int tile_m, int tile_n);
 std::vector<BenchShape> LlmSet();
 
 }  // namespace streamk::tools

@@ -229,7 +229,9 @@ int main(int argc, char** argv) {
     if (set == "paper") {
       add = PaperSet(absl::GetFlag(FLAGS_count), absl::GetFlag(FLAGS_seed));
     } else if (set == "waveq") {
-      add = WaveQuantizationSet(device->sms);
+      // D is column-major: the kernel computes D^T, whose rows are D's columns, so a tile spans
+      // tile.n of D's rows and tile.m of its columns.
+      add = WaveQuantizationSet(device->sms, device->tile.n, device->tile.m);
     } else if (set == "llm") {
       add = LlmSet();
     } else {

@@ -24,7 +24,7 @@
 ABSL_FLAG(std::string, device, "auto", "h200 | h100 | a100 | auto (the local GPU, else h200)");
 ABSL_FLAG(int, sms, -1, "SMs of the modelled device (default: the device's)");
 ABSL_FLAG(int, occupancy, -1, "resident blocks per SM (default: the device's)");
-ABSL_FLAG(std::string, tile, "128x128x32", "tile shape BMxBNxBK");
+ABSL_FLAG(std::string, tile, "", "tile shape BMxBNxBK (default: the device's kernel tile)");
 ABSL_FLAG(std::string, mode, "auto", "auto | dp | splitk | streamk");
 ABSL_FLAG(int, splits, 0, "k-slices per tile with --mode splitk (0: the planner picks)");
 ABSL_FLAG(int, blocks, 0, "Stream-K blocks with --mode streamk (0: the planner picks)");
@@ -96,9 +96,13 @@ int main(int argc, char** argv) {
 
   streamk::PlanOptions options;
   std::vector<std::string> tile = absl::StrSplit(absl::GetFlag(FLAGS_tile), 'x');
-  if (tile.size() != 3 || !absl::SimpleAtoi(tile[0], &options.tile.m) ||
-      !absl::SimpleAtoi(tile[1], &options.tile.n) || !absl::SimpleAtoi(tile[2], &options.tile.k))
+  if (absl::GetFlag(FLAGS_tile).empty()) {
+    options.tile = device->tile;
+  } else if (tile.size() != 3 || !absl::SimpleAtoi(tile[0], &options.tile.m) ||
+             !absl::SimpleAtoi(tile[1], &options.tile.n) ||
+             !absl::SimpleAtoi(tile[2], &options.tile.k)) {
     return Fail(absl::StrCat("--tile ", absl::GetFlag(FLAGS_tile), ": expected BMxBNxBK"));
+  }
   const std::optional<streamk::Mode> mode = streamk::ParseMode(absl::GetFlag(FLAGS_mode));
   if (!mode)
     return Fail(absl::StrCat("--mode ", absl::GetFlag(FLAGS_mode),

@@ -43,12 +43,18 @@ struct CostModel {
   double iter_busy_us = 0;
 };
 
+// A tile of D computed by one block, and the depth of one k-iteration, in elements.
+struct TileShape {
+  int m = 128, n = 128, k = 32;
+};
+
 struct DeviceSpec {
   std::string name;
   int sms = 0;            // streaming multiprocessors
   int occupancy = 0;      // resident blocks per SM of the GEMM kernel configuration
   int64_t l2_bytes = 0;
   CostModel cost;
+  TileShape tile;        // the tile of the GEMM kernel configuration (its cost is `cost`)
   bool queried = false;  // true when read off a real device rather than a preset
 };
 

@@ -28,10 +28,6 @@ struct Problem {
   DType output = DType::kF16;  // C and D
 };
 
-struct TileShape {
-  int m = 128, n = 128, k = 32;
-};
-
 struct PlanOptions {
   Mode mode = Mode::kAuto;
   int splits = 0;  // kSplitK: k-slices per tile (0: the planner picks); other modes: must be 0
@@ -40,7 +36,7 @@ struct PlanOptions {
   // separate reduction wave. Set: exactly that strategy.
   std::optional<Reduction> reduction;
   int avail_sms = 0;  // SMs to balance over; 0: all of the device's
-  TileShape tile;
+  TileShape tile{0, 0, 0};  // 0 x 0 x 0: the device's kernel tile (DeviceSpec::tile)
 };
 
 // One decomposition the planner weighed.
