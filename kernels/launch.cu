@@ -10,18 +10,19 @@
 
 namespace streamk::kernels {
 
-cudaError_t PrepareF16Kernel(Arch arch, bool a_col_major, bool b_row_major,
+cudaError_t PrepareF16Kernel(Arch arch, int tile_n, bool a_col_major, bool b_row_major,
                              KernelConfig* config);
-cudaError_t PrepareBF16Kernel(Arch arch, bool a_col_major, bool b_row_major,
+cudaError_t PrepareBF16Kernel(Arch arch, int tile_n, bool a_col_major, bool b_row_major,
                               KernelConfig* config);
 
 namespace {
 
-cudaError_t Prepare(Arch arch, const GemmKernelArgs& args, KernelConfig* config) {
+// tile_n: 128 or 256 (kSm90Tma's two configurations; the other arches compute 128 only).
+cudaError_t Prepare(Arch arch, int tile_n, const GemmKernelArgs& args, KernelConfig* config) {
   if (args.input == DType::kF16)
-    return PrepareF16Kernel(arch, args.a_col_major, args.b_row_major, config);
+    return PrepareF16Kernel(arch, tile_n, args.a_col_major, args.b_row_major, config);
   if (args.input == DType::kBF16)
-    return PrepareBF16Kernel(arch, args.a_col_major, args.b_row_major, config);
+    return PrepareBF16Kernel(arch, tile_n, args.a_col_major, args.b_row_major, config);
   return cudaErrorInvalidValue;
 }
 
@@ -40,7 +41,7 @@ Arch DecideArch(int device) {
   GemmKernelArgs probe;
   KernelConfig config;
   cudaFuncAttributes attr;
-  if (Prepare(Arch::kSm90Tma, probe, &config) != cudaSuccess ||
+  if (Prepare(Arch::kSm90Tma, kTmaTileN, probe, &config) != cudaSuccess ||
       cudaFuncGetAttributes(&attr, config.fn) != cudaSuccess) {
     cudaGetLastError();
     return Arch::kSm80;
@@ -138,17 +139,17 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   if (plan.grid_blocks < 1) return cudaErrorInvalidConfiguration;
   int device = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-  Arch arch = KernelArch(device);
-  if (arch == Arch::kSm90Tma && plan.tile_n == kTileN) arch = Arch::kSm90;
+  const Arch arch = KernelArch(device);
   const KernelTile tile = TileOf(arch);
-  if (plan.tile_m != tile.m || plan.tile_n != tile.n || plan.tile_k != tile.k)
+  const bool tma_128 = arch == Arch::kSm90Tma && plan.tile_n == kTileN;  // its second tile
+  if (plan.tile_m != tile.m || (plan.tile_n != tile.n && !tma_128) || plan.tile_k != tile.k)
     return cudaErrorInvalidValue;
   TmaOperands tma;
   if (arch == Arch::kSm90Tma) {
     if (cudaError_t err = EncodeTmaOperands(plan, args, &tma); err != cudaSuccess) return err;
   }
   KernelConfig kernel;
-  if (cudaError_t err = Prepare(arch, args, &kernel); err != cudaSuccess) return err;
+  if (cudaError_t err = Prepare(arch, plan.tile_n, args, &kernel); err != cudaSuccess) return err;
 
   Plan p = plan;
   GemmKernelArgs a = args;
@@ -180,8 +181,9 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   const Arch arch = KernelArch(device);
   int least = 1 << 30;
   cudaError_t result = cudaSuccess;
-  {
-    const Arch kind = arch;
+  // The TMA arch has two tile configurations: a plan may use either.
+  for (const int tile_n : {kTmaTileN, kTileN}) {
+    if (tile_n == kTmaTileN && arch != Arch::kSm90Tma) continue;
     for (DType t : {DType::kF16, DType::kBF16}) {
       for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
         GemmKernelArgs a;
@@ -190,7 +192,7 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
         a.b_row_major = layout & 2;
         KernelConfig kernel;
         int blocks = 0;
-        result = Prepare(kind, a, &kernel);
+        result = Prepare(arch, tile_n, a, &kernel);
         if (result == cudaSuccess)
           result = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.fn,
                                                                  kernel.threads, kernel.smem);

@@ -17,9 +17,8 @@ constexpr int kThreadsPerBlock = 256;  // compute threads (the TMA kernel adds a
 // (sm_90a); wgmma fed by TMA from a producer warp (sm_90a, warp-specialized).
 enum class Arch { kSm80, kSm90, kSm90Tma };
 
-// The tiles the kernels compute, elements: 128 x 128 x 32 (kSm80, kSm90) and 128 x 256 x 32
-// (kSm90Tma). A plan's tile picks the kernel: on a device whose arch is kSm90Tma, a 128 x 128
-// plan runs the kSm90 kernel.
+// The tiles the kernels compute, elements: 128 x 128 x 32 (kSm80, kSm90); kSm90Tma has two
+// configurations, 128 x 256 x 32 (TileOf) and 128 x 128 x 32, and a plan's tile picks one.
 constexpr int kTileM = 128, kTileN = 128, kTileK = 32;
 constexpr int kTmaTileN = 256;
 struct KernelTile {
@@ -50,8 +49,8 @@ struct KernelConfig {
 // that pass gemm()'s checks (16-byte aligned pointers, rows and batch strides) always can.
 cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma);
 
-// Launches the persistent kernel for `plan`: the one for the device's arch, or the kSm90 one for a
-// 128 x 128 plan on a kSm90Tma device; a tile no kernel there computes is cudaErrorInvalidValue.
+// Launches the persistent kernel for `plan`: the device's arch, in the configuration of the
+// plan's tile; a tile no kernel there computes is cudaErrorInvalidValue.
 // `workspace` must hold plan.workspace_bytes bytes
 // whose flags area is zero (it is zero again when the kernel ends). Plans whose blocks wait on
 // each other are launched cooperatively (co-residency guaranteed by the runtime) unless

@@ -2,8 +2,8 @@
 #include "launch_impl.cuh"
 
 namespace streamk::kernels {
-cudaError_t PrepareF16Kernel(Arch arch, bool a_col_major, bool b_row_major,
+cudaError_t PrepareF16Kernel(Arch arch, int tile_n, bool a_col_major, bool b_row_major,
                              KernelConfig* config) {
-  return PrepareKernelFor<__half>(arch, a_col_major, b_row_major, config);
+  return PrepareKernelFor<__half>(arch, tile_n, a_col_major, b_row_major, config);
 }
 }  // namespace streamk::kernels

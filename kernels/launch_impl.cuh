@@ -53,29 +53,31 @@ __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
 }
 
 // The warp-specialized Hopper kernels: TMA producer warp + two wgmma warp groups
-// (mainloop_sm90_tma.cuh), 288 threads, 128 x 256 tiles (kTmaTileN). With 128 x 128 tiles every
-// SM streamed 16 KiB of operands per 1 MFLOP iteration and, all 132 SMs together, saturated the
-// H200's L2 (0.235 us per iteration against 0.15-0.165 us for an SM alone); 128 x 256 tiles
-// stream 24 KiB per 2 MFLOP. Six 24 KiB stages hold as many bytes in flight as eight 16 KiB ones
-// did, and leave room for the 64-row epilogue staging area of a 256-wide tile.
-// STREAMK_SM90_TMA_STAGES / _BLOCKS_PER_SM as above.
+// (mainloop_sm90_tma.cuh), 288 threads, 128 x 256 tiles (kTmaTileN) or 128 x 128 (the planner
+// picks per shape). With 128 x 128 tiles every SM streams 16 KiB of operands per 1 MFLOP
+// iteration and, all 132 SMs together, saturated the H200's L2 (0.235 us per iteration against
+// 0.15-0.165 us for an SM alone); 128 x 256 tiles stream 24 KiB per 2 MFLOP (0.334 us per
+// iteration whatever the load). Six 24 KiB stages hold as many bytes in flight as eight 16 KiB
+// ones, and leave room for the 64-row epilogue staging area of a 256-wide tile.
+// STREAMK_SM90_TMA_STAGES (256-wide) / _BLOCKS_PER_SM as above.
 #ifndef STREAMK_SM90_TMA_STAGES
 #define STREAMK_SM90_TMA_STAGES 6
 #endif
 #ifndef STREAMK_SM90_TMA_BLOCKS_PER_SM
 #define STREAMK_SM90_TMA_BLOCKS_PER_SM 1
 #endif
-template <typename Element, bool kAColMajor, bool kBRowMajor>
-using Sm90TmaGemm = StreamKGemm<
-    MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kTmaTileN, STREAMK_SM90_TMA_STAGES>, Element>;
+template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN>
+using Sm90TmaGemm = StreamKGemm<MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN,
+                                                kBN == kTmaTileN ? STREAMK_SM90_TMA_STAGES : 8>,
+                                Element>;
 
-template <typename Element, bool kAColMajor, bool kBRowMajor>
-__global__ void __launch_bounds__(Sm90TmaGemm<Element, kAColMajor, kBRowMajor>::kBlockThreads,
+template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN>
+__global__ void __launch_bounds__(Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN>::kBlockThreads,
                                   STREAMK_SM90_TMA_BLOCKS_PER_SM)
     StreamKGemmKernelSm90Tma(const Plan plan, const GemmKernelArgs args, char* workspace,
                              const __grid_constant__ TmaOperands tma) {
-  if constexpr (MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kTmaTileN>::kAvailable)
-    Sm90TmaGemm<Element, kAColMajor, kBRowMajor>::Run(plan, args, workspace, &tma);
+  if constexpr (MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN>::kAvailable)
+    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN>::Run(plan, args, workspace, &tma);
 }
 
 // The kernel for `arch`, its dynamic shared memory and its block size; sets the kernel's
@@ -89,18 +91,22 @@ cudaError_t PrepareGemm(Kernel kernel, KernelConfig* config) {
 }
 
 template <typename Element, bool kAColMajor, bool kBRowMajor>
-cudaError_t PrepareKernel(Arch arch, KernelConfig* config) {
+cudaError_t PrepareKernel(Arch arch, int tile_n, KernelConfig* config) {
   static_assert(Sm80Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock &&
                     Sm90Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock &&
-                    Sm90TmaGemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock,
+                    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>::kThreads ==
+                        kThreadsPerBlock,
                 "compute threads");
   static_assert(MainloopSm80<Element, kAColMajor, kBRowMajor>::kBN == kTileN &&
                     MainloopSm90<Element, kAColMajor, kBRowMajor>::kBN == kTileN,
                 "tile of the 128 x 128 kernels");
   switch (arch) {
     case Arch::kSm90Tma:
-      return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor>>(
-          StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor>, config);
+      if (tile_n == kTileN)
+        return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>>(
+            StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTileN>, config);
+      return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>>(
+          StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaTileN>, config);
     case Arch::kSm90:
       return PrepareGemm<Sm90Gemm<Element, kAColMajor, kBRowMajor>>(
           StreamKGemmKernelSm90<Element, kAColMajor, kBRowMajor>, config);
@@ -111,14 +117,14 @@ cudaError_t PrepareKernel(Arch arch, KernelConfig* config) {
 }
 
 template <typename Element>
-cudaError_t PrepareKernelFor(Arch arch, bool a_col_major, bool b_row_major,
+cudaError_t PrepareKernelFor(Arch arch, int tile_n, bool a_col_major, bool b_row_major,
                              KernelConfig* config) {
   if (a_col_major) {
-    return b_row_major ? PrepareKernel<Element, true, true>(arch, config)
-                       : PrepareKernel<Element, true, false>(arch, config);
+    return b_row_major ? PrepareKernel<Element, true, true>(arch, tile_n, config)
+                       : PrepareKernel<Element, true, false>(arch, tile_n, config);
   }
-  return b_row_major ? PrepareKernel<Element, false, true>(arch, config)
-                     : PrepareKernel<Element, false, false>(arch, config);
+  return b_row_major ? PrepareKernel<Element, false, true>(arch, tile_n, config)
+                     : PrepareKernel<Element, false, false>(arch, tile_n, config);
 }
 
 }  // namespace streamk::kernels

@@ -51,6 +51,18 @@ constexpr CostModel kHopperTmaCost{/*block_us=*/2.66, /*unit_us=*/1.82, /*stream
                                    /*iter_shared_us=*/0.0, /*peer_us=*/0.013,
                                    /*epilogue_us=*/0.083, /*reduce_peer_us=*/1.2,
                                    /*iter_busy_us=*/0.228};
+// The same kernel with 128 x 128 tiles (8 stages of 16 KiB; the planner picks it per shape, e.g.
+// for skinny shapes whose 256-wide tiles would be mostly empty): fitted 2026-11-21 by least
+// squares (log of time) to 78 data-parallel and all-tiles Stream-K times and 16 hybrid ones of the
+// 128 x 128 waveq and calibration shapes, measured with streamk-bench on an H200 (rms error
+// 8.5%; docs/results/2026-11-21-h200-tma/). 12 tail tiles of 128 iterations take 19 us, a full
+// round of 132 takes 34 us: 132 SMs streaming 16 KiB per 1 MFLOP iteration saturate the L2
+// (iter_us alone, iter_busy_us with every SM busy).
+constexpr CostModel kHopperTma128Cost{/*block_us=*/1.0, /*unit_us=*/1.1, /*streamk_us=*/4.2,
+                                      /*partial_us=*/2.6, /*iter_us=*/0.16,
+                                      /*iter_shared_us=*/0.0, /*peer_us=*/0.3,
+                                      /*epilogue_us=*/0.3, /*reduce_peer_us=*/0.6,
+                                      /*iter_busy_us=*/0.275};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)
@@ -74,22 +86,45 @@ constexpr CostModel kA100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/
                               /*partial_us=*/4.0, /*iter_us=*/0.53, /*iter_shared_us=*/0.90,
                               /*peer_us=*/4.0, /*epilogue_us=*/2.4};
 
+// The TMA kernel's tiles (kernels::TileOf(kernels::Arch::kSm90Tma) and the 128 x 128 one).
+constexpr TileShape kHopperTmaTile{kernels::kTileM, kernels::kTmaTileN, kernels::kTileK};
+constexpr TileShape kHopperTma128Tile{kernels::kTileM, kernels::kTileN, kernels::kTileK};
+
+DeviceSpec Spec(const char* name, int sms, int occupancy, int64_t l2_bytes, const CostModel& cost,
+                const TileShape& tile) {
+  DeviceSpec spec;
+  spec.name = name;
+  spec.sms = sms;
+  spec.occupancy = occupancy;
+  spec.l2_bytes = l2_bytes;
+  spec.cost = cost;
+  spec.tile = tile;
+  return spec;
+}
+
+// Adds the 128 x 128 TMA kernel as the second configuration of a Hopper preset.
+DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
+  spec.alt_tile = kHopperTma128Tile;
+  spec.alt_cost = kHopperTma128Cost;
+  spec.alt_cost.epilogue_us *= epilogue_scale;
+  return spec;
+}
+
 }  // namespace
 
 DeviceSpec A100Spec() {
-  return {"A100-SXM4", 108, kA100Occupancy, 40 << 20, kA100Cost, TileShape{}};
+  return Spec("A100-SXM4", 108, kA100Occupancy, 40 << 20, kA100Cost, TileShape{});
 }
-// The TMA kernel's tile (kernels::TileOf(kernels::Arch::kSm90Tma)).
-constexpr TileShape kHopperTmaTile{kernels::kTileM, kernels::kTmaTileN, kernels::kTileK};
-
 DeviceSpec H100Spec() {
-  return {"H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile};
+  return WithTma128(Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile),
+                    4.8 / 3.35);
 }
 DeviceSpec H200Spec() {
-  return {"H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile};
+  return WithTma128(Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile),
+                    1.0);
 }
 DeviceSpec H200CpAsyncSpec() {
-  return {"H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{}};
+  return Spec("H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{});
 }
 
 absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name) {
@@ -137,6 +172,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
   }
   const kernels::KernelTile tile = kernels::TileOf(arch);
   spec.tile = {tile.m, tile.n, tile.k};
+  if (arch != kernels::Arch::kSm90Tma) spec.alt_tile = {0, 0, 0};  // one kernel configuration
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;
   spec.l2_bytes = prop.l2CacheSize;

@@ -397,16 +397,17 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   return MakePlan(problem, device, options, nullptr);
 }
 
-absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
-                              const PlanOptions& o, PlanExplanation* why) {
-  if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
+namespace {
 
+// MakePlan for one kernel configuration: `tile` with `cost` (the options' tile is ignored).
+absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& device,
+                                   const PlanOptions& o, const TileShape& tile,
+                                   const CostModel& cost, PlanExplanation* why) {
   Plan p;
   p.m = static_cast<int>(problem.m);
   p.n = static_cast<int>(problem.n);
   p.k = static_cast<int>(problem.k);
   p.batch = static_cast<int>(problem.batch);
-  const TileShape tile = TileOf(o, device);
   p.tile_m = tile.m;
   p.tile_n = tile.n;
   p.tile_k = tile.k;
@@ -427,7 +428,6 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   p.raster = p.tiles_n >= p.tiles_m ? Raster::kAlongN : Raster::kAlongM;
   p.swizzle = std::min(kDefaultSwizzle, p.raster == Raster::kAlongN ? p.tiles_m : p.tiles_n);
 
-  const CostModel& cost = device.cost;
   const Reduction reduction = o.reduction.value_or(Reduction::kDeterministic);
   const int capacity = p.avail_sms * p.occupancy;  // blocks resident at once
   const int64_t all_iters = int64_t{p.tiles} * p.iters_per_tile;
@@ -590,6 +590,51 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
     }
   }
   return p;
+}
+
+std::string TileName(const TileShape& t) { return absl::StrCat(t.m, "x", t.n, "x", t.k); }
+
+}  // namespace
+
+absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
+                              const PlanOptions& o, PlanExplanation* why) {
+  if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
+  const bool choose_tile = o.tile.m == 0 && o.tile.n == 0 && o.tile.k == 0 &&
+                           device.alt_tile.m > 0 && device.alt_tile.n > 0 && device.alt_tile.k > 0;
+  if (!choose_tile) return PlanForKernel(problem, device, o, TileOf(o, device), device.cost, why);
+
+  // Two kernel configurations: plan both, keep the one predicted faster (the main one on a tie).
+  PlanExplanation main_why, alt_why;
+  absl::StatusOr<Plan> main = PlanForKernel(problem, device, o, device.tile, device.cost, &main_why);
+  if (!main.ok()) return main;
+  absl::StatusOr<Plan> alt =
+      PlanForKernel(problem, device, o, device.alt_tile, device.alt_cost, &alt_why);
+  const bool use_alt = alt.ok() && alt_why.predicted_us < main_why.predicted_us;
+  if (why != nullptr) {
+    PlanExplanation& chosen = use_alt ? alt_why : main_why;
+    const PlanExplanation& other = use_alt ? main_why : alt_why;
+    const TileShape& other_tile = use_alt ? device.tile : device.alt_tile;
+    *why = chosen;
+    if (alt.ok() || use_alt) {
+      for (Candidate c : other.candidates) {
+        absl::StrAppend(&c.name, " [", TileName(other_tile), "]");
+        why->candidates.push_back(std::move(c));
+      }
+    }
+    why->reason = absl::StrFormat(
+        "tile %s (predicted %.1f us; %s: %.1f us); %s", TileName(use_alt ? device.alt_tile
+                                                                         : device.tile),
+        chosen.predicted_us, TileName(other_tile), other.predicted_us, chosen.reason);
+  }
+  return use_alt ? alt : main;
+}
+
+const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan) {
+  const bool alt = device.alt_tile.n > 0 && plan.tile_m == device.alt_tile.m &&
+                   plan.tile_n == device.alt_tile.n && plan.tile_k == device.alt_tile.k &&
+                   !(plan.tile_m == device.tile.m && plan.tile_n == device.tile.n &&
+                     plan.tile_k == device.tile.k);
+  return alt ? device.alt_cost : device.cost;
 }
 
 }  // namespace streamk

@@ -147,7 +147,7 @@ struct Case {
   uint32_t seed;
 };
 
-template <Arch kArch_, typename E, bool kAColMajor_, bool kBRowMajor_>
+template <Arch kArch_, typename E, bool kAColMajor_, bool kBRowMajor_, int kTmaTileN_ = 256>
 struct Config {
   using Element = E;
   static constexpr Arch kArch = kArch_;
@@ -155,7 +155,7 @@ struct Config {
   static constexpr bool kBRowMajor = kBRowMajor_;
   static constexpr bool kBf16 = sm80::MmaType<E>::kIsBf16;
   using Mainloop = std::conditional_t<
-      kArch == Arch::kSm90Tma, MainloopSm90Tma<E, kAColMajor, kBRowMajor>,
+      kArch == Arch::kSm90Tma, MainloopSm90Tma<E, kAColMajor, kBRowMajor, kTmaTileN_>,
       std::conditional_t<kArch == Arch::kSm90, MainloopSm90<E, kAColMajor, kBRowMajor>,
                          MainloopSm80<E, kAColMajor, kBRowMajor>>>;
   // Distinct per configuration, mixed into every case's seed.
@@ -319,9 +319,10 @@ class MainloopTest : public ::testing::Test {
 struct ConfigNames {
   template <typename Cfg>
   static std::string GetName(int) {
-    const char* arch = Cfg::kArch == Arch::kSm90Tma ? "sm90tma_"
-                       : Cfg::kArch == Arch::kSm90  ? "sm90_"
-                                                    : "sm80_";
+    const char* arch = Cfg::kArch == Arch::kSm80   ? "sm80_"
+                       : Cfg::kArch == Arch::kSm90 ? "sm90_"
+                       : Cfg::Mainloop::kBN == 256 ? "sm90tma256_"
+                                                   : "sm90tma128_";
     return std::string(arch) + (Cfg::kBf16 ? "bf16" : "f16") +
            (Cfg::kAColMajor ? "_Acol" : "_Arow") + (Cfg::kBRowMajor ? "_Brow" : "_Bcol");
   }
@@ -351,7 +352,15 @@ using Configs = ::testing::Types<
     Config<Arch::kSm90Tma, __nv_bfloat16, false, false>,
     Config<Arch::kSm90Tma, __nv_bfloat16, false, true>,
     Config<Arch::kSm90Tma, __nv_bfloat16, true, false>,
-    Config<Arch::kSm90Tma, __nv_bfloat16, true, true>>;
+    Config<Arch::kSm90Tma, __nv_bfloat16, true, true>,
+    Config<Arch::kSm90Tma, __half, false, false, 128>,
+    Config<Arch::kSm90Tma, __half, false, true, 128>,
+    Config<Arch::kSm90Tma, __half, true, false, 128>,
+    Config<Arch::kSm90Tma, __half, true, true, 128>,
+    Config<Arch::kSm90Tma, __nv_bfloat16, false, false, 128>,
+    Config<Arch::kSm90Tma, __nv_bfloat16, false, true, 128>,
+    Config<Arch::kSm90Tma, __nv_bfloat16, true, false, 128>,
+    Config<Arch::kSm90Tma, __nv_bfloat16, true, true, 128>>;
 TYPED_TEST_SUITE(MainloopTest, Configs, ConfigNames);
 
 // Case fields: m, n, k, tile_m0, tile_n0, grid_m, grid_n, k_begin, k_split, k_end, seed.

@@ -28,11 +28,13 @@ Plan MustPlan(const Problem& problem, const DeviceSpec& dev, const PlanOptions& 
 
 TEST(PlannerNamedCases, WholeWaveIsPureDataParallel) {
   // 1408 x 3072 with the H200's 128x256 tiles: 11 x 12 = 132 tiles, one whole wave on 132 SMs.
+  PlanOptions o;
+  o.tile = H200Spec().tile;
   for (int64_t k : {32, 128, 4096, 16384}) {
     for (int occupancy : {1, 2, 4}) {
       DeviceSpec dev = H200Spec();
       dev.occupancy = occupancy;
-      const Plan p = MustPlan(Shape(1408, 3072, k), dev);
+      const Plan p = MustPlan(Shape(1408, 3072, k), dev, o);
       EXPECT_EQ(p.tiles, 132);
       EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
       EXPECT_EQ(p.sk_blocks, 0) << p;
@@ -83,6 +85,32 @@ TEST(PlannerNamedCases, OneTileOverAWaveUsesStreamK) {
     EXPECT_GT(p->workspace_bytes, 0) << *p;
     EXPECT_LT(why.predicted_us, why.candidates[0].predicted_us) << FormatPlan(*p, &why);
   }
+}
+
+TEST(PlannerNamedCases, HopperPicksTheTileShapePerShape) {
+  // The H200 preset has two kernel configurations. Large shapes take 128x256 tiles (a third
+  // less operand traffic per FLOP); a skinny one, whose 256-wide tiles would be 94% empty, takes
+  // 128x128 (measured on an H200: 12288 x 16 x 4096 in 56 us with 128x128, 92 us with 128x256).
+  const DeviceSpec dev = H200Spec();
+  ASSERT_EQ(dev.tile.n, 256);
+  ASSERT_EQ(dev.alt_tile.n, 128);
+  EXPECT_EQ(MustPlan(Shape(8192, 8192, 8192), dev).tile_n, 256);
+  EXPECT_EQ(MustPlan(Shape(12288, 16, 4096), dev).tile_n, 128);
+  // An explicit tile is kept.
+  PlanOptions o;
+  o.tile = {128, 128, 32};
+  EXPECT_EQ(MustPlan(Shape(8192, 8192, 8192), dev, o).tile_n, 128);
+  // A device with one configuration plans its tile.
+  EXPECT_EQ(MustPlan(Shape(12288, 16, 4096), H200CpAsyncSpec()).tile_n, 128);
+  // The explanation names both and its chosen candidate is the plan.
+  PlanExplanation why;
+  absl::StatusOr<Plan> p = MakePlan(Shape(12288, 16, 4096), dev, {}, &why);
+  ASSERT_TRUE(p.ok());
+  EXPECT_NE(why.reason.find("tile 128x128x32"), std::string::npos) << why.reason;
+  EXPECT_NE(why.reason.find("128x256x32"), std::string::npos) << why.reason;
+  ASSERT_GE(why.chosen, 0);
+  EXPECT_EQ(why.candidates[why.chosen].sk_tiles, p->sk_tiles);
+  EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, KernelCost(dev, *p)));
 }
 
 TEST(PlannerNamedCases, SingleLongTileSpreadsOverManyBlocks) {

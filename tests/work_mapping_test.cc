@@ -273,8 +273,10 @@ TEST(WorkMapping, BigBlocksComeFirstAndDoOneMore) {
 
 TEST(WorkMapping, RasterBandsFollowTheLongerDimension) {
   Problem pr;
-  pr.m = 128 * 20, pr.n = 256 * 3, pr.k = 64;  // tall: raster along m in bands of 3 columns
-  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec());
+  pr.m = 128 * 20, pr.n = 128 * 3, pr.k = 64;  // tall: raster along m in bands of 3 columns
+  PlanOptions o;
+  o.tile = {128, 128, 32};
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), o);
   ASSERT_TRUE(p.ok());
   EXPECT_EQ(p->raster, Raster::kAlongM);
   EXPECT_EQ(p->swizzle, 3);

@@ -21,10 +21,13 @@ std::string ShapeText(const BenchShape& s) {
   return absl::StrCat(s.name.empty() ? "" : s.name + " ", s.m, "x", s.n, "x", s.k);
 }
 
+// "dp 128x256", "streamk 128x128 dp0+sk144/132": mode, tile, and the Stream-K shape.
 std::string PlanText(const std::optional<Plan>& p) {
   if (!p) return "-";
-  if (p->sk_blocks == 0) return "dp";
-  return absl::StrCat(ModeName(p->mode), " dp", p->dp_tiles, "+sk", p->sk_tiles, "/", p->sk_blocks,
+  const std::string tile = absl::StrCat(p->tile_m, "x", p->tile_n);
+  if (p->sk_blocks == 0) return absl::StrCat("dp ", tile);
+  return absl::StrCat(ModeName(p->mode), " ", tile, " dp", p->dp_tiles, "+sk", p->sk_tiles, "/",
+                      p->sk_blocks,
                       p->reduction == Reduction::kSeparate ? " sep"
                       : p->reduction == Reduction::kAtomic ? " atom"
                                                            : "");
@@ -148,7 +151,8 @@ std::string FormatTable(const BenchReport& r) {
 std::string ToCsv(const BenchReport& r) {
   std::string c =
       "gpu,set,name,m,n,k,dtype,out_dtype,layout,mode,status,time_us,spread,tflops,rel_error,"
-      "plan_mode,dp_tiles,sk_tiles,sk_blocks,sk_regions,reduction,reduction_blocks,grid_blocks\n";
+      "plan_mode,dp_tiles,sk_tiles,sk_blocks,sk_regions,reduction,reduction_blocks,grid_blocks,"
+      "tile_m,tile_n\n";
   for (const ShapeResult& row : r.rows) {
     for (const ModeResult& m : row.modes) {
       absl::StrAppendFormat(&c, "%s,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%.3f,%.4f,%.2f,%.3g,", r.gpu,
@@ -156,12 +160,13 @@ std::string ToCsv(const BenchReport& r) {
                             r.dtype, r.out_dtype, r.layout, m.mode, m.status, m.us, m.spread,
                             m.tflops, m.error);
       if (m.plan) {
-        absl::StrAppendFormat(&c, "%s,%d,%d,%d,%d,%s,%d,%d\n", ModeName(m.plan->mode),
+        absl::StrAppendFormat(&c, "%s,%d,%d,%d,%d,%s,%d,%d,%d,%d\n", ModeName(m.plan->mode),
                               m.plan->dp_tiles, m.plan->sk_tiles, m.plan->sk_blocks,
                               m.plan->sk_regions, ReductionName(m.plan->reduction),
-                              m.plan->reduction_blocks, m.plan->grid_blocks);
+                              m.plan->reduction_blocks, m.plan->grid_blocks, m.plan->tile_m,
+                              m.plan->tile_n);
       } else {
-        c += ",,,,,,,\n";
+        c += ",,,,,,,,,\n";
       }
     }
   }

@@ -24,7 +24,8 @@
 ABSL_FLAG(std::string, device, "auto", "h200 | h100 | a100 | auto (the local GPU, else h200)");
 ABSL_FLAG(int, sms, -1, "SMs of the modelled device (default: the device's)");
 ABSL_FLAG(int, occupancy, -1, "resident blocks per SM (default: the device's)");
-ABSL_FLAG(std::string, tile, "", "tile shape BMxBNxBK (default: the device's kernel tile)");
+ABSL_FLAG(std::string, tile, "",
+          "tile shape BMxBNxBK (default: the device's kernel tile, or the faster of its two)");
 ABSL_FLAG(std::string, mode, "auto", "auto | dp | splitk | streamk");
 ABSL_FLAG(int, splits, 0, "k-slices per tile with --mode splitk (0: the planner picks)");
 ABSL_FLAG(int, blocks, 0, "Stream-K blocks with --mode streamk (0: the planner picks)");
@@ -97,7 +98,7 @@ int main(int argc, char** argv) {
   streamk::PlanOptions options;
   std::vector<std::string> tile = absl::StrSplit(absl::GetFlag(FLAGS_tile), 'x');
   if (absl::GetFlag(FLAGS_tile).empty()) {
-    options.tile = device->tile;
+    // 0 x 0 x 0: the device's tile, or the faster of its two kernel configurations.
   } else if (tile.size() != 3 || !absl::SimpleAtoi(tile[0], &options.tile.m) ||
              !absl::SimpleAtoi(tile[1], &options.tile.n) ||
              !absl::SimpleAtoi(tile[2], &options.tile.k)) {
@@ -123,7 +124,7 @@ int main(int argc, char** argv) {
 
   if (const std::string svg = absl::GetFlag(FLAGS_svg); !svg.empty()) {
     std::ofstream out(svg);
-    out << streamk::PlanToSvg(*plan, device->cost, device->name);
+    out << streamk::PlanToSvg(*plan, streamk::KernelCost(*device, *plan), device->name);
     if (!out) return Fail(absl::StrCat("--svg ", svg, ": cannot write"));
   }
   if (absl::GetFlag(FLAGS_json)) {

@@ -55,6 +55,11 @@ struct DeviceSpec {
   int64_t l2_bytes = 0;
   CostModel cost;
   TileShape tile;        // the tile of the GEMM kernel configuration (its cost is `cost`)
+  // A second kernel configuration (0 x 0 x 0: none) with its own tile and costs and the same
+  // occupancy; the planner picks per shape (Hopper: 128 x 128 tiles for shapes whose 128 x 256
+  // tiles would be mostly empty or too few).
+  TileShape alt_tile{0, 0, 0};
+  CostModel alt_cost;
   bool queried = false;  // true when read off a real device rather than a preset
 };
 

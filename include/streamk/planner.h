@@ -36,7 +36,9 @@ struct PlanOptions {
   // separate reduction wave. Set: exactly that strategy.
   std::optional<Reduction> reduction;
   int avail_sms = 0;  // SMs to balance over; 0: all of the device's
-  TileShape tile{0, 0, 0};  // 0 x 0 x 0: the device's kernel tile (DeviceSpec::tile)
+  // 0 x 0 x 0: the device's kernel tile, or, where the device has two kernel configurations
+  // (DeviceSpec::alt_tile), whichever of the two is predicted faster for the shape.
+  TileShape tile{0, 0, 0};
 };
 
 // One decomposition the planner weighed.
@@ -72,5 +74,9 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
 
 // The cost model's predicted time of a plan on `device`, microseconds.
 double PredictMicros(const Plan& plan, const CostModel& cost);
+
+// The cost model of the kernel configuration that runs `plan` on `device`: alt_cost for a plan
+// of the device's alt_tile, cost otherwise.
+const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan);
 
 }  // namespace streamk
