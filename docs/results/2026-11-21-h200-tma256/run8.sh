@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Session 5, run 8: the 128x256-tile TMA kernel with the refitted planner: tests, sanitizers,
+# Session 5, run 8: the TMA kernel in 128x256 and 128x128 tiles, the planner picking per shape: tests, sanitizers,
 # benchmarks, traces. Everything lands in $OUT/r.tar.gz.
 set -u
 g=$(cd "$(dirname "$0")" && pwd); o=$OUT/r; mkdir -p $o
