@@ -27,6 +27,11 @@ timeout 60 $g/run streamk-bench --shapes $g/calibration.txt --modes auto,dp,spli
 for s in "1408 3072 4096 --mode dp" "1536 3072 4096" "1536 3072 4096 --mode dp" "1536 5888 4096" "2560 5120 4096" "1536 3072 1024" "1536 3072 1024 --mode streamk" "1536 3072 8192" "1536 3072 8192 --mode dp"; do
   echo "=== streamk-trace $s" >> $o/trace.txt; timeout 30 $g/run streamk-trace $s >> $o/trace.txt 2>&1
 done
+for d in fp16 bf16; do
+  { echo "# streamk-bench --shapes sameplan-small-shapes.txt --dtype $d --modes auto,dp --warmup 5 --reps 31 --inner 5"
+    timeout 60 $g/run streamk-bench --shapes $g/sameplan-small-shapes.txt --dtype $d --modes auto,dp --warmup 5 --reps 31 --inner 5 2>/dev/null; } > $o/sameplan-small-$d.txt
+  grep -E "^file +dp " $o/sameplan-small-$d.txt
+done
 timeout 120 $g/run gemm_benchmark --benchmark_min_time=0.05 > $o/gemm_benchmark.txt 2>&1
 $g/run streamk-trace 1536 3072 4096 --csv $o/trace-1536x3072x4096-streamk.csv > /dev/null 2>&1
 fi
