@@ -140,10 +140,7 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   int device = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
   const Arch arch = KernelArch(device);
-  const KernelTile tile = TileOf(arch);
-  const bool tma_128 = arch == Arch::kSm90Tma && plan.tile_n == kTileN;  // its second tile
-  if (plan.tile_m != tile.m || (plan.tile_n != tile.n && !tma_128) || plan.tile_k != tile.k)
-    return cudaErrorInvalidValue;
+  if (!ComputesTile(arch, plan.tile_m, plan.tile_n, plan.tile_k)) return cudaErrorInvalidValue;
   TmaOperands tma;
   if (arch == Arch::kSm90Tma) {
     if (cudaError_t err = EncodeTmaOperands(plan, args, &tma); err != cudaSuccess) return err;
@@ -181,9 +178,9 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   const Arch arch = KernelArch(device);
   int least = 1 << 30;
   cudaError_t result = cudaSuccess;
-  // The TMA arch has two tile configurations: a plan may use either.
+  // Every tile configuration of the arch: a plan may use any.
   for (const int tile_n : {kTmaTileN, kTileN}) {
-    if (tile_n == kTmaTileN && arch != Arch::kSm90Tma) continue;
+    if (!ComputesTile(arch, kTileM, tile_n, kTileK)) continue;
     for (DType t : {DType::kF16, DType::kBF16}) {
       for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
         GemmKernelArgs a;

@@ -27,6 +27,11 @@ struct KernelTile {
 constexpr KernelTile TileOf(Arch arch) {
   return {kTileM, arch == Arch::kSm90Tma ? kTmaTileN : kTileN, kTileK};
 }
+// Whether `arch` has a kernel configuration for a tile_m x tile_n x tile_k tile.
+constexpr bool ComputesTile(Arch arch, int tile_m, int tile_n, int tile_k) {
+  return tile_m == kTileM && tile_k == kTileK &&
+         (tile_n == kTileN || (arch == Arch::kSm90Tma && tile_n == kTmaTileN));
+}
 
 // The mainloop the kernels use on `device`: kSm90Tma where the device is compute capability 9.0
 // and the library carries sm_90a code for it, kSm80 otherwise. The environment variable

@@ -259,7 +259,7 @@ struct WgmmaStages {
     const uint64_t offset = static_cast<uint64_t>(stage * kStageBytes) >> 4;
     WgmmaFence();
 #pragma unroll
-    for (int ks = 0; ks < 32 / 16; ++ks)
+    for (int ks = 0; ks < WgmmaTile<kBN>::kBK / 16; ++ks)
       WgmmaM64K16<Element, kBN, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
           acc, a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
     WgmmaCommit();

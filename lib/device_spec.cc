@@ -172,7 +172,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
   }
   const kernels::KernelTile tile = kernels::TileOf(arch);
   spec.tile = {tile.m, tile.n, tile.k};
-  if (arch != kernels::Arch::kSm90Tma) spec.alt_tile = {0, 0, 0};  // one kernel configuration
+  if (arch != kernels::Arch::kSm90Tma) spec.alt_tile = kNoTile;  // one kernel configuration
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;
   spec.l2_bytes = prop.l2CacheSize;

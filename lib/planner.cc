@@ -245,9 +245,9 @@ Candidate Describe(const std::string& name, const Plan& p, const CostModel& cost
   return c;
 }
 
-// The options' tile, or the device's when the options leave it 0 x 0 x 0.
+// The options' tile, or the device's when the options leave it kNoTile.
 TileShape TileOf(const PlanOptions& o, const DeviceSpec& dev) {
-  return o.tile.m == 0 && o.tile.n == 0 && o.tile.k == 0 ? dev.tile : o.tile;
+  return o.tile == kNoTile ? dev.tile : o.tile;
 }
 
 absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOptions& o) {
@@ -606,9 +606,8 @@ double DataParallelMicros(const PlanExplanation& why) {
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
   if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
-  const bool choose_tile = o.tile.m == 0 && o.tile.n == 0 && o.tile.k == 0 &&
-                           device.alt_tile.m > 0 && device.alt_tile.n > 0 && device.alt_tile.k > 0;
-  if (!choose_tile) return PlanForKernel(problem, device, o, TileOf(o, device), device.cost, why);
+  if (o.tile != kNoTile || device.alt_tile == kNoTile)
+    return PlanForKernel(problem, device, o, TileOf(o, device), device.cost, why);
 
   // Two kernel configurations: plan both, keep the one predicted faster (the main one on a tie).
   PlanExplanation main_why, alt_why;
@@ -616,8 +615,11 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   if (!main.ok()) return main;
   absl::StatusOr<Plan> alt =
       PlanForKernel(problem, device, o, device.alt_tile, device.alt_cost, &alt_why);
-  if (!alt.ok()) alt_why = PlanExplanation{}, alt_why.predicted_us = main_why.predicted_us + 1;
-  bool use_alt = alt.ok() && alt_why.predicted_us < main_why.predicted_us;
+  if (!alt.ok()) {  // e.g. too many iterations with the smaller tile: the main one alone
+    if (why != nullptr) *why = std::move(main_why);
+    return main;
+  }
+  bool use_alt = alt_why.predicted_us < main_why.predicted_us;
   absl::StatusOr<Plan> plan = use_alt ? alt : main;
   std::string reason;
 
@@ -662,11 +664,8 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
 }
 
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan) {
-  const bool alt = device.alt_tile.n > 0 && plan.tile_m == device.alt_tile.m &&
-                   plan.tile_n == device.alt_tile.n && plan.tile_k == device.alt_tile.k &&
-                   !(plan.tile_m == device.tile.m && plan.tile_n == device.tile.n &&
-                     plan.tile_k == device.tile.k);
-  return alt ? device.alt_cost : device.cost;
+  const TileShape tile{plan.tile_m, plan.tile_n, plan.tile_k};
+  return tile == device.alt_tile && tile != device.tile ? device.alt_cost : device.cost;
 }
 
 }  // namespace streamk

@@ -96,13 +96,12 @@ int main(int argc, char** argv) {
   if (absl::GetFlag(FLAGS_occupancy) != -1) device->occupancy = absl::GetFlag(FLAGS_occupancy);
 
   streamk::PlanOptions options;
-  std::vector<std::string> tile = absl::StrSplit(absl::GetFlag(FLAGS_tile), 'x');
-  if (absl::GetFlag(FLAGS_tile).empty()) {
-    // 0 x 0 x 0: the device's tile, or the faster of its two kernel configurations.
-  } else if (tile.size() != 3 || !absl::SimpleAtoi(tile[0], &options.tile.m) ||
-             !absl::SimpleAtoi(tile[1], &options.tile.n) ||
-             !absl::SimpleAtoi(tile[2], &options.tile.k)) {
-    return Fail(absl::StrCat("--tile ", absl::GetFlag(FLAGS_tile), ": expected BMxBNxBK"));
+  // No --tile: the device's tile, or the faster of its two kernel configurations.
+  if (const std::string flag = absl::GetFlag(FLAGS_tile); !flag.empty()) {
+    std::vector<std::string> tile = absl::StrSplit(flag, 'x');
+    if (tile.size() != 3 || !absl::SimpleAtoi(tile[0], &options.tile.m) ||
+        !absl::SimpleAtoi(tile[1], &options.tile.n) || !absl::SimpleAtoi(tile[2], &options.tile.k))
+      return Fail(absl::StrCat("--tile ", flag, ": expected BMxBNxBK"));
   }
   const std::optional<streamk::Mode> mode = streamk::ParseMode(absl::GetFlag(FLAGS_mode));
   if (!mode)

@@ -47,6 +47,12 @@ struct CostModel {
 struct TileShape {
   int m = 128, n = 128, k = 32;
 };
+constexpr bool operator==(const TileShape& a, const TileShape& b) {
+  return a.m == b.m && a.n == b.n && a.k == b.k;
+}
+constexpr bool operator!=(const TileShape& a, const TileShape& b) { return !(a == b); }
+// "No tile": PlanOptions::tile for the device's choice, DeviceSpec::alt_tile for no second one.
+inline constexpr TileShape kNoTile{0, 0, 0};
 
 struct DeviceSpec {
   std::string name;
@@ -58,7 +64,7 @@ struct DeviceSpec {
   // A second kernel configuration (0 x 0 x 0: none) with its own tile and costs and the same
   // occupancy; the planner picks per shape (Hopper: 128 x 128 tiles for shapes whose 128 x 256
   // tiles would be mostly empty or too few).
-  TileShape alt_tile{0, 0, 0};
+  TileShape alt_tile = kNoTile;
   CostModel alt_cost;
   bool queried = false;  // true when read off a real device rather than a preset
 };

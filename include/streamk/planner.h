@@ -36,9 +36,9 @@ struct PlanOptions {
   // separate reduction wave. Set: exactly that strategy.
   std::optional<Reduction> reduction;
   int avail_sms = 0;  // SMs to balance over; 0: all of the device's
-  // 0 x 0 x 0: the device's kernel tile, or, where the device has two kernel configurations
+  // kNoTile: the device's kernel tile, or, where the device has two kernel configurations
   // (DeviceSpec::alt_tile), whichever of the two is predicted faster for the shape.
-  TileShape tile{0, 0, 0};
+  TileShape tile = kNoTile;
 };
 
 // One decomposition the planner weighed.
