@@ -25,10 +25,15 @@ inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
   // Iterations scale with tile volume, per-tile traffic with tile area.
   const double volume = 1.0 * p.tile_m * p.tile_n * p.tile_k / (128.0 * 128.0 * 32.0);
   const double area = 1.0 * p.tile_m * p.tile_n / (128.0 * 128.0);
+  // An iteration loads tile_m rows of A and tile_n rows of B, tile_k deep.
+  const double misaligned = ((p.a_rows_misaligned ? p.tile_m : 0) +
+                             (p.b_rows_misaligned ? p.tile_n : 0)) /
+                            static_cast<double>(p.tile_m + p.tile_n);
+  const double iter = volume * (1.0 + c.misaligned_load * misaligned);
   CostTerms t;
-  t.iter_alone = c.iter_us * volume;
-  t.iter_shared = (c.iter_shared_us > 0 ? c.iter_shared_us : c.iter_us) * volume;
-  t.iter_busy = c.iter_busy_us * volume;
+  t.iter_alone = c.iter_us * iter;
+  t.iter_shared = (c.iter_shared_us > 0 ? c.iter_shared_us : c.iter_us) * iter;
+  t.iter_busy = c.iter_busy_us * iter;
   t.unit = c.unit_us;
   t.partial = c.partial_us * area;
   t.peer = c.peer_us * area;

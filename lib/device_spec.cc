@@ -33,10 +33,13 @@ constexpr int kHopperOccupancy = 1;
 // (over for one-wave shapes, under for three- and four-wave ones). A reduction block sums a
 // peer's partial in ~0.6 us (128x128x65536 as 15 k-slices with a separate reduction: 69 us,
 // 45 of them iterations), where a turnstile hand-over costs partial_us + peer_us.
+// misaligned_load: tn shapes whose K is an odd multiple of 8 ran 1.19-1.51x the time of the same
+// shapes with K rounded to a multiple of 32 (docs/results/2026-11-21-h200-kalign/).
 constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/2.0,
                                      /*partial_us=*/2.0, /*iter_us=*/0.33,
                                      /*iter_shared_us=*/0.60, /*peer_us=*/2.0,
-                                     /*epilogue_us=*/6.0, /*reduce_peer_us=*/0.6};
+                                     /*epilogue_us=*/6.0, /*reduce_peer_us=*/0.6,
+                                     /*iter_busy_us=*/0.0, /*misaligned_load=*/0.35};
 // Hopper, wgmma mainloop fed by a TMA producer warp (the default kernel of an sm_90a build; one
 // block per SM, 128 x 256 tiles): fitted 2026-11-21 by least squares (log of time) to the
 // data-parallel and all-tiles Stream-K times of 39 calibration and waveq shapes and the 12 hybrid
@@ -46,11 +49,16 @@ constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*stream
 // at 3.7-4.7 us per tile and a Stream-K block's fixups at 8.7 us (128 KiB fp32 partials).
 // Block, unit and epilogue costs are what the fit assigns to them, not separate measurements:
 // the fit folds part of them into the per-iteration costs.
+// misaligned_load (both tiles): the TMA unit loads K-major rows that start at odd multiples of 16
+// bytes at about half speed. Measured with streamk-bench on an H200, data-parallel, the same M x N
+// with K an odd multiple of 8 against K rounded to a multiple of 32: 1.96-2.09x the time with both
+// operands' rows misaligned (tn), 1.55-1.72x with the kernel's B only (tt), 1.25-1.37x with its
+// A only (nn); nothing with neither K-major (nt). docs/results/2026-11-21-h200-kalign/.
 constexpr CostModel kHopperTmaCost{/*block_us=*/2.66, /*unit_us=*/1.82, /*streamk_us=*/0.93,
                                    /*partial_us=*/3.3, /*iter_us=*/0.121,
                                    /*iter_shared_us=*/0.0, /*peer_us=*/0.013,
                                    /*epilogue_us=*/0.083, /*reduce_peer_us=*/1.2,
-                                   /*iter_busy_us=*/0.228};
+                                   /*iter_busy_us=*/0.228, /*misaligned_load=*/1.1};
 // The same kernel with 128 x 128 tiles (8 stages of 16 KiB; the planner picks it per shape, e.g.
 // for skinny shapes whose 256-wide tiles would be mostly empty): fitted 2026-11-21 by least
 // squares (log of time) to 78 data-parallel and all-tiles Stream-K times and 16 hybrid ones of the
@@ -62,7 +70,7 @@ constexpr CostModel kHopperTma128Cost{/*block_us=*/1.0, /*unit_us=*/1.1, /*strea
                                       /*partial_us=*/2.6, /*iter_us=*/0.16,
                                       /*iter_shared_us=*/0.0, /*peer_us=*/0.3,
                                       /*epilogue_us=*/0.3, /*reduce_peer_us=*/0.6,
-                                      /*iter_busy_us=*/0.275};
+                                      /*iter_busy_us=*/0.275, /*misaligned_load=*/1.1};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)

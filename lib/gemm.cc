@@ -84,6 +84,14 @@ Lowered Lower(const GemmArgs& g) {
     k.b_row_major = g.a_layout == Layout::kColMajor;
   }
   if (g.batch == 1) k.stride_a = k.stride_b = k.stride_c = k.stride_d = 0;
+  // K-major operand rows at odd multiples of 16 bytes (validation guarantees multiples of 16).
+  const int64_t element = DTypeBytes(g.input);
+  auto misaligned = [element](const void* p, int64_t ld, int64_t stride) {
+    return reinterpret_cast<uintptr_t>(p) % 32 != 0 || ld * element % 32 != 0 ||
+           stride * element % 32 != 0;
+  };
+  l.problem.a_rows_misaligned = !k.a_col_major && misaligned(k.a, k.lda, k.stride_a);
+  l.problem.b_rows_misaligned = !k.b_row_major && misaligned(k.b, k.ldb, k.stride_b);
   return l;
 }
 
@@ -169,9 +177,19 @@ class PlanCache {
  public:
   absl::StatusOr<Plan> Get(int device_ordinal, const Problem& pr, const DeviceSpec& dev,
                            const PlanOptions& o) {
-    const Key key{device_ordinal, pr.m, pr.n, pr.k, pr.batch, static_cast<int>(pr.input),
-                  static_cast<int>(pr.output), static_cast<int>(o.mode), o.splits, o.blocks,
-                  o.reduction.has_value() ? static_cast<int>(*o.reduction) : -1, o.avail_sms};
+    const Key key{device_ordinal,
+                  pr.m,
+                  pr.n,
+                  pr.k,
+                  pr.batch,
+                  static_cast<int>(pr.input),
+                  static_cast<int>(pr.output),
+                  (pr.a_rows_misaligned ? 1 : 0) + (pr.b_rows_misaligned ? 2 : 0),
+                  static_cast<int>(o.mode),
+                  o.splits,
+                  o.blocks,
+                  o.reduction.has_value() ? static_cast<int>(*o.reduction) : -1,
+                  o.avail_sms};
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = plans_.find(key);
@@ -187,7 +205,8 @@ class PlanCache {
 
  private:
   static constexpr size_t kMaxPlans = 4096;
-  using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int>;
+  using Key =
+      std::tuple<int, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int, int>;
   std::mutex mu_;
   std::map<Key, Plan> plans_;
 };

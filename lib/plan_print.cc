@@ -82,6 +82,11 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
                         device.empty() ? "" : ", ", p.avail_sms, p.occupancy);
   absl::StrAppendFormat(&s, "tiles       %d (%d x %d x %d), %d iterations each\n", p.tiles,
                         p.tiles_m, p.tiles_n, p.batch, p.iters_per_tile);
+  if (p.a_rows_misaligned || p.b_rows_misaligned) {
+    absl::StrAppendFormat(
+        &s, "operands    K-major rows of %s start at odd multiples of 16 bytes (slower loads)\n",
+        p.a_rows_misaligned && p.b_rows_misaligned ? "A and B" : p.a_rows_misaligned ? "A" : "B");
+  }
   absl::StrAppendFormat(&s,
                         "waves       %d full + %d tiles (%.1f%% of the last wave) on %d SMs\n",
                         waves_full, waves_partial, 100.0 * waves_partial / p.avail_sms,
@@ -145,6 +150,8 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   field("tile", absl::StrFormat("[%d, %d, %d]", p.tile_m, p.tile_n, p.tile_k));
   num("tiles_m", p.tiles_m), num("tiles_n", p.tiles_n), num("tiles", p.tiles);
   num("iters_per_tile", p.iters_per_tile);
+  field("a_rows_misaligned", p.a_rows_misaligned ? "true" : "false");
+  field("b_rows_misaligned", p.b_rows_misaligned ? "true" : "false");
   num("dp_tiles", p.dp_tiles), num("sk_tiles", p.sk_tiles), num("sk_blocks", p.sk_blocks);
   num("sk_regions", p.sk_regions), num("sk_blocks_per_region", p.sk_blocks_per_region);
   num("sk_iters_per_region", p.sk_iters_per_region);

@@ -414,6 +414,8 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   p.tiles_m = static_cast<int>(CeilDiv(p.m, p.tile_m));
   p.tiles_n = static_cast<int>(CeilDiv(p.n, p.tile_n));
   p.iters_per_tile = static_cast<int>(CeilDiv(p.k, p.tile_k));
+  p.a_rows_misaligned = problem.a_rows_misaligned;
+  p.b_rows_misaligned = problem.b_rows_misaligned;
   const int64_t tiles = int64_t{p.tiles_m} * p.tiles_n * p.batch;
   // tiles < 2^62 (each factor < 2^31 / 1); test it alone first so the product cannot overflow.
   constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();

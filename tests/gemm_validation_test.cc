@@ -150,6 +150,42 @@ TEST(GemmValidation, PlanForAnyDeviceWithoutOne) {
   EXPECT_EQ(p->n, 1000);
 }
 
+TEST(GemmValidation, PlanKnowsWhichOperandRowsAreMisaligned) {
+  // K-major rows at odd multiples of 16 bytes (Problem::a_rows_misaligned): from the leading
+  // dimension, the base address or the batch stride, and only for K-major operands.
+  Fixture f;
+  GemmArgs g = f.Valid();
+  g.m = 360, g.n = 424, g.k = 3608, g.lda = 3608, g.ldb = 3608, g.ldc = 424, g.ldd = 424;
+  absl::StatusOr<Plan> p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->a_rows_misaligned);
+  EXPECT_TRUE(p->b_rows_misaligned);
+  EXPECT_NE(p->mode, Mode::kDataParallel);  // the slower iterations make splitting K pay
+  g.lda = g.ldb = 3616;  // padded rows: 7232 bytes, a multiple of 32
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_FALSE(p->a_rows_misaligned);
+  EXPECT_FALSE(p->b_rows_misaligned);
+  EXPECT_EQ(p->mode, Mode::kDataParallel);
+  g.a = f.a + 8;  // 16 bytes past a 256-byte boundary
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->a_rows_misaligned);
+  EXPECT_FALSE(p->b_rows_misaligned);
+  // A row-major B is N-major: its 848-byte rows do not count.
+  g.a = f.a;
+  g.b_layout = Layout::kRowMajor, g.ldb = 424;
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_FALSE(p->a_rows_misaligned);
+  EXPECT_FALSE(p->b_rows_misaligned);
+  // A batch stride of an odd multiple of 8 elements misaligns every other entry.
+  g.batch = 2, g.stride_a = 360 * 3616 + 8, g.stride_d = 360 * 424;
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->a_rows_misaligned);
+}
+
 TEST(GemmValidation, NoGpuIsAStatusNotACrash) {
   int n = 0;
   if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0) GTEST_SKIP() << "a GPU is present";

@@ -45,6 +45,25 @@ TEST(PlanPrint, JsonHasTheDocumentedKeys) {
   EXPECT_NE(json.find("\"mode\": \"streamk\""), std::string::npos) << json;
 }
 
+TEST(PlanPrint, MisalignedOperandRowsAreShown) {
+  Problem pr;
+  pr.m = 424, pr.n = 360, pr.k = 3608;
+  absl::StatusOr<Plan> aligned = MakePlan(pr, H200Spec());
+  ASSERT_TRUE(aligned.ok());
+  EXPECT_EQ(FormatPlan(*aligned, nullptr, "H200").find("operands"), std::string::npos);
+  EXPECT_NE(PlanToJson(*aligned, nullptr, "H200").find("\"b_rows_misaligned\": false"),
+            std::string::npos);
+  pr.b_rows_misaligned = true;
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec());
+  ASSERT_TRUE(p.ok());
+  const std::string text = FormatPlan(*p, nullptr, "H200");
+  EXPECT_NE(text.find("operands    K-major rows of B start at odd multiples of 16 bytes"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(PlanToJson(*p, nullptr, "H200").find("\"b_rows_misaligned\": true"),
+            std::string::npos);
+}
+
 TEST(PlanPrint, StringifyIsOneLine) {
   Problem pr;
   pr.m = 100, pr.n = 100, pr.k = 100;

@@ -41,6 +41,10 @@ struct CostModel {
   // memory system. A round in which a of the s SMs run a block costs
   // iter_us + (iter_busy_us - iter_us) * a / s per iteration (0: iter_us at any load).
   double iter_busy_us = 0;
+  // Iterations cost 1 + misaligned_load * f times as much when a fraction f of their operand
+  // bytes comes from K-major rows that start at odd multiples of 16 bytes (Plan::a_rows_misaligned,
+  // b_rows_misaligned; f = 1 when both operands' rows are). 0: not measured, no effect.
+  double misaligned_load = 0;
 };
 
 // A tile of D computed by one block, and the depth of one k-iteration, in elements.

@@ -27,6 +27,8 @@ struct Plan {
   int tiles_m = 0, tiles_n = 0;                 // per batch entry
   int tiles = 0;                                // tiles_m * tiles_n * batch
   int iters_per_tile = 0;                       // ceil(k / tile_k)
+  // Problem::a_rows_misaligned / b_rows_misaligned, for the cost model; the kernel ignores them.
+  bool a_rows_misaligned = false, b_rows_misaligned = false;
 
   // --- decomposition -------------------------------------------------------------------------
   Mode mode = Mode::kDataParallel;  // resolved: never kAuto

@@ -26,6 +26,11 @@ struct Problem {
   int64_t batch = 1;
   DType input = DType::kF16;   // A and B
   DType output = DType::kF16;  // C and D
+  // The kernel's operands (A: m x k, B: k x n, after the transpose that makes D row-major) that
+  // are K-major with rows starting at odd multiples of 16 bytes: leading dimension, batch stride
+  // or base address a multiple of 16 bytes but not of 32. The TMA unit loads such rows at about
+  // half speed; the cost model charges it (CostModel::misaligned_load). PlanGemm sets these.
+  bool a_rows_misaligned = false, b_rows_misaligned = false;
 };
 
 struct PlanOptions {
