@@ -53,7 +53,8 @@ constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*stream
 // bytes at about half speed. Measured with streamk-bench on an H200, data-parallel, the same M x N
 // with K an odd multiple of 8 against K rounded to a multiple of 32: 1.49-2.09x the time with both
 // operands' rows misaligned (tn; the higher the larger the iterations' share), 1.15-1.72x with the
-// kernel's B only (tt), 1.10-1.42x with its A only (nn); nothing with neither K-major (nt). docs/results/2026-11-21-h200-kalign/.
+// kernel's B only (tt), 1.10-1.42x with its A only (nn); nothing with neither K-major (nt)
+// (docs/results/2026-11-21-h200-kalign/).
 constexpr CostModel kHopperTmaCost{/*block_us=*/2.66, /*unit_us=*/1.82, /*streamk_us=*/0.93,
                                    /*partial_us=*/3.3, /*iter_us=*/0.121,
                                    /*iter_shared_us=*/0.0, /*peer_us=*/0.013,
