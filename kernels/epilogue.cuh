@@ -40,7 +40,6 @@ struct Epilogue {
   static constexpr int kPitch = kTileN + 8;
   static constexpr int kSmemBytes = kPassRows * kPitch * 4;  // 34,816 or 67,584 bytes
   static constexpr int kThreads = 256;
-  static constexpr int kChunks = kPassRows * kTileN / 8;  // 8-column chunks per pass
 
   template <class Mainloop>
   __device__ static void Run(char* smem, const typename Mainloop::Accumulators& acc,
@@ -71,13 +70,25 @@ struct Epilogue {
         }
       }
       ComputeSync();
-      const int row0 = tile_m0 + pass * kPassRows;
-      switch (args.output) {
-        case DType::kF16: StorePass<__half>(stage, args, m, n, batch, row0, tile_n0); break;
-        case DType::kBF16: StorePass<__nv_bfloat16>(stage, args, m, n, batch, row0, tile_n0); break;
-        case DType::kF32: StorePass<float>(stage, args, m, n, batch, row0, tile_n0); break;
-      }
+      StoreStaged(stage, args, m, n, batch, tile_m0 + pass * kPassRows, tile_n0, 0, kTileN);
       ComputeSync();  // the stage is reused by the next pass or the next mainloop
+    }
+  }
+
+  // Shared memory -> global: columns [col_begin, col_end) (multiples of 8) of the kPassRows rows
+  // staged at `stage` (kPitch floats per row, tile columns), which start at global row row0.
+  __device__ static void StoreStaged(const float* stage, const GemmKernelArgs& args, int m, int n,
+                                     int batch, int row0, int tile_n0, int col_begin, int col_end) {
+    switch (args.output) {
+      case DType::kF16:
+        StorePass<__half>(stage, args, m, n, batch, row0, tile_n0, col_begin, col_end);
+        break;
+      case DType::kBF16:
+        StorePass<__nv_bfloat16>(stage, args, m, n, batch, row0, tile_n0, col_begin, col_end);
+        break;
+      case DType::kF32:
+        StorePass<float>(stage, args, m, n, batch, row0, tile_n0, col_begin, col_end);
+        break;
     }
   }
 
@@ -120,15 +131,16 @@ struct Epilogue {
     }
   }
 
-  // Shared memory -> global for the 64 staged rows starting at global row row0: 8 columns per
-  // thread and step.
+  // Shared memory -> global for columns [col_begin, col_end) of the 64 staged rows starting at
+  // global row row0: 8 columns per thread and step.
   template <typename T>
   __device__ static void StorePass(const float* stage, const GemmKernelArgs& args, int m, int n,
-                                   int batch, int row0, int tile_n0) {
+                                   int batch, int row0, int tile_n0, int col_begin, int col_end) {
+    const int row_chunks = (col_end - col_begin) / 8;
 #pragma unroll 1
-    for (int chunk = threadIdx.x; chunk < kChunks; chunk += kThreads) {
-      const int row = chunk / (kTileN / 8);
-      const int col = (chunk % (kTileN / 8)) * 8;
+    for (int chunk = threadIdx.x; chunk < kPassRows * row_chunks; chunk += kThreads) {
+      const int row = chunk / row_chunks;
+      const int col = col_begin + (chunk % row_chunks) * 8;
       const int gr = row0 + row;
       const int gc = tile_n0 + col;
       if (gr < m && gc < n) {

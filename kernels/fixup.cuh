@@ -51,12 +51,17 @@ struct Fixup {
         __nanosleep(64);
       }
       if (s.signal == fixup::Signal::kReset) StoreRelaxed(flag, 0);
+      // Every other reader has passed its wait when the last one leaves; none reads the flag again.
+      if (s.signal == fixup::Signal::kDepart && atomicAdd(flag, 1) + 1 == s.signal_value)
+        StoreRelaxed(flag, 0);
     }
     ComputeSync();
   }
 
   __device__ static void Signal(const fixup::Step& s, int* flag) {
-    if (s.signal == fixup::Signal::kNone || s.signal == fixup::Signal::kReset) return;
+    if (s.signal == fixup::Signal::kNone || s.signal == fixup::Signal::kReset ||
+        s.signal == fixup::Signal::kDepart)
+      return;
     ComputeSync();  // every thread's partial stores precede the release below
     if (threadIdx.x == 0) {
       __threadfence();
@@ -116,7 +121,83 @@ struct Fixup {
     }
   }
 
+  // A slice of a separate reduction: for tile rows [64 * pass, 64 * pass + 64) (the fragments of
+  // source threads 128 * pass .. + 128, one warp group, in either mainloop's layout) and columns
+  // [col_begin, col_end), stage[(row - 64 * pass) * pitch + col] = the sum over slots
+  // slot_of(0), ..., slot_of(count - 1), added in that order. The compute threads share the
+  // slice's fragments and keep 16 loads each in flight: 16 peers of one fragment, or with fewer
+  // peers 4 peers of 4 fragments. One peer at a time into the accumulators, a narrow slice of many
+  // peers waited an L2 round trip per peer (33 peers of an 8-column slice: 28 us; H200).
+  template <class SlotOf>
+  __device__ static void SumToStage(const SlotOf& slot_of, int count, int pass, int col_begin,
+                                    int col_end, float* stage, int pitch) {
+    if (count >= 16) {
+      SumToStageBy<1, 16>(slot_of, count, pass, col_begin, col_end, stage, pitch);
+    } else {
+      SumToStageBy<4, 4>(slot_of, count, pass, col_begin, col_end, stage, pitch);
+    }
+  }
+
  private:
+  // SumToStage with kItems fragments per thread at a time, kGroup peers at a time.
+  template <int kItems, int kGroup, class SlotOf>
+  __device__ static void SumToStageBy(const SlotOf& slot_of, int count, int pass, int col_begin,
+                                      int col_end, float* stage, int pitch) {
+    constexpr int kSources = kThreads / 2;  // source threads whose rows are in one pass
+    constexpr int kPassRows = 64;
+    constexpr int kItemsPerPass = kSources * kFragments;
+#pragma unroll 1
+    for (int base = threadIdx.x; base < kItemsPerPass; base += kItems * kThreads) {
+      int src[kItems], f[kItems], col[kItems];
+      bool valid[kItems];
+      float4 sum[kItems];
+#pragma unroll
+      for (int q = 0; q < kItems; ++q) {
+        const int idx = base + q * kThreads;
+        src[q] = pass * kSources + idx % kSources;
+        f[q] = idx / kSources;
+        col[q] = Mainloop::AccCol(src[q], f[q] % Mainloop::kNI, 0);
+        valid[q] = idx < kItemsPerPass && col[q] >= col_begin && col[q] < col_end;
+        if (!valid[q]) f[q] = 0, src[q] = pass * kSources;  // loaded (in bounds), never added
+        sum[q] = make_float4(0.f, 0.f, 0.f, 0.f);
+      }
+      bool any = false;
+#pragma unroll
+      for (int q = 0; q < kItems; ++q) any |= valid[q];
+      if (!any) continue;  // outside the slice: a narrow slice skips most fragments
+#pragma unroll 1
+      for (int first = 0; first < count; first += kGroup) {
+        float4 x[kItems][kGroup];
+#pragma unroll
+        for (int g = 0; g < kGroup; ++g) {
+          const float4* slot = slot_of(first + g < count ? first + g : count - 1);
+#pragma unroll
+          for (int q = 0; q < kItems; ++q) x[q][g] = __ldcg(slot + f[q] * kThreads + src[q]);
+        }
+#pragma unroll
+        for (int q = 0; q < kItems; ++q) {
+#pragma unroll
+          for (int g = 0; g < kGroup; ++g) {
+            const bool keep = valid[q] && first + g < count;  // a repeated last slot: not added
+            sum[q].x += keep ? x[q][g].x : 0.0f;
+            sum[q].y += keep ? x[q][g].y : 0.0f;
+            sum[q].z += keep ? x[q][g].z : 0.0f;
+            sum[q].w += keep ? x[q][g].w : 0.0f;
+          }
+        }
+      }
+#pragma unroll
+      for (int q = 0; q < kItems; ++q) {
+        if (!valid[q]) continue;
+        const int i = f[q] / Mainloop::kNI;
+        const int row0 = Mainloop::AccRow(src[q], i, 0) - pass * kPassRows;
+        const int row1 = Mainloop::AccRow(src[q], i, 2) - pass * kPassRows;
+        *reinterpret_cast<float2*>(stage + row0 * pitch + col[q]) = make_float2(sum[q].x, sum[q].y);
+        *reinterpret_cast<float2*>(stage + row1 * pitch + col[q]) = make_float2(sum[q].z, sum[q].w);
+      }
+    }
+  }
+
   // Fragments are moved in batches of 4 (16 registers in flight per thread, whatever the
   // mainloop's accumulator shape).
   static constexpr int kBatch = 4;

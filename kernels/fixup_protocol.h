@@ -10,8 +10,10 @@
 //                   finisher waits for peers - 1, takes the sum and resets. Sums in k order.
 //   kAtomic         turn 0 stores and increments; middle turns wait for >= 1, add atomically and
 //                   increment; the finisher waits for peers - 1, takes the sum and resets.
-//   kSeparate       every peer stores its own slot and increments; the tile's reduction block
-//                   waits for peers, sums the slots in k order, resets and runs the epilogue.
+//   kSeparate       every peer stores its own slot and increments; each of the tile's
+//                   reduction_slices reduction blocks waits for >= peers, increments on leaving
+//                   (the last to leave resets), sums its columns of the slots in k order and runs
+//                   the epilogue on them.
 #pragma once
 
 #include "work_mapping.h"
@@ -20,7 +22,9 @@ namespace streamk::fixup {
 
 enum class Wait : int { kNone, kEquals, kAtLeast };
 enum class Publish : int { kNone, kStore, kAdd, kAtomicAdd };
-enum class Signal : int { kNone, kSet, kIncrement, kReset };
+// kDepart (reduction blocks): after the wait, increment; the block whose increment brings the flag
+// to signal_value is the tile's last reader and resets it to zero.
+enum class Signal : int { kNone, kSet, kIncrement, kReset, kDepart };
 
 struct Step {
   Wait wait = Wait::kNone;
@@ -71,13 +75,14 @@ STREAMK_HD Step SkStep(const Plan& p, const mapping::SkUnit& u) {
   return s;
 }
 
-// The reduction block of a Stream-K tile shared by `peers` blocks (kSeparate). For a tile with one
-// peer there is nothing to do: that block ran the epilogue itself.
-STREAMK_HD Step ReductionStep(const mapping::Peers& peers) {
+// A reduction block of a Stream-K tile shared by `peers` blocks and reduced in `slices` slices
+// (kSeparate). For a tile with one peer there is nothing to do: that block ran the epilogue itself.
+STREAMK_HD Step ReductionStep(const mapping::Peers& peers, int slices) {
   Step s;
   if (peers.count() == 1) return s;
-  s.wait = Wait::kEquals, s.wait_value = peers.count();
-  s.take = true, s.signal = Signal::kReset, s.epilogue = true;
+  s.wait = Wait::kAtLeast, s.wait_value = peers.count();
+  s.take = true, s.signal = Signal::kDepart, s.signal_value = peers.count() + slices;
+  s.epilogue = true;
   return s;
 }
 

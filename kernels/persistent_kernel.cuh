@@ -3,7 +3,8 @@
 //   Stream-K:       for each unit, last tile first: mainloop over its k-slice -> fixup -> epilogue
 //                   if the protocol says so;
 //   data-parallel:  for each of its tiles: mainloop over all k -> epilogue;
-//   reduction:      wait for the tile's peers -> sum their partials in k order -> epilogue.
+//   reduction:      wait for the tile's peers -> sum its columns of their partials in k order ->
+//                   epilogue on those columns.
 // The mainloop, the fixup and the epilogue are separate components; only the mainloop changes
 // per architecture. A warp-specialized mainloop (Mainloop::kProducerThreads > 0, the TMA one) adds
 // a producer warp after the kThreads compute threads: it walks the same mainloops in the same
@@ -169,26 +170,39 @@ struct StreamKGemm {
     }
   }
 
+  // Sums and finishes one slice (a range of columns) of a Stream-K tile, 64 rows at a time
+  // through the epilogue's staging area. Its trace counts the epilogue's stores as fixup.
   __device__ static void ReductionBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
-                                        char* ws, int tile, int work, int* trace) {
+                                        char* ws, int reduction_block, int work, int* trace) {
+    const mapping::ReductionWork rw = mapping::ReductionWorkOf(p, reduction_block);
+    const int tile = rw.tile;
     const mapping::Peers peers = mapping::TilePeers(p, tile);
-    const fixup::Step s = fixup::ReductionStep(peers);
+    const fixup::Step s = fixup::ReductionStep(peers, p.reduction_slices);
     if (!s.epilogue) return;  // one peer: it finished the tile itself
     TraceMark(a, trace, TraceKind::kBegin, work, tile, 0, 0);
     Fix::Wait(s, FlagOf(p, ws, tile));
     TraceMark(a, trace, TraceKind::kWaitEnd, work, tile, 0, 0);
-    Acc acc;
-#pragma unroll
-    for (int i = 0; i < Mainloop::kMI; ++i)
-#pragma unroll
-      for (int j = 0; j < Mainloop::kNI; ++j)
-#pragma unroll
-        for (int r = 0; r < 4; ++r) acc.v[i][j][r] = 0.0f;
-    mapping::SkUnit u{};
-    u.tile = tile;
-    for (u.block = peers.first; u.block <= peers.last; ++u.block) Fix::Take(SlotOf(p, ws, u), acc);
+    const int64_t last_slot = mapping::PeerSlotOffset(p, tile, peers, peers.count() - 1);
+    const int count = peers.count();
+    auto slot_of = [&](int g) {
+      const int64_t at = g == count - 1 ? last_slot
+                                        : p.partials_offset +
+                                              2 * static_cast<int64_t>(peers.first + g) *
+                                                  p.partial_tile_bytes;
+      return reinterpret_cast<const float4*>(ws + at);
+    };
+    const mapping::TileCoord c = mapping::TileCoordOf(p, tile);
+    float* stage = reinterpret_cast<float*>(smem + kEpilogueOffset);
+    static_assert(Mainloop::kBM == 2 * Epi::kPassRows, "one pass per warp group of rows");
+#pragma unroll 1
+    for (int pass = 0; pass < 2; ++pass) {
+      Fix::SumToStage(slot_of, count, pass, rw.col_begin, rw.col_end, stage, Epi::kPitch);
+      ComputeSync();
+      Epi::StoreStaged(stage, a, p.m, p.n, c.batch, c.tm * Mainloop::kBM + pass * Epi::kPassRows,
+                       c.tn * Mainloop::kBN, rw.col_begin, rw.col_end);
+      ComputeSync();  // the stage is reused by the next pass or the next mainloop
+    }
     TraceMark(a, trace, TraceKind::kFixupEnd, work, tile, 0, 0);
-    Finish(smem, p, a, mapping::TileCoordOf(p, tile), acc);
     TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, 0);
   }
 

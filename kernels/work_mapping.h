@@ -127,6 +127,26 @@ STREAMK_HD SkUnit SkNextUnit(const Plan& p, const SkUnit& u) {
   return SkUnitEndingAt(p, u.block, r.begin, u.tile * p.iters_per_tile + u.k_begin);
 }
 
+// ---- reduction blocks (kSeparate) -----------------------------------------------------------
+
+// Reduction block r sums columns [col_begin, col_end) of Stream-K tile `tile` over the tile's peers
+// and finishes them; the reduction_slices blocks of a tile are consecutive.
+struct ReductionWork {
+  int tile, slice;
+  int col_begin, col_end;  // tile-local columns
+};
+
+STREAMK_HD ReductionWork ReductionWorkOf(const Plan& p, int reduction_block) {
+  const int slices = p.reduction_slices > 0 ? p.reduction_slices : 1;
+  ReductionWork w;
+  w.tile = reduction_block / slices;
+  w.slice = reduction_block % slices;
+  const int width = p.tile_n / slices;
+  w.col_begin = w.slice * width;
+  w.col_end = w.col_begin + width;
+  return w;
+}
+
 // ---- data-parallel tiles ---------------------------------------------------------------------
 
 // DP block d computes `count` whole tiles: first_tile, first_tile + stride, ...
@@ -181,6 +201,19 @@ STREAMK_HD int64_t PartialSlotOffset(const Plan& p, const SkUnit& u) {
   const bool last_tile = u.tile == (r.end - 1) / p.iters_per_tile;
   return p.partials_offset + (2 * static_cast<int64_t>(u.block) + (last_tile ? 0 : 1)) *
                                  p.partial_tile_bytes;
+}
+
+// kSeparate: the slot of peer `g` (0-based, k order) of Stream-K tile `tile`, equal to
+// PartialSlotOffset of that peer's unit of the tile. Every peer but the last has the tile as its
+// last tile (slot 0, 2 * block); the last peer's may be its first of two (slot 1).
+STREAMK_HD int64_t PeerSlotOffset(const Plan& p, int tile, const Peers& peers, int g) {
+  const int block = peers.first + g;
+  int slot = 2 * block;
+  if (block == peers.last) {
+    const IterRange r = SkBlockRange(p, block);
+    slot += (r.end - 1) / p.iters_per_tile == tile ? 0 : 1;
+  }
+  return p.partials_offset + static_cast<int64_t>(slot) * p.partial_tile_bytes;
 }
 
 STREAMK_HD int64_t FlagOffset(const Plan& p, int sk_tile) {

@@ -16,7 +16,8 @@ struct CostTerms {
   double unit;         // starting a tile or k-slice (pipeline fill)
   double partial;      // writing one partial tile
   double peer;         // reading and adding one peer's partial tile
-  double reduce_peer;  // the same in a reduction block
+  double reduce_peer;  // the same in a reduction block (a whole tile; a slice reads its share)
+  double reduce_latency;  // a reduction block's floor per peer for one slice
   double epilogue;     // finishing one output tile
   double fixed;        // once per plan: launch, plus the Stream-K extra when there are SK blocks
 };
@@ -38,6 +39,7 @@ inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
   t.partial = c.partial_us * area;
   t.peer = c.peer_us * area;
   t.reduce_peer = (c.reduce_peer_us > 0 ? c.reduce_peer_us : c.peer_us) * area;
+  t.reduce_latency = c.reduce_latency_us;
   t.epilogue = c.epilogue_us * area;
   t.fixed = c.block_us + (p.sk_blocks > 0 ? c.streamk_us : 0.0);
   return t;

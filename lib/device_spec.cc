@@ -49,6 +49,13 @@ constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*stream
 // at 3.7-4.7 us per tile and a Stream-K block's fixups at 8.7 us (128 KiB fp32 partials).
 // Block, unit and epilogue costs are what the fit assigns to them, not separate measurements:
 // the fit folds part of them into the per-iteration costs.
+// reduce_peer_us and reduce_latency_us (both tiles): reduction blocks summing a slice of a tile's
+// partials, traced on an H200 (streamk-trace --sk_tiles tail, run 16 of
+// docs/results/2026-11-21-h200-tail/): 8-column slices of 32 peers 5.4 us and of 128 peers 18 us
+// (0.13 us per peer whatever the bytes), 64-column slices of 128 peers 24.5 us (4 MiB: ~170 GB/s,
+// 0.8 us per 128 KiB peer tile).
+// partial_wave_streamk: 128 x 256 only. With 128 x 128 tiles the one run of it (328 x 5656 x 1400,
+// 3 tail tiles over 22 blocks, run 17) took 41.7 us against 35.3 us data-parallel.
 // misaligned_load (both tiles): the TMA unit loads K-major rows that start at odd multiples of 16
 // bytes at about half speed. Measured with streamk-bench on an H200, data-parallel, the same M x N
 // with K an odd multiple of 8 against K rounded to a multiple of 32: 1.49-2.09x the time with both
@@ -58,8 +65,9 @@ constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*stream
 constexpr CostModel kHopperTmaCost{/*block_us=*/2.66, /*unit_us=*/1.82, /*streamk_us=*/0.93,
                                    /*partial_us=*/3.3, /*iter_us=*/0.121,
                                    /*iter_shared_us=*/0.0, /*peer_us=*/0.013,
-                                   /*epilogue_us=*/0.083, /*reduce_peer_us=*/1.2,
-                                   /*iter_busy_us=*/0.228, /*misaligned_load=*/1.1};
+                                   /*epilogue_us=*/0.083, /*reduce_peer_us=*/0.4,
+                                   /*iter_busy_us=*/0.228, /*misaligned_load=*/1.1,
+                                   /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/true};
 // The same kernel with 128 x 128 tiles (8 stages of 16 KiB; the planner picks it per shape, e.g.
 // for skinny shapes whose 256-wide tiles would be mostly empty): fitted 2026-11-21 by least
 // squares (log of time) to 78 data-parallel and all-tiles Stream-K times and 16 hybrid ones of the
@@ -70,8 +78,9 @@ constexpr CostModel kHopperTmaCost{/*block_us=*/2.66, /*unit_us=*/1.82, /*stream
 constexpr CostModel kHopperTma128Cost{/*block_us=*/1.0, /*unit_us=*/1.1, /*streamk_us=*/4.2,
                                       /*partial_us=*/2.6, /*iter_us=*/0.16,
                                       /*iter_shared_us=*/0.0, /*peer_us=*/0.3,
-                                      /*epilogue_us=*/0.3, /*reduce_peer_us=*/0.6,
-                                      /*iter_busy_us=*/0.275, /*misaligned_load=*/1.1};
+                                      /*epilogue_us=*/0.3, /*reduce_peer_us=*/0.4,
+                                      /*iter_busy_us=*/0.275, /*misaligned_load=*/1.1,
+                                      /*reduce_latency_us=*/0.13};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)
@@ -89,8 +98,9 @@ constexpr CostModel kHopperMmaSyncCost{/*block_us=*/2.0, /*unit_us=*/3.0, /*stre
 // terms by 4.8 / 2.0.
 constexpr CostModel kH100Cost{/*block_us=*/2.66, /*unit_us=*/1.82, /*streamk_us=*/0.93,
                               /*partial_us=*/3.3, /*iter_us=*/0.121, /*iter_shared_us=*/0.0,
-                              /*peer_us=*/0.013, /*epilogue_us=*/0.12, /*reduce_peer_us=*/1.2,
-                              /*iter_busy_us=*/0.228};
+                              /*peer_us=*/0.013, /*epilogue_us=*/0.12, /*reduce_peer_us=*/0.4,
+                              /*iter_busy_us=*/0.228, /*misaligned_load=*/0.0,
+                              /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/true};
 constexpr CostModel kA100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/8.0,
                               /*partial_us=*/4.0, /*iter_us=*/0.53, /*iter_shared_us=*/0.90,
                               /*peer_us=*/4.0, /*epilogue_us=*/2.4};

@@ -26,7 +26,7 @@ class Emulator {
       workspace_.resize(static_cast<size_t>(p.workspace_bytes), 0);
     result_.d.assign(static_cast<size_t>(p.batch) * p.m * p.n, 0.0f);
     result_.iteration_visits.assign(static_cast<size_t>(p.tiles) * p.iters_per_tile, 0);
-    result_.epilogue_writes.assign(static_cast<size_t>(p.tiles), 0);
+    result_.element_writes.assign(static_cast<size_t>(p.batch) * p.m * p.n, 0);
   }
 
   absl::StatusOr<EmulatorResult> Run(uint64_t seed) {
@@ -129,12 +129,13 @@ class Emulator {
         return true;
       }
       case Role::kReduction: {
-        const int tile = b.role.index;
+        const mapping::ReductionWork rw = mapping::ReductionWorkOf(p_, b.role.index);
+        const int tile = rw.tile;
         const mapping::Peers peers = mapping::TilePeers(p_, tile);
         if (peers.last >= b.work)
           return absl::InternalError(absl::StrCat("reduction block ", b.work,
                                                   " waits for higher block ", peers.last));
-        const fixup::Step step = fixup::ReductionStep(peers);
+        const fixup::Step step = fixup::ReductionStep(peers, p_.reduction_slices);
         std::vector<mapping::SkUnit> slots;
         for (int blk = peers.first; blk <= peers.last; ++blk) {
           mapping::SkUnit u = mapping::SkFirstUnit(p_, blk);
@@ -144,7 +145,7 @@ class Emulator {
         b.acc.assign(static_cast<size_t>(p_.tile_m) * p_.tile_n, 0.0f);
         mapping::SkUnit self{};
         self.tile = tile;
-        absl::StatusOr<bool> ran = Fixup(step, self, slots, b.acc);
+        absl::StatusOr<bool> ran = Fixup(step, self, slots, b.acc, rw.col_begin, rw.col_end);
         if (!ran.ok() || !*ran) return ran;
         b.busy = false;
         return true;
@@ -156,8 +157,11 @@ class Emulator {
   }
 
   // Executes a fixup step for `unit`; `slots` are the units whose partial slots `take` reads.
+  // `take` and the epilogue cover tile columns [col_begin, col_end) (a reduction slice).
   absl::StatusOr<bool> Fixup(const fixup::Step& s, const mapping::SkUnit& unit,
-                             const std::vector<mapping::SkUnit>& slots, std::vector<float>& acc) {
+                             const std::vector<mapping::SkUnit>& slots, std::vector<float>& acc,
+                             int col_begin = 0, int col_end = -1) {
+    if (col_end < 0) col_end = p_.tile_n;
     if (!fixup::WaitSatisfied(s, Flag(unit.tile))) return false;
     const size_t count = static_cast<size_t>(p_.tile_m) * p_.tile_n;
     if (s.publish != fixup::Publish::kNone) {
@@ -175,7 +179,10 @@ class Emulator {
       for (const mapping::SkUnit& u : slots) {
         absl::StatusOr<float*> slot = Slot(u);
         if (!slot.ok()) return slot.status();
-        for (size_t i = 0; i < count; ++i) acc[i] += (*slot)[i];
+        for (size_t i = 0; i < count; ++i) {
+          const int col = static_cast<int>(i % p_.tile_n);
+          if (col >= col_begin && col < col_end) acc[i] += (*slot)[i];
+        }
       }
     }
     switch (s.signal) {
@@ -183,8 +190,13 @@ class Emulator {
       case fixup::Signal::kSet: SetFlag(unit.tile, s.signal_value); break;
       case fixup::Signal::kIncrement: SetFlag(unit.tile, Flag(unit.tile) + 1); break;
       case fixup::Signal::kReset: SetFlag(unit.tile, 0); break;
+      case fixup::Signal::kDepart: {
+        const int v = Flag(unit.tile) + 1;
+        SetFlag(unit.tile, v == s.signal_value ? 0 : v);
+        break;
+      }
     }
-    if (s.epilogue) Epilogue(unit.tile, acc);
+    if (s.epilogue) Epilogue(unit.tile, acc, col_begin, col_end);
     return true;
   }
 
@@ -229,17 +241,18 @@ class Emulator {
     }
   }
 
-  void Epilogue(int tile, const std::vector<float>& acc) {
-    ++result_.epilogue_writes[tile];
+  void Epilogue(int tile, const std::vector<float>& acc, int col_begin = 0, int col_end = -1) {
+    if (col_end < 0) col_end = p_.tile_n;
     const mapping::TileCoord c = mapping::TileCoordOf(p_, tile);
     const int64_t base = int64_t{c.batch} * p_.m * p_.n;
     for (int i = 0; i < p_.tile_m; ++i) {
       const int row = c.tm * p_.tile_m + i;
       if (row >= p_.m) break;
-      for (int j = 0; j < p_.tile_n; ++j) {
+      for (int j = col_begin; j < col_end; ++j) {
         const int col = c.tn * p_.tile_n + j;
         if (col >= p_.n) break;
         const int64_t at = base + int64_t{row} * p_.n + col;
+        ++result_.element_writes[at];
         float v = in_.alpha * acc[static_cast<size_t>(i) * p_.tile_n + j];
         if (in_.beta != 0) v += in_.beta * in_.c[at];
         result_.d[at] = v;

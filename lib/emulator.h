@@ -27,7 +27,7 @@ struct EmulatorInputs {
 struct EmulatorResult {
   std::vector<float> d;                  // batch x m x n
   std::vector<int> iteration_visits;     // tiles x iters_per_tile: mainloop runs of each
-  std::vector<int> epilogue_writes;      // tiles: epilogues of each
+  std::vector<int> element_writes;       // batch x m x n: epilogue writes of each element of D
   int64_t steps = 0;                     // scheduler steps, including yields
   int64_t yields = 0;                    // steps in which a block waited
 };

@@ -103,7 +103,9 @@ PlanOptions ToPlanOptions(const Options& o) {
   p.mode = o.mode;
   p.splits = o.splits;
   p.blocks = o.blocks;
+  p.sk_tiles = o.sk_tiles;
   p.reduction = o.reduction;
+  p.reduction_slices = o.reduction_slices;
   p.avail_sms = o.avail_sms;  // the tile is the device's kernel tile (DeviceSpec::tile)
   return p;
 }
@@ -191,6 +193,8 @@ class PlanCache {
                   static_cast<int>(o.mode),
                   o.splits,
                   o.blocks,
+                  o.sk_tiles,
+                  o.reduction_slices,
                   o.reduction.has_value() ? static_cast<int>(*o.reduction) : -1,
                   o.avail_sms};
     {
@@ -209,7 +213,8 @@ class PlanCache {
  private:
   static constexpr size_t kMaxPlans = 4096;
   using Key =
-      std::tuple<int, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int, int>;
+      std::tuple<int, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int, int,
+                 int, int>;
   std::mutex mu_;
   std::map<Key, Plan> plans_;
 };

@@ -62,12 +62,13 @@ std::string PlanSummary(const Plan& p) {
   return absl::StrFormat(
       "mode=%s m=%d n=%d k=%d batch=%d tile=%dx%dx%d tiles=%d iters_per_tile=%d dp_tiles=%d "
       "sk_tiles=%d sk_blocks=%d sk_regions=%d iters_per_block=%d+%d big=%d dp_blocks=%d "
-      "dp_first_wave_tiles=%d reduction=%s reduction_blocks=%d grid=%d/%d sms=%d occupancy=%d "
+      "dp_first_wave_tiles=%d reduction=%s reduction_blocks=%d/%d grid=%d/%d sms=%d occupancy=%d "
       "workspace=%d",
       ModeName(p.mode), p.m, p.n, p.k, p.batch, p.tile_m, p.tile_n, p.tile_k, p.tiles, p.iters_per_tile,
       p.dp_tiles, p.sk_tiles, p.sk_blocks, p.sk_regions, p.sk_iters_per_normal_block,
       p.sk_big_blocks_per_region > 0 ? 1 : 0, p.sk_big_blocks_per_region, p.dp_blocks,
-      p.dp_first_wave_tiles, ReductionName(p.reduction), p.reduction_blocks, p.grid_blocks, p.work_blocks,
+      p.dp_first_wave_tiles, ReductionName(p.reduction), p.reduction_blocks,
+      p.reduction_slices, p.grid_blocks, p.work_blocks,
       p.avail_sms, p.occupancy, p.workspace_bytes);
 }
 
@@ -105,8 +106,13 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
                           p.sk_iters_per_normal_block + 1, p.sk_iters_per_region);
     absl::StrAppendFormat(&s, "peers       %d to %d blocks per tile; %d of %d tiles shared\n",
                           peers.min, peers.max, peers.shared_tiles, p.sk_tiles);
-    absl::StrAppendFormat(&s, "reduction   %s, %d reduction blocks\n", ReductionName(p.reduction),
-                          p.reduction_blocks);
+    if (p.reduction_blocks > 0) {
+      absl::StrAppendFormat(&s, "reduction   %s, %d reduction blocks (%d per tile, %d columns each)\n",
+                            ReductionName(p.reduction), p.reduction_blocks, p.reduction_slices,
+                            p.tile_n / p.reduction_slices);
+    } else {
+      absl::StrAppendFormat(&s, "reduction   %s\n", ReductionName(p.reduction));
+    }
   } else {
     absl::StrAppendFormat(&s, "sk tiles    0\n");
   }
@@ -122,13 +128,14 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
       const Candidate& c = why->candidates[i];
       const char* mark = static_cast<int>(i) == why->chosen ? "*" : " ";
       if (!c.feasible) {
-        absl::StrAppendFormat(&s, "  %s %-8s  -- not considered: %s\n", mark, c.name, c.note);
+        absl::StrAppendFormat(&s, "  %s %-12s  -- not considered: %s\n", mark, c.name, c.note);
         continue;
       }
-      absl::StrAppendFormat(&s, "  %s %-8s %9.1f us  dp_tiles=%d sk_tiles=%d sk_blocks=%d", mark,
+      absl::StrAppendFormat(&s, "  %s %-12s %9.1f us  dp_tiles=%d sk_tiles=%d sk_blocks=%d", mark,
                             c.name, c.predicted_us, c.dp_tiles, c.sk_tiles, c.sk_blocks);
       if (c.splits > 0) absl::StrAppendFormat(&s, " splits=%d", c.splits);
       if (c.sk_blocks > 0) absl::StrAppendFormat(&s, " reduction=%s", ReductionName(c.reduction));
+      if (c.reduction_slices > 1) absl::StrAppendFormat(&s, "/%d", c.reduction_slices);
       absl::StrAppendFormat(&s, "  (%s)\n", c.note);
     }
     absl::StrAppendFormat(&s, "reason      %s\n", why->reason);
@@ -160,7 +167,7 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   num("sk_waves", p.sk_waves), num("peers_min", peers.min), num("peers_max", peers.max);
   num("dp_blocks", p.dp_blocks), num("dp_first_wave_tiles", p.dp_first_wave_tiles);
   field("reduction", JsonString(ReductionName(p.reduction)));
-  num("reduction_blocks", p.reduction_blocks);
+  num("reduction_slices", p.reduction_slices), num("reduction_blocks", p.reduction_blocks);
   num("work_blocks", p.work_blocks), num("grid_blocks", p.grid_blocks);
   num("avail_sms", p.avail_sms), num("occupancy", p.occupancy);
   field("raster", JsonString(RasterName(p.raster))), num("swizzle", p.swizzle);
@@ -176,10 +183,11 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
       absl::StrAppendFormat(
           &list,
           "%s{\"name\": %s, \"mode\": %s, \"dp_tiles\": %d, \"sk_tiles\": %d, \"sk_blocks\": %d, "
-          "\"splits\": %d, \"reduction\": %s, \"predicted_us\": %.3f, \"feasible\": %s, "
-          "\"chosen\": %s, \"note\": %s}",
+          "\"splits\": %d, \"reduction\": %s, \"reduction_slices\": %d, \"predicted_us\": %.3f, "
+          "\"feasible\": %s, \"chosen\": %s, \"note\": %s}",
           i == 0 ? "" : ", ", JsonString(c.name), JsonString(ModeName(c.mode)), c.dp_tiles,
           c.sk_tiles, c.sk_blocks, c.splits, JsonString(ReductionName(c.reduction)),
+          c.reduction_slices,
           c.predicted_us, c.feasible ? "true" : "false",
           static_cast<int>(i) == why->chosen ? "true" : "false", JsonString(c.note));
     }

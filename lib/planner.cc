@@ -52,7 +52,19 @@ struct Decomposition {
   int sk_tiles = 0;
   int sk_blocks = 0;
   Reduction reduction = Reduction::kDeterministic;
+  int slices = 0;  // kSeparate: reduction slices per tile (0: DefaultSlices)
 };
+
+// Reduction slices per Stream-K tile for a separate reduction: as many as keep one round of
+// reduction blocks within the SMs (sk_tiles x slices <= avail_sms), each at least 8 columns wide
+// and a power of two dividing tile_n / 8. A tile's reduction then reads its peers' partials over
+// that many SMs at once (a reduction block alone streamed them at ~1.2 us per 64 KiB).
+int DefaultSlices(const Plan& p) {
+  int slices = 1;
+  while (p.tile_n % (16 * slices) == 0 && int64_t{p.sk_tiles} * 2 * slices <= p.avail_sms)
+    slices *= 2;
+  return slices;
+}
 
 // Fills every field of `plan` that follows from the problem fields and `d`.
 void Derive(const Decomposition& d, Plan& p) {
@@ -93,7 +105,11 @@ void Derive(const Decomposition& d, Plan& p) {
     }
   }
 
-  p.reduction_blocks = (p.sk_blocks > 0 && p.reduction == Reduction::kSeparate) ? p.sk_tiles : 0;
+  p.reduction_slices = 1;
+  if (p.sk_blocks > 0 && p.reduction == Reduction::kSeparate)
+    p.reduction_slices = d.slices > 0 ? d.slices : DefaultSlices(p);
+  p.reduction_blocks =
+      (p.sk_blocks > 0 && p.reduction == Reduction::kSeparate) ? p.sk_tiles * p.reduction_slices : 0;
   p.work_blocks = p.sk_blocks + p.dp_blocks + p.reduction_blocks;
   p.grid_blocks = std::min(p.work_blocks, p.avail_sms * p.occupancy);
 
@@ -136,7 +152,8 @@ bool SeparateReductionFits(const Plan& p) {
 // With weigh_separate, every split where SeparateReductionFits is also weighed with a separate
 // reduction wave.
 std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, int lo, int hi,
-                                        Reduction reduction, bool weigh_separate = false) {
+                                        Reduction reduction, int slices,
+                                        bool weigh_separate = false) {
   std::optional<Decomposition> best;
   double best_us = std::numeric_limits<double>::infinity();
   auto weigh = [&](const Decomposition& d) {
@@ -145,7 +162,7 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
     if (us < best_us) best_us = us, best = d;
   };
   for (int s = lo; s <= hi; ++s) {
-    Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction};
+    Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction, slices};
     weigh(d);
     if (weigh_separate && reduction != Reduction::kSeparate && SeparateReductionFits(scratch)) {
       d.reduction = Reduction::kSeparate;
@@ -163,12 +180,12 @@ constexpr int kSearchPoints = 16;
 constexpr int kMaxAlignedPoints = 8;
 
 std::optional<Decomposition> BestStreamK(Plan& scratch, const CostModel& cost, int sk_tiles,
-                                         int lo, int hi, Reduction reduction) {
+                                         int lo, int hi, Reduction reduction, int slices) {
   std::optional<Decomposition> best;
   double best_us = std::numeric_limits<double>::infinity();
   auto weigh = [&](int g) {
     if (g < lo || g > hi) return;
-    const Decomposition d{Mode::kStreamK, sk_tiles, g, reduction};
+    const Decomposition d{Mode::kStreamK, sk_tiles, g, reduction, slices};
     Derive(d, scratch);
     const double us = PredictMicros(scratch, cost);
     // Ties go to fewer blocks: fewer peers per tile, less partial traffic.
@@ -240,6 +257,7 @@ Candidate Describe(const std::string& name, const Plan& p, const CostModel& cost
   c.sk_blocks = p.sk_blocks;
   c.splits = p.mode == Mode::kSplitK && p.sk_tiles > 0 ? p.sk_blocks / p.sk_tiles : 0;
   c.reduction = p.reduction;
+  c.reduction_slices = p.reduction_blocks > 0 ? p.reduction_slices : 0;
   c.predicted_us = PredictMicros(p, cost);
   c.note = std::move(note);
   return c;
@@ -289,6 +307,13 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
 absl::Status ValidatePlanOptions(const PlanOptions& o) {
   if (o.splits < 0) return absl::InvalidArgumentError("splits must be >= 0");
   if (o.blocks < 0) return absl::InvalidArgumentError("blocks must be >= 0");
+  if (o.sk_tiles < kPartialWaveTiles)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "sk_tiles = ", o.sk_tiles, ": must be >= 0, or kPartialWaveTiles (-1)"));
+  if (o.sk_tiles != 0 && o.mode != Mode::kStreamK)
+    return absl::InvalidArgumentError(absl::StrCat("sk_tiles = ", o.sk_tiles, " with mode ",
+                                                   ModeName(o.mode),
+                                                   ": sk_tiles only applies to mode streamk"));
   if (o.splits != 0 && o.mode != Mode::kSplitK)
     return absl::InvalidArgumentError(absl::StrCat("splits = ", o.splits, " with mode ",
                                                    ModeName(o.mode),
@@ -297,6 +322,11 @@ absl::Status ValidatePlanOptions(const PlanOptions& o) {
     return absl::InvalidArgumentError(absl::StrCat("blocks = ", o.blocks, " with mode ",
                                                    ModeName(o.mode),
                                                    ": blocks only applies to mode streamk"));
+  if (o.reduction_slices < 0) return absl::InvalidArgumentError("reduction_slices must be >= 0");
+  if (o.reduction_slices != 0 && o.reduction != Reduction::kSeparate)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "reduction_slices = ", o.reduction_slices,
+        ": only a separate reduction is sliced (set reduction to separate)"));
   if (o.reduction.has_value() && o.mode == Mode::kDataParallel)
     return absl::InvalidArgumentError(
         "reduction set with mode dp: data-parallel tiles have no partial sums to reduce");
@@ -343,8 +373,11 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   const RoleCost dp_first{static_cast<double>(p.dp_first_wave_tiles) * p.iters_per_tile,
                           p.dp_first_wave_tiles * (e + u)};
   const RoleCost dp{static_cast<double>(p.iters_per_tile), e + u};
-  // A reduction block is resident and waiting; it streams `peers` partial tiles, then finishes.
-  const RoleCost red{0, peers * terms.reduce_peer + e};
+  // A reduction block streams its slice of `peers` partial tiles (bound by bytes, or for narrow
+  // slices by L2 round trips), then finishes the slice.
+  const int slices = std::max(1, p.reduction_slices);
+  const RoleCost red{0, u + peers * std::max(terms.reduce_latency, terms.reduce_peer / slices) +
+                            e / slices};
 
   const int grid = std::max(1, p.grid_blocks);
   const int full_end = p.work_blocks / grid * grid;  // work blocks in full rounds
@@ -431,6 +464,11 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   p.swizzle = std::min(kDefaultSwizzle, p.raster == Raster::kAlongN ? p.tiles_m : p.tiles_n);
 
   const Reduction reduction = o.reduction.value_or(Reduction::kDeterministic);
+  const int slices = o.reduction_slices;  // 0: DefaultSlices
+  if (slices > 0 && p.tile_n % (8 * slices) != 0 && slices != 1)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "reduction_slices = ", slices, ": must divide the tile's ", p.tile_n,
+        " columns into slices of a multiple of 8 columns"));
   const int capacity = p.avail_sms * p.occupancy;  // blocks resident at once
   const int64_t all_iters = int64_t{p.tiles} * p.iters_per_tile;
   PlanExplanation local;
@@ -453,22 +491,39 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
             p.iters_per_tile, " = ceil(k ", p.k, " / tile_k ", p.tile_k, "))"));
       const int lo = o.splits > 0 ? o.splits : 1;
       const int hi = o.splits > 0 ? o.splits : std::min(p.iters_per_tile, kMaxAutoSplits);
-      chosen = *BestSplitK(scratch, cost, lo, hi, reduction);
+      chosen = *BestSplitK(scratch, cost, lo, hi, reduction, slices);
       reason = o.splits > 0 ? absl::StrCat("mode splitk with ", o.splits, " splits requested")
                             : "mode splitk requested; split count with the lowest predicted time";
       break;
     }
     case Mode::kStreamK: {
+      const int sk_tiles = o.sk_tiles == kPartialWaveTiles ? p.tiles % p.avail_sms
+                           : o.sk_tiles > 0               ? o.sk_tiles
+                                                          : p.tiles;
+      if (sk_tiles > p.tiles)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "sk_tiles = ", o.sk_tiles, ": more than the problem's ", p.tiles, " tiles"));
+      if (sk_tiles == 0) {
+        reason = absl::StrCat("mode streamk on the partial wave requested, but ", p.tiles,
+                              " tiles fill whole waves of ", p.avail_sms,
+                              " SMs: data-parallel");
+        break;
+      }
+      const std::string what =
+          sk_tiles == p.tiles ? std::string("mode streamk")
+                              : absl::StrCat("mode streamk on ", sk_tiles, " tiles (",
+                                             p.tiles - sk_tiles, " data-parallel)");
+      const int64_t sk_iters = int64_t{sk_tiles} * p.iters_per_tile;
       if (o.blocks > 0) {
-        chosen = {Mode::kStreamK, p.tiles, o.blocks, reduction};
-        reason = absl::StrCat("mode streamk with ", o.blocks, " blocks requested");
-        if (o.blocks > all_iters)
-          absl::StrAppend(&reason, "; clamped to ", all_iters,
+        chosen = {Mode::kStreamK, sk_tiles, o.blocks, reduction, slices};
+        reason = absl::StrCat(what, " with ", o.blocks, " blocks requested");
+        if (o.blocks > sk_iters)
+          absl::StrAppend(&reason, "; clamped to ", sk_iters,
                           " blocks, one per iteration at least");
       } else {
-        const int hi = static_cast<int>(std::min<int64_t>(capacity, all_iters));
-        chosen = *BestStreamK(scratch, cost, p.tiles, 1, hi, reduction);
-        reason = "mode streamk requested; block count with the lowest predicted time";
+        const int hi = static_cast<int>(std::min<int64_t>(capacity, sk_iters));
+        chosen = *BestStreamK(scratch, cost, sk_tiles, 1, hi, reduction, slices);
+        reason = absl::StrCat(what, " requested; block count with the lowest predicted time");
       }
       break;
     }
@@ -494,7 +549,7 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
           if (sep_us < us) {
             d = sep, us = sep_us;
             absl::StrAppend(&note, "; separate reduction wave (", MaxPeers(scratch),
-                            " peers per tile)");
+                            " peers per tile, ", scratch.reduction_slices, " slices)");
           }
           Derive(d, scratch);
         }
@@ -519,7 +574,8 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
         infeasible("splitk", Mode::kSplitK, "whole waves: nothing to balance");
       } else if (max_splits >= 2) {
         consider("splitk",
-                 *BestSplitK(scratch, cost, 2, max_splits, reduction, !o.reduction.has_value()),
+                 *BestSplitK(scratch, cost, 2, max_splits, reduction, slices,
+                             !o.reduction.has_value()),
                  absl::StrCat("best of 2..", max_splits, " splits"));
       } else {
         infeasible("splitk", Mode::kSplitK,
@@ -531,10 +587,59 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
       const HybridShape h = ShapeHybrid(p);
       if (h.sk_tiles > 0) {
         consider("streamk",
-                 *BestStreamK(scratch, cost, h.sk_tiles, h.min_blocks, h.max_blocks, reduction),
+                 *BestStreamK(scratch, cost, h.sk_tiles, h.min_blocks, h.max_blocks, reduction,
+                              slices),
                  h.note);
       } else {
         infeasible("streamk", Mode::kStreamK, h.note);
+      }
+
+      // Candidate 3b, the one-tile hybrid on persistent blocks ("streamk-tail"): where the
+      // two-tile hybrid applies (full waves fill the resident slots), keep every full wave
+      // data-parallel and spread only the partial wave's tiles over up to one wave of Stream-K
+      // blocks. Each persistent block runs its k-slice, then its data-parallel tiles; with a
+      // separate reduction the reduction blocks come last, sliced over the SMs, and find their
+      // partials long published. Its Stream-K blocks are short, so where the two-tile hybrid pays
+      // a whole tile of fixups per block this pays one partial store.
+      const int partial_tiles = p.tiles % p.avail_sms;
+      if (!cost.partial_wave_streamk) {
+        infeasible("streamk-tail", Mode::kStreamK,
+                   "not measured to pay on this kernel configuration (CostModel)");
+      } else if (partial_tiles > 0 && p.tiles / p.avail_sms >= p.occupancy) {
+        const int64_t tail_iters = int64_t{partial_tiles} * p.iters_per_tile;
+        const int hi = static_cast<int>(std::min<int64_t>(capacity, tail_iters / kMinItersPerSkBlock));
+        const int lo = std::min(hi, partial_tiles + 1);
+        if (lo >= 1 && hi > partial_tiles) {
+          std::string note = absl::StrFormat(
+              "one-tile on persistent blocks: the partial wave's %d tiles, best of %d..%d blocks",
+              partial_tiles, lo, hi);
+          if (o.reduction.has_value()) {
+            consider("streamk-tail",
+                     *BestStreamK(scratch, cost, partial_tiles, lo, hi, reduction, slices), note);
+          } else {
+            // The reduction wave runs after the data-parallel tiles here, so it needs no free
+            // resident slots: weigh it whatever SeparateReductionFits says.
+            Decomposition det =
+                *BestStreamK(scratch, cost, partial_tiles, lo, hi, Reduction::kDeterministic, 0);
+            Derive(det, scratch);
+            const double det_us = PredictMicros(scratch, cost);
+            Decomposition sep =
+                *BestStreamK(scratch, cost, partial_tiles, lo, hi, Reduction::kSeparate, 0);
+            Derive(sep, scratch);
+            const double sep_us = PredictMicros(scratch, cost);
+            if (sep_us < det_us) {
+              absl::StrAppend(&note, "; separate reduction in ", scratch.reduction_slices,
+                              " slices per tile");
+              consider("streamk-tail", sep, note);
+            } else {
+              consider("streamk-tail", det, note);
+            }
+          }
+        } else {
+          infeasible("streamk-tail", Mode::kStreamK,
+                     absl::StrFormat("too few iterations (%d) to spread %d tiles", tail_iters,
+                                     partial_tiles));
+        }
       }
 
       // Candidate 4: every tile Stream-K over one to `occupancy` waves of blocks. With more than
@@ -551,7 +656,7 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
         const int hi = static_cast<int>(std::min<int64_t>(capacity, all_iters / kMinItersPerSkBlock));
         const int lo = std::min(p.avail_sms, hi);
         if (lo >= 1) {
-          consider("streamk-all", *BestStreamK(scratch, cost, p.tiles, lo, hi, reduction),
+          consider("streamk-all", *BestStreamK(scratch, cost, p.tiles, lo, hi, reduction, slices),
                    absl::StrCat("every tile Stream-K, best of ", lo, "..", hi, " blocks"));
         }
       }

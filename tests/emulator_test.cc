@@ -51,6 +51,7 @@ struct Case {
   int sms, occupancy;
   Mode mode;
   int splits, blocks;
+  int sk_tiles = 0;  // PlanOptions::sk_tiles (mode streamk)
 };
 
 // Small tiles (16x16x4) give many tiles and iterations on problems the CPU multiplies quickly.
@@ -62,6 +63,7 @@ Plan MustPlan(const Case& c, std::optional<Reduction> reduction) {
   pr.m = c.m, pr.n = c.n, pr.k = c.k, pr.batch = c.batch;
   PlanOptions o;
   o.mode = c.mode, o.splits = c.splits, o.blocks = c.blocks, o.reduction = reduction;
+  o.sk_tiles = c.sk_tiles;
   o.tile = {16, 16, 4};
   absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
   EXPECT_TRUE(p.ok()) << p.status();
@@ -84,6 +86,12 @@ const Case kCases[] = {
     {33, 47, 61, 3, 5, 2, Mode::kStreamK, 0, 17},
     {100, 20, 9, 2, 2, 3, Mode::kStreamK, 0, 0},
     {128, 128, 64, 1, 1, 1, Mode::kStreamK, 0, 5},  // one SM: everything through one block
+    // The partial wave's tiles Stream-K, the rest data-parallel after them on the same blocks.
+    {70, 50, 37, 1, 7, 1, Mode::kStreamK, 0, 0, kPartialWaveTiles},   // 20 tiles: 6 Stream-K
+    {70, 50, 37, 1, 7, 1, Mode::kStreamK, 0, 7, kPartialWaveTiles},
+    {70, 50, 37, 1, 7, 2, Mode::kStreamK, 0, 13, kPartialWaveTiles},
+    {70, 50, 37, 1, 6, 1, Mode::kStreamK, 0, 6, 3},
+    {33, 47, 61, 3, 5, 1, Mode::kStreamK, 0, 5, kPartialWaveTiles},  // batched: 27 tiles, 2
 };
 
 TEST(Emulator, MatchesReferenceForEveryModeAndStrategy) {
@@ -103,8 +111,8 @@ TEST(Emulator, MatchesReferenceForEveryModeAndStrategy) {
         EXPECT_LT(RelativeError(r->d, want), 1e-5) << PlanSummary(p);
         for (size_t i = 0; i < r->iteration_visits.size(); ++i)
           ASSERT_EQ(r->iteration_visits[i], 1) << "iteration " << i << "\n" << PlanSummary(p);
-        for (size_t t = 0; t < r->epilogue_writes.size(); ++t)
-          ASSERT_EQ(r->epilogue_writes[t], 1) << "tile " << t << "\n" << PlanSummary(p);
+        for (size_t e = 0; e < r->element_writes.size(); ++e)
+          ASSERT_EQ(r->element_writes[e], 1) << "element " << e << "\n" << PlanSummary(p);
       }
     }
   }
@@ -159,6 +167,39 @@ TEST(Emulator, PlansCanShareOneWorkspace) {
         absl::StatusOr<EmulatorResult> r = Emulate(p, ops.in, seed, &workspace);
         ASSERT_TRUE(r.ok()) << r.status();
         EXPECT_LT(RelativeError(r->d, ReferenceGemm(p, ops.in)), 1e-5) << PlanSummary(p);
+      }
+    }
+  }
+}
+
+TEST(Emulator, SlicedSeparateReductionMatchesReference) {
+  // Tiles 64 columns wide: a separate reduction in 1, 2, 4 or 8 slices of 64 to 8 columns, for all
+  // tiles Stream-K and for the partial wave's; every element of D written exactly once.
+  DeviceSpec dev = H200Spec();
+  dev.sms = 5;
+  dev.occupancy = 1;
+  Problem pr;
+  pr.m = 90, pr.n = 250, pr.k = 45;  // 6 x 4 = 24 tiles of 16x64, 12 iterations
+  uint32_t seed = 70;
+  for (int sk_tiles : {0, kPartialWaveTiles}) {
+    for (int blocks : {0, 3, 5, 9}) {
+      for (int slices : {1, 2, 4, 8}) {
+        PlanOptions o;
+        o.mode = Mode::kStreamK, o.blocks = blocks, o.sk_tiles = sk_tiles;
+        o.reduction = Reduction::kSeparate, o.reduction_slices = slices;
+        o.tile = {16, 64, 4};
+        absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
+        ASSERT_TRUE(p.ok()) << p.status();
+        ASSERT_EQ(p->reduction_slices, slices) << PlanSummary(*p);
+        ASSERT_EQ(p->reduction_blocks, p->sk_tiles * slices) << PlanSummary(*p);
+        for (float beta : {0.0f, 0.75f}) {
+          Operands ops = RandomOperands(*p, ++seed, beta);
+          absl::StatusOr<EmulatorResult> r = Emulate(*p, ops.in, seed);
+          ASSERT_TRUE(r.ok()) << r.status();
+          EXPECT_LT(RelativeError(r->d, ReferenceGemm(*p, ops.in)), 1e-5) << PlanSummary(*p);
+          for (size_t e = 0; e < r->element_writes.size(); ++e)
+            ASSERT_EQ(r->element_writes[e], 1) << "element " << e << "\n" << PlanSummary(*p);
+        }
       }
     }
   }

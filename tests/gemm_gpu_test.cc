@@ -203,6 +203,9 @@ std::vector<Options> EveryModeAndReduction() {
     out.push_back(s);
     s.mode = Mode::kSplitK;
     out.push_back(s);
+    s.mode = Mode::kStreamK;  // the partial wave's tiles Stream-K, the rest data-parallel
+    s.sk_tiles = kPartialWaveTiles;
+    out.push_back(s);
   }
   return out;
 }
@@ -312,6 +315,35 @@ TEST(GemmGpu, ForcedBlockCounts) {
     Config c;
     c.s = {1000, 1000, 1024, 1};
     ExpectCorrect(c, o, NextSeed());
+  }
+}
+
+// The partial wave's tiles Stream-K ahead of data-parallel tiles, reduced by a separate wave in
+// every slicing from whole tiles to 8 columns, on shapes with edge tiles, beta and fp32 output.
+TEST(GemmGpu, PartialWaveStreamKWithEveryReductionSlicing) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  const Shape shapes[] = {{2432, 1792, 1024, 1},   // 133 tiles of 128 x 256 (or 266 of 128 x 128)
+                          {2440, 1790, 1000, 1},   // the same with edge tiles
+                          {3000, 2900, 520, 1}};   // 276 / 552 tiles: two full waves and a tail
+  for (const Shape& shape : shapes) {
+    for (int blocks : {0, 2, 7, 66, 132}) {
+      for (int slices : {1, 2, 4, 8, 16}) {
+        Options o;
+        o.mode = Mode::kStreamK, o.sk_tiles = kPartialWaveTiles, o.blocks = blocks;
+        o.reduction = Reduction::kSeparate, o.reduction_slices = slices;
+        Config c;
+        c.s = shape;
+        if (slices == 4) c.out = DType::kF32, c.alpha = 0.5f, c.beta = 2.0f;
+        ExpectCorrect(c, o, NextSeed());
+      }
+    }
+    for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic}) {
+      Options o;
+      o.mode = Mode::kStreamK, o.sk_tiles = kPartialWaveTiles, o.reduction = r;
+      Config c;
+      c.s = shape;
+      ExpectCorrect(c, o, NextSeed());
+    }
   }
 }
 

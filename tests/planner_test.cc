@@ -120,6 +120,23 @@ TEST(PlannerNamedCases, HopperPicksTheTileShapePerShape) {
   EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, KernelCost(dev, *p)));
 }
 
+TEST(PlannerNamedCases, OneTilePastAWaveGoesStreamKAheadOfTheFullWave) {
+  // 19 x 7 = 133 tiles of 128 x 256 with k = 1024 on an H200 (measured, run 16 of
+  // docs/results/2026-11-21-h200-tail/: dp 27.7 us, the last tile over 12-132 blocks with a
+  // sliced separate reduction 24.3-25.3 us). Auto keeps the full wave data-parallel and spreads
+  // only the partial wave's tile, reduced by 32 slices of 8 columns.
+  PlanExplanation why;
+  absl::StatusOr<Plan> p = MakePlan(Shape(2432, 1792, 1024), H200Spec(), {}, &why);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->mode, Mode::kStreamK) << FormatPlan(*p, &why);
+  EXPECT_EQ(p->tile_n, 256) << *p;
+  EXPECT_EQ(p->sk_tiles, 1) << *p;
+  EXPECT_EQ(p->dp_tiles, 132) << *p;
+  EXPECT_EQ(p->reduction, Reduction::kSeparate) << *p;
+  EXPECT_EQ(p->reduction_slices, 32) << *p;
+  EXPECT_NE(why.reason.find("streamk-tail"), std::string::npos) << why.reason;
+}
+
 TEST(PlannerNamedCases, SingleLongTileSpreadsOverManyBlocks) {
   // 128 x 128 x 131072: one tile of 4096 iterations; data-parallel would use one SM of 132.
   PlanExplanation why;
@@ -220,6 +237,75 @@ TEST(PlannerValidation, ModeAndFlagContradictions) {
   EXPECT_FALSE(MakePlan(fp32_in, H200Spec()).ok());
 }
 
+TEST(PlannerValidation, StreamKTilesAndReductionSlicesNameTheRule) {
+  auto message = [](const PlanOptions& o, const Problem& pr) {
+    absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), o);
+    EXPECT_FALSE(p.ok());
+    return std::string(p.status().message());
+  };
+  PlanOptions o;
+  o.mode = Mode::kSplitK;
+  o.sk_tiles = 3;
+  EXPECT_NE(message(o, Shape(512, 512, 512)).find("sk_tiles only applies to mode streamk"),
+            std::string::npos);
+  o = {};
+  o.mode = Mode::kStreamK;
+  o.sk_tiles = -2;
+  EXPECT_NE(message(o, Shape(512, 512, 512)).find("sk_tiles = -2"), std::string::npos);
+  o.sk_tiles = 17;  // 512 x 512 has 16 tiles of 128 x 128
+  o.tile = {128, 128, 32};
+  EXPECT_NE(message(o, Shape(512, 512, 512)).find("more than the problem's 16 tiles"),
+            std::string::npos);
+  o = {};
+  o.mode = Mode::kStreamK;
+  o.reduction_slices = 4;  // no reduction chosen
+  EXPECT_NE(message(o, Shape(512, 512, 512)).find("only a separate reduction is sliced"),
+            std::string::npos);
+  o.reduction = Reduction::kAtomic;
+  EXPECT_NE(message(o, Shape(512, 512, 512)).find("only a separate reduction is sliced"),
+            std::string::npos);
+  o.reduction = Reduction::kSeparate;
+  o.reduction_slices = 3;  // 128 columns do not split into 3 slices of a multiple of 8
+  o.tile = {128, 128, 32};
+  EXPECT_NE(message(o, Shape(512, 512, 512)).find("reduction_slices = 3"), std::string::npos);
+  o.reduction_slices = -1;
+  EXPECT_NE(message(o, Shape(512, 512, 512)).find("reduction_slices must be >= 0"),
+            std::string::npos);
+}
+
+TEST(PlannerBehaviour, PartialWaveStreamKKeepsFullWavesDataParallel) {
+  // 19 x 7 = 133 tiles of 128 x 256 on 132 SMs: one tile Stream-K, 132 data-parallel after it.
+  PlanOptions o;
+  o.mode = Mode::kStreamK;
+  o.sk_tiles = kPartialWaveTiles;
+  o.tile = {128, 256, 32};
+  o.reduction = Reduction::kSeparate;
+  Plan p = MustPlan(Shape(2432, 1792, 4096), H200Spec(), o);
+  EXPECT_EQ(p.mode, Mode::kStreamK);
+  EXPECT_EQ(p.tiles, 133);
+  EXPECT_EQ(p.sk_tiles, 1) << p;
+  EXPECT_EQ(p.dp_tiles, 132) << p;
+  EXPECT_GT(p.sk_blocks, 1) << p;
+  EXPECT_LE(p.sk_blocks, 132) << p;
+  EXPECT_EQ(p.reduction_slices, 32) << p;  // 256 columns in slices of 8
+  EXPECT_EQ(p.reduction_blocks, 32) << p;
+  EXPECT_EQ(p.work_blocks, p.sk_blocks + 132 + 32) << p;
+  EXPECT_EQ(p.grid_blocks, 132) << p;
+  // A requested count and slicing are kept.
+  o.blocks = 66;
+  o.reduction_slices = 4;
+  p = MustPlan(Shape(2432, 1792, 4096), H200Spec(), o);
+  EXPECT_EQ(p.sk_blocks, 66) << p;
+  EXPECT_EQ(p.reduction_blocks, 4) << p;
+  // Whole waves have no partial wave: data-parallel.
+  o.blocks = 0;
+  o.reduction_slices = 0;
+  p = MustPlan(Shape(4224, 1024, 4096), H200Spec(), o);  // 33 x 4 = 132 tiles: one whole wave
+  EXPECT_EQ(p.tiles, 132) << p;
+  EXPECT_EQ(p.sk_blocks, 0) << p;
+  EXPECT_EQ(p.dp_tiles, 132) << p;
+}
+
 TEST(PlannerBehaviour, StreamKBlocksAreClampedToIterations) {
   PlanOptions o;
   o.mode = Mode::kStreamK;
@@ -310,7 +396,9 @@ TEST(PlannerBehaviour, SeparateReductionOnlyWhenManyPeersAndSpareSlots) {
   o.reduction = Reduction::kSeparate;
   const Plan p = MustPlan(Shape(256, 256, 8192), H200Spec(), o);
   EXPECT_EQ(p.reduction, Reduction::kSeparate);
-  EXPECT_EQ(p.reduction_blocks, p.sk_tiles) << p;
+  // 4 tiles of 128 columns over 132 SMs: 16 slices of 8 columns per tile, 64 reduction blocks.
+  EXPECT_EQ(p.reduction_slices, 16) << p;
+  EXPECT_EQ(p.reduction_blocks, p.sk_tiles * p.reduction_slices) << p;
   EXPECT_EQ(p.partials_bytes, 2 * int64_t{p.sk_blocks} * p.partial_tile_bytes) << p;
   // Auto picks separate only when the hybrid has more than two blocks per Stream-K tile.
   for (int64_t k : {256, 4096, 65536}) {

@@ -110,16 +110,37 @@ std::string CheckPlan(const Plan& p, bool count_visits) {
       return fail("peers do not cover tile " + std::to_string(t));
   }
 
-  // Reduction blocks: one per SK tile, numbered after every SK block.
+  // Reduction blocks: reduction_slices per SK tile, numbered after every SK block; a tile's
+  // slices are consecutive and their column ranges tile [0, tile_n) in order, in multiples of 8.
+  if (p.reduction_blocks != 0 && p.reduction_blocks != p.sk_tiles * p.reduction_slices)
+    return fail("reduction blocks != SK tiles x reduction slices");
+  std::vector<int> covered(static_cast<size_t>(p.sk_tiles), 0);  // columns finished so far
   for (int r = 0; r < p.reduction_blocks; ++r) {
-    const mapping::Peers peers = mapping::TilePeers(p, r);
-    const fixup::Step s = fixup::ReductionStep(peers);
+    const mapping::ReductionWork w = mapping::ReductionWorkOf(p, r);
+    if (w.tile < 0 || w.tile >= p.sk_tiles) return fail("reduction block outside the SK tiles");
+    const mapping::Peers peers = mapping::TilePeers(p, w.tile);
+    const fixup::Step s = fixup::ReductionStep(peers, p.reduction_slices);
     if (s.wait != fixup::Wait::kNone && peers.last >= p.sk_blocks + p.dp_blocks + r)
       return fail("reduction block waits for a higher block");
-    if (s.epilogue) ++epilogues[r];
+    if (w.col_begin != covered[w.tile] || w.col_end <= w.col_begin || w.col_end > p.tile_n ||
+        (p.tile_n >= 8 && (w.col_begin % 8 != 0 || w.col_end % 8 != 0)))
+      return fail("reduction block " + std::to_string(r) + " columns [" +
+                  std::to_string(w.col_begin) + ", " + std::to_string(w.col_end) +
+                  ") do not continue its tile's slices in multiples of 8");
+    covered[w.tile] = w.col_end;
+    if (w.slice == 0) {  // the reduction's O(1) slot of each peer is the peer's own slot
+      for (int g = 0; g < peers.count(); ++g) {
+        mapping::SkUnit u = mapping::SkFirstUnit(p, peers.first + g);
+        while (u.valid() && u.tile != w.tile) u = mapping::SkNextUnit(p, u);
+        if (mapping::PeerSlotOffset(p, w.tile, peers, g) != mapping::PartialSlotOffset(p, u))
+          return fail("PeerSlotOffset differs from PartialSlotOffset for peer " +
+                      std::to_string(g) + " of tile " + std::to_string(w.tile));
+      }
+    }
+    if (s.epilogue && w.col_end == p.tile_n) ++epilogues[w.tile];
   }
-  if (p.reduction_blocks != 0 && p.reduction_blocks != p.sk_tiles)
-    return fail("reduction blocks != SK tiles");
+  for (int t = 0; t < p.sk_tiles && p.reduction_blocks > 0; ++t)
+    if (covered[t] != p.tile_n) return fail("reduction slices do not cover tile " + std::to_string(t));
 
   // DP tiles: each exactly once, all in [sk_tiles, tiles).
   for (int d = 0; d < p.dp_blocks; ++d) {

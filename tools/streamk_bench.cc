@@ -48,8 +48,10 @@ ABSL_FLAG(std::vector<std::string>, set, {}, "built-in sets: paper, waveq, llm (
 ABSL_FLAG(int, count, 150, "shapes drawn for --set paper");
 ABSL_FLAG(uint64_t, seed, 1, "seed for --set paper");
 ABSL_FLAG(std::vector<std::string>, modes, std::vector<std::string>({"auto", "dp", "splitk", "streamk", "cublas"}),
-          "auto, dp, splitk (best split) or splitk:S, streamk (all tiles Stream-K), cublas; "
-          "append @deterministic, @atomic or @separate to force the reduction");
+          "auto, dp, splitk (best split) or splitk:S, streamk (all tiles Stream-K) or streamk:B "
+          "(B blocks), streamk-tail (the partial wave's tiles Stream-K, the rest data-parallel) or "
+          "streamk-tail:B, cublas; append @deterministic, @atomic, @separate or @separate:R (R "
+          "reduction blocks per tile) to force the reduction");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(std::string, layout, "tn", "BLAS-style op(A) op(B): tn | nn | nt | tt (D column-major)");
@@ -81,8 +83,9 @@ struct ModeSpec {
   Options options;
 };
 
-// A mode word: auto | dp | splitk | splitk:S | streamk | cublas, optionally followed by
-// @deterministic, @atomic or @separate to force the reduction strategy (not for dp or cublas).
+// A mode word: auto | dp | splitk | splitk:S | streamk | streamk:B | streamk-tail |
+// streamk-tail:B | cublas, optionally followed by @deterministic, @atomic, @separate or
+// @separate:R to force the reduction strategy (not for dp or cublas).
 absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>& words) {
   std::vector<ModeSpec> out;
   for (const std::string& word : words) {
@@ -90,20 +93,36 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
     m.name = word;
     std::string w = word;
     if (const size_t at = word.find('@'); at != std::string::npos) {
-      m.options.reduction = ParseReduction(word.substr(at + 1));
+      std::string red = word.substr(at + 1);
+      if (absl::StartsWith(red, "separate:")) {
+        if (!absl::SimpleAtoi(red.substr(9), &m.options.reduction_slices) ||
+            m.options.reduction_slices < 1)
+          return absl::InvalidArgumentError(absl::StrCat(
+              "--modes: '", word, "': the slices after separate: must be a positive count"));
+        red = "separate";
+      }
+      m.options.reduction = ParseReduction(red);
       if (!m.options.reduction)
         return absl::InvalidArgumentError(absl::StrCat(
             "--modes: '", word, "': the reduction after @ must be deterministic, atomic or separate"));
       w = word.substr(0, at);
     }
+    // streamk / streamk-tail with an optional :B block count.
+    auto streamk = [&m](const std::string& rest) {
+      m.options.mode = Mode::kStreamK;
+      if (rest.empty()) return true;
+      return rest[0] == ':' && absl::SimpleAtoi(rest.substr(1), &m.options.blocks) &&
+             m.options.blocks > 0;
+    };
     if (w == "cublas") {
       m.cublas = true;
     } else if (w == "auto") {
       m.options.mode = Mode::kAuto;
     } else if (w == "dp") {
       m.options.mode = Mode::kDataParallel;
-    } else if (w == "streamk") {
-      m.options.mode = Mode::kStreamK;
+    } else if (absl::StartsWith(w, "streamk-tail") && streamk(w.substr(12))) {
+      m.options.sk_tiles = kPartialWaveTiles;
+    } else if (absl::StartsWith(w, "streamk") && streamk(w.substr(7))) {
     } else if (w == "splitk") {
       m.options.mode = Mode::kSplitK;
     } else if (absl::StartsWith(w, "splitk:") &&
@@ -111,7 +130,9 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
       m.options.mode = Mode::kSplitK;
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
-          "--modes: unknown mode '", word, "' (auto, dp, splitk, splitk:S, streamk, cublas)"));
+          "--modes: unknown mode '", word,
+          "' (auto, dp, splitk, splitk:S, streamk, streamk:B, streamk-tail, streamk-tail:B, "
+          "cublas)"));
     }
     if (m.options.reduction && (m.cublas || m.options.mode == Mode::kDataParallel))
       return absl::InvalidArgumentError(

@@ -29,6 +29,11 @@ ABSL_FLAG(std::string, tile, "",
 ABSL_FLAG(std::string, mode, "auto", "auto | dp | splitk | streamk");
 ABSL_FLAG(int, splits, 0, "k-slices per tile with --mode splitk (0: the planner picks)");
 ABSL_FLAG(int, blocks, 0, "Stream-K blocks with --mode streamk (0: the planner picks)");
+ABSL_FLAG(std::string, sk_tiles, "",
+          "with --mode streamk: the tiles that go Stream-K, a count or 'tail' (the partial wave's); "
+          "the rest run data-parallel (default: all)");
+ABSL_FLAG(int, reduction_slices, 0,
+          "with --reduction separate: reduction blocks per tile (0: the planner picks)");
 ABSL_FLAG(std::string, reduction, "",
           "deterministic | atomic | separate (empty: the planner picks a deterministic one)");
 ABSL_FLAG(int, batch, 1, "batch count");
@@ -110,6 +115,14 @@ int main(int argc, char** argv) {
   options.mode = *mode;
   options.splits = absl::GetFlag(FLAGS_splits);
   options.blocks = absl::GetFlag(FLAGS_blocks);
+  if (const std::string t = absl::GetFlag(FLAGS_sk_tiles); !t.empty()) {
+    if (t == "tail") {
+      options.sk_tiles = streamk::kPartialWaveTiles;
+    } else if (!absl::SimpleAtoi(t, &options.sk_tiles) || options.sk_tiles < 1) {
+      return Fail(absl::StrCat("--sk_tiles ", t, ": must be a positive count or 'tail'"));
+    }
+  }
+  options.reduction_slices = absl::GetFlag(FLAGS_reduction_slices);
   if (!absl::GetFlag(FLAGS_reduction).empty()) {
     options.reduction = streamk::ParseReduction(absl::GetFlag(FLAGS_reduction));
     if (!options.reduction)

@@ -28,6 +28,10 @@
 ABSL_FLAG(std::string, mode, "auto", "auto, dp, splitk or streamk");
 ABSL_FLAG(int, splits, 0, "splitk: k-slices per tile (0: the planner picks)");
 ABSL_FLAG(int, blocks, 0, "streamk: Stream-K blocks (0: the planner picks)");
+ABSL_FLAG(std::string, sk_tiles, "",
+          "streamk: the tiles that go Stream-K, a count or 'tail' (the partial wave's); the rest "
+          "run data-parallel (default: all)");
+ABSL_FLAG(int, reduction_slices, 0, "separate: reduction blocks per tile (0: the planner picks)");
 ABSL_FLAG(std::string, reduction, "", "deterministic, atomic or separate (empty: the planner's)");
 ABSL_FLAG(std::string, dtype, "fp16", "fp16 or bf16 inputs and output");
 ABSL_FLAG(int, traces, 5, "traced launches; the one with the median span is reported");
@@ -59,6 +63,14 @@ int main(int argc, char** argv) {
   options.mode = *mode;
   options.splits = absl::GetFlag(FLAGS_splits);
   options.blocks = absl::GetFlag(FLAGS_blocks);
+  if (const std::string t = absl::GetFlag(FLAGS_sk_tiles); !t.empty()) {
+    if (t == "tail") {
+      options.sk_tiles = streamk::kPartialWaveTiles;
+    } else if (!absl::SimpleAtoi(t, &options.sk_tiles) || options.sk_tiles < 1) {
+      return Fail(absl::StrCat("--sk_tiles ", t, ": must be a positive count or 'tail'"));
+    }
+  }
+  options.reduction_slices = absl::GetFlag(FLAGS_reduction_slices);
   if (!absl::GetFlag(FLAGS_reduction).empty()) {
     options.reduction = streamk::ParseReduction(absl::GetFlag(FLAGS_reduction));
     if (!options.reduction) return Fail("--reduction: expected deterministic, atomic or separate");

@@ -45,6 +45,14 @@ struct CostModel {
   // bytes comes from K-major rows that start at odd multiples of 16 bytes (Plan::a_rows_misaligned,
   // b_rows_misaligned; f = 1 when both operands' rows are). 0: not measured, no effect.
   double misaligned_load = 0;
+  // A reduction block's floor per peer for one slice (PlanOptions::reduction_slices): a narrow
+  // slice of many peers is bound by L2 round trips, not bytes. A slice of `peers` partials costs
+  // unit_us + peers * max(reduce_latency_us, reduce_peer_us x area / slices) + its share of an
+  // epilogue. 0: bytes alone.
+  double reduce_latency_us = 0;
+  // Whether auto weighs the one-tile hybrid on persistent blocks (the partial wave's tiles Stream-K
+  // ahead of the full data-parallel waves): only where it was measured to pay.
+  bool partial_wave_streamk = false;
 };
 
 // A tile of D computed by one block, and the depth of one k-iteration, in elements.

@@ -44,7 +44,11 @@ struct Plan {
   int sk_waves = 0;                   // ceil(sk_blocks / avail_sms)
   int dp_blocks = 0;
   int dp_first_wave_tiles = 1;  // tiles each of the first avail_sms DP blocks computes
-  int reduction_blocks = 0;     // one per Stream-K tile, when reduction == kSeparate
+  // kSeparate: each Stream-K tile is summed and finished by reduction_slices reduction blocks,
+  // each owning tile_n / reduction_slices columns (a multiple of 8), so a tile's reduction reads
+  // its peers' partials in parallel. reduction_blocks = sk_tiles * reduction_slices.
+  int reduction_slices = 1;
+  int reduction_blocks = 0;
 
   // --- grid ----------------------------------------------------------------------------------
   int work_blocks = 0;  // sk_blocks + dp_blocks + reduction_blocks

@@ -33,13 +33,23 @@ struct Problem {
   bool a_rows_misaligned = false, b_rows_misaligned = false;
 };
 
+inline constexpr int kPartialWaveTiles = -1;  // PlanOptions::sk_tiles
+
 struct PlanOptions {
   Mode mode = Mode::kAuto;
   int splits = 0;  // kSplitK: k-slices per tile (0: the planner picks); other modes: must be 0
   int blocks = 0;  // kStreamK: Stream-K blocks (0: the planner picks); other modes: must be 0
+  // kStreamK: the tiles Stream-K blocks compute (the first ones; the rest run data-parallel after
+  // them on the same persistent blocks). 0: all tiles; kPartialWaveTiles: the partial wave's,
+  // tiles % SMs (none, so data-parallel, when the tiles fill whole waves). Other modes: must be 0.
+  int sk_tiles = 0;
   // Unset: deterministic, by the finishing block or, where the planner predicts it pays, by a
   // separate reduction wave. Set: exactly that strategy.
   std::optional<Reduction> reduction;
+  // Separate reduction only: reduction blocks per Stream-K tile, each summing and finishing
+  // tile_n / reduction_slices columns (0: the planner picks; else must leave slices of a multiple
+  // of 8 columns). Other strategies: must be 0.
+  int reduction_slices = 0;
   int avail_sms = 0;  // SMs to balance over; 0: all of the device's
   // kNoTile: the device's kernel tile, or, where the device has two kernel configurations
   // (DeviceSpec::alt_tile), whichever of the two is predicted faster for the shape.
@@ -53,6 +63,7 @@ struct Candidate {
   int dp_tiles = 0, sk_tiles = 0, sk_blocks = 0;
   int splits = 0;  // split-K only
   Reduction reduction = Reduction::kDeterministic;
+  int reduction_slices = 0;  // kSeparate: reduction blocks per tile
   double predicted_us = 0;
   bool feasible = true;
   std::string note;  // why it is shaped so, or why infeasible

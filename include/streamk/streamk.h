@@ -74,7 +74,12 @@ struct Options {
   Mode mode = Mode::kAuto;
   int splits = 0;  // kSplitK: k-slices per tile (0: the planner picks)
   int blocks = 0;  // kStreamK: Stream-K blocks (0: the planner picks)
+  // kStreamK: the tiles Stream-K blocks compute, the rest data-parallel (0: all; kPartialWaveTiles:
+  // the partial wave's). See PlanOptions::sk_tiles.
+  int sk_tiles = 0;
   std::optional<Reduction> reduction;  // unset: deterministic, the planner picks which
+  // kSeparate: reduction blocks per Stream-K tile (0: the planner picks). See PlanOptions.
+  int reduction_slices = 0;
   int avail_sms = 0;                   // SMs to balance over (0: all)
   // Launch plans whose blocks wait on each other cooperatively (co-residency guaranteed by the
   // runtime). Off only to measure what that costs.
