@@ -182,13 +182,11 @@ struct StreamKGemm {
     TraceMark(a, trace, TraceKind::kBegin, work, tile, 0, 0);
     Fix::Wait(s, FlagOf(p, ws, tile));
     TraceMark(a, trace, TraceKind::kWaitEnd, work, tile, 0, 0);
-    const int64_t last_slot = mapping::PeerSlotOffset(p, tile, peers, peers.count() - 1);
+    // The last peer's slot takes its block range; the others' are arithmetic (PeerSlotOffset).
     const int count = peers.count();
+    const int64_t last_slot = mapping::PeerSlotOffset(p, tile, peers, count - 1);
     auto slot_of = [&](int g) {
-      const int64_t at = g == count - 1 ? last_slot
-                                        : p.partials_offset +
-                                              2 * static_cast<int64_t>(peers.first + g) *
-                                                  p.partial_tile_bytes;
+      const int64_t at = g == count - 1 ? last_slot : mapping::PeerSlotOffset(p, tile, peers, g);
       return reinterpret_cast<const float4*>(ws + at);
     };
     const mapping::TileCoord c = mapping::TileCoordOf(p, tile);

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "cost_terms.h"
@@ -303,6 +304,13 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
 }
 
 }  // namespace
+
+std::optional<int> ParseSkTiles(std::string_view s) {
+  if (s == "tail") return kPartialWaveTiles;
+  int tiles = 0;
+  if (!absl::SimpleAtoi(absl::string_view(s.data(), s.size()), &tiles) || tiles < 1) return std::nullopt;
+  return tiles;
+}
 
 absl::Status ValidatePlanOptions(const PlanOptions& o) {
   if (o.splits < 0) return absl::InvalidArgumentError("splits must be >= 0");

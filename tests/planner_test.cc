@@ -273,6 +273,12 @@ TEST(PlannerValidation, StreamKTilesAndReductionSlicesNameTheRule) {
             std::string::npos);
 }
 
+TEST(PlannerValidation, SkTilesSpellings) {
+  EXPECT_EQ(ParseSkTiles("tail"), kPartialWaveTiles);
+  EXPECT_EQ(ParseSkTiles("12"), 12);
+  for (const char* bad : {"", "0", "-1", "tails", "3x"}) EXPECT_FALSE(ParseSkTiles(bad)) << bad;
+}
+
 TEST(PlannerBehaviour, PartialWaveStreamKKeepsFullWavesDataParallel) {
   // 19 x 7 = 133 tiles of 128 x 256 on 132 SMs: one tile Stream-K, 132 data-parallel after it.
   PlanOptions o;

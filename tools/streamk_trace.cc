@@ -64,11 +64,9 @@ int main(int argc, char** argv) {
   options.splits = absl::GetFlag(FLAGS_splits);
   options.blocks = absl::GetFlag(FLAGS_blocks);
   if (const std::string t = absl::GetFlag(FLAGS_sk_tiles); !t.empty()) {
-    if (t == "tail") {
-      options.sk_tiles = streamk::kPartialWaveTiles;
-    } else if (!absl::SimpleAtoi(t, &options.sk_tiles) || options.sk_tiles < 1) {
-      return Fail(absl::StrCat("--sk_tiles ", t, ": must be a positive count or 'tail'"));
-    }
+    const std::optional<int> sk_tiles = streamk::ParseSkTiles(t);
+    if (!sk_tiles) return Fail(absl::StrCat("--sk_tiles ", t, ": must be a positive count or 'tail'"));
+    options.sk_tiles = *sk_tiles;
   }
   options.reduction_slices = absl::GetFlag(FLAGS_reduction_slices);
   if (!absl::GetFlag(FLAGS_reduction).empty()) {

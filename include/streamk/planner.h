@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -34,6 +35,10 @@ struct Problem {
 };
 
 inline constexpr int kPartialWaveTiles = -1;  // PlanOptions::sk_tiles
+
+// PlanOptions::sk_tiles from its command-line spelling: a positive count, or "tail" for
+// kPartialWaveTiles; nullopt for anything else.
+std::optional<int> ParseSkTiles(std::string_view s);
 
 struct PlanOptions {
   Mode mode = Mode::kAuto;
