@@ -7,7 +7,7 @@
 // fragment layout no block ever needs row/column coordinates to combine partials.
 //
 // Memory ordering: writers store their partials with L2 (.cg) stores, then ComputeSync() and
-// thread 0 releases the flag at GPU scope (fence + release store/atomic). Waiters: thread 0
+// thread 0 releases the flag at GPU scope (a release store/atomic). Waiters: thread 0
 // acquires the flag at GPU scope, then ComputeSync(), then every thread reads with .cg loads,
 // which bypass the (non-coherent) L1 so no stale line from an earlier tile is seen.
 #pragma once
@@ -62,9 +62,11 @@ struct Fixup {
     if (s.signal == fixup::Signal::kNone || s.signal == fixup::Signal::kReset ||
         s.signal == fixup::Signal::kDepart)
       return;
-    ComputeSync();  // every thread's partial stores precede the release below
+    // Every thread's partial stores precede the release below (the barrier orders them before
+    // thread 0's, and a release is cumulative). No separate __threadfence(): its fence.sc is a
+    // second, stronger fence in front of the release's own.
+    ComputeSync();
     if (threadIdx.x == 0) {
-      __threadfence();
       if (s.signal == fixup::Signal::kSet) {
         StoreRelease(flag, s.signal_value);
       } else {
@@ -73,51 +75,71 @@ struct Fixup {
     }
   }
 
+  // One loop per operation, so that the kernel fetches only the instructions of the one it runs
+  // (a block reaches this code cold, and under load every instruction-cache miss waits an L2
+  // round trip).
   __device__ static void Publish(fixup::Publish op, float4* slot, Acc& acc) {
     const int tid = threadIdx.x;
+    if (op == fixup::Publish::kStore) {
 #pragma unroll
-    for (int f0 = 0; f0 < kFragments; f0 += kBatch) {
-      if (op == fixup::Publish::kAdd) {
-        // Load a batch of fragments before storing any: __stcg is a compiler memory barrier,
-        // so a load placed after a store waits for the store's turn, and one L2 round trip per
-        // fragment (16 in a row) made a turnstile step cost ~4.5 us (streamk-trace, H200).
+      for (int f = 0; f < kFragments; ++f) {
+        const float(&v)[4] = Fragment(acc, f);
+        __stcg(slot + f * kThreads + tid, make_float4(v[0], v[1], v[2], v[3]));
+      }
+    } else if (op == fixup::Publish::kAdd) {
+      // Load a batch of fragments before storing any: __stcg is a compiler memory barrier, so a
+      // load placed after a store waits for the store's turn, and one L2 round trip per fragment
+      // (16 in a row) made a turnstile step cost ~4.5 us (streamk-trace, H200).
+#pragma unroll
+      for (int f0 = 0; f0 < kFragments; f0 += kBatch) {
         float4 old[kBatch];
 #pragma unroll
         for (int b = 0; b < kBatch; ++b) old[b] = __ldcg(slot + (f0 + b) * kThreads + tid);
 #pragma unroll
         for (int b = 0; b < kBatch; ++b) {
-          float (&v)[4] = Fragment(acc, f0 + b);
+          const float(&v)[4] = Fragment(acc, f0 + b);
           __stcg(slot + (f0 + b) * kThreads + tid,
                  make_float4(old[b].x + v[0], old[b].y + v[1], old[b].z + v[2], old[b].w + v[3]));
         }
-        continue;
       }
+    } else if (op == fixup::Publish::kAtomicAdd) {
 #pragma unroll
-      for (int b = 0; b < kBatch; ++b) {
-        float4* p = slot + (f0 + b) * kThreads + tid;
-        float (&v)[4] = Fragment(acc, f0 + b);
-        if (op == fixup::Publish::kStore) {
-          __stcg(p, make_float4(v[0], v[1], v[2], v[3]));
-        } else if (op == fixup::Publish::kAtomicAdd) {
-          float* q = reinterpret_cast<float*>(p);
+      for (int f = 0; f < kFragments; ++f) {
+        const float(&v)[4] = Fragment(acc, f);
+        float* q = reinterpret_cast<float*>(slot + f * kThreads + tid);
 #pragma unroll
-          for (int e = 0; e < 4; ++e) atomicAdd(q + e, v[e]);
-        }
+        for (int e = 0; e < 4; ++e) atomicAdd(q + e, v[e]);
       }
     }
   }
 
-  // acc += slot
-  __device__ static void Take(const float4* slot, Acc& acc) {
+  // acc += slot. Under load an L2 round trip takes ~1 us, and the registers beside the
+  // accumulators hold 4 fragments' loads: a 128 KiB take waited 8 round trips (~7 us, H200).
+  // With `stage` (shared memory the block does not use now, kStageFragments * kThreads * 16
+  // bytes), the loads go there by cp.async instead, that many fragments per round trip. Each
+  // thread reads back only what it copied itself, so no barrier is needed before the reads; the
+  // caller synchronizes before anything else writes the area.
+  template <int kStageFragments = 0>
+  __device__ static void Take(const float4* slot, Acc& acc, float4* stage = nullptr) {
     const int tid = threadIdx.x;
+    if constexpr (kStageFragments > 0) {
+      static_assert(kFragments % kStageFragments == 0, "whole rounds");
 #pragma unroll
-    for (int f = 0; f < kFragments; ++f) {
-      const float4 x = __ldcg(slot + f * kThreads + tid);
-      float (&v)[4] = Fragment(acc, f);
-      v[0] += x.x;
-      v[1] += x.y;
-      v[2] += x.z;
-      v[3] += x.w;
+      for (int f0 = 0; f0 < kFragments; f0 += kStageFragments) {
+#pragma unroll
+        for (int b = 0; b < kStageFragments; ++b) {
+          const uint32_t to = static_cast<uint32_t>(__cvta_generic_to_shared(stage + b * kThreads + tid));
+          asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to),
+                       "l"(slot + (f0 + b) * kThreads + tid)
+                       : "memory");
+        }
+        asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+#pragma unroll
+        for (int b = 0; b < kStageFragments; ++b) Add(acc, f0 + b, stage[b * kThreads + tid]);
+      }
+    } else {
+#pragma unroll
+      for (int f = 0; f < kFragments; ++f) Add(acc, f, __ldcg(slot + f * kThreads + tid));
     }
   }
 
@@ -202,6 +224,14 @@ struct Fixup {
   // mainloop's accumulator shape).
   static constexpr int kBatch = 4;
   static_assert(kFragments % kBatch == 0, "fragment batches");
+
+  __device__ __forceinline__ static void Add(Acc& acc, int f, const float4& x) {
+    float(&v)[4] = Fragment(acc, f);
+    v[0] += x.x;
+    v[1] += x.y;
+    v[2] += x.z;
+    v[3] += x.w;
+  }
 
   // Accumulator fragment f in slot order: v[f / kNI][f % kNI].
   __device__ __forceinline__ static float (&Fragment(Acc& acc, int f))[4] {

@@ -67,6 +67,14 @@ struct StreamKGemm {
                    : (Mainloop::kSmemBytes > Epi::kSmemBytes ? Mainloop::kSmemBytes
                                                              : Epi::kSmemBytes);
 
+  // A specialized mainloop's epilogue area is idle while a Stream-K unit takes a partial: the
+  // take stages that many fragments per round trip there (Fixup::Take).
+  static constexpr int kTakeStageFragments = [] {
+    int f = 1;
+    while (2 * f * kThreads * 16 <= Epi::kSmemBytes && Fix::kFragments % (2 * f) == 0) f *= 2;
+    return f;
+  }();
+
   __device__ static MainloopOperands<Element> Operands(const Plan& p, const GemmKernelArgs& a,
                                                        int batch) {
     MainloopOperands<Element> op;
@@ -146,7 +154,15 @@ struct StreamKGemm {
         Fix::Wait(s, flag);
         TraceMark(a, trace, TraceKind::kWaitEnd, work, u.tile, u.k_begin, u.k_end);
         if (s.publish != fixup::Publish::kNone) Fix::Publish(s.publish, slot, acc);
-        if (s.take) Fix::Take(slot, acc);
+        if (s.take) {
+          if constexpr (kSpecialized) {
+            Fix::template Take<kTakeStageFragments>(
+                slot, acc, reinterpret_cast<float4*>(smem + kEpilogueOffset));
+            ComputeSync();  // the epilogue reuses the area: every thread's reads are done
+          } else {
+            Fix::Take(slot, acc);
+          }
+        }
         Fix::Signal(s, flag);
         TraceMark(a, trace, TraceKind::kFixupEnd, work, u.tile, u.k_begin, u.k_end);
       }

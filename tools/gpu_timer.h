@@ -66,4 +66,52 @@ inline absl::StatusOr<std::vector<Timing>> TimeInterleaved(
   return out;
 }
 
+// Per-launch time of `launch(stream)` replayed from a CUDA graph of `inner` launches (no host
+// work between them): the median of `reps` timed replays after one warm-up replay. The launches
+// are made once on a stream of its own before capture, so that workspaces exist when captured.
+inline absl::StatusOr<double> TimeGraph(const std::function<absl::Status(cudaStream_t)>& launch,
+                                        int inner = 5, int reps = 9) {
+  cudaStream_t stream;
+  STREAMK_CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  auto run = [&]() -> absl::StatusOr<double> {
+    for (int i = 0; i < inner; ++i) {
+      if (absl::Status s = launch(stream); !s.ok()) return s;
+    }
+    STREAMK_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
+    STREAMK_CUDA_RETURN_IF_ERROR(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    absl::Status captured;
+    for (int i = 0; i < inner && captured.ok(); ++i) captured = launch(stream);
+    const cudaError_t end = cudaStreamEndCapture(stream, &graph);
+    if (!captured.ok()) return captured;
+    STREAMK_CUDA_RETURN_IF_ERROR(end);
+    STREAMK_CUDA_RETURN_IF_ERROR(cudaGraphInstantiate(&exec, graph, 0));
+    STREAMK_CUDA_RETURN_IF_ERROR(cudaEventCreate(&start));
+    STREAMK_CUDA_RETURN_IF_ERROR(cudaEventCreate(&stop));
+    STREAMK_CUDA_RETURN_IF_ERROR(cudaGraphLaunch(exec, stream));
+    std::vector<double> us;
+    for (int r = 0; r < reps; ++r) {
+      STREAMK_CUDA_RETURN_IF_ERROR(cudaEventRecord(start, stream));
+      STREAMK_CUDA_RETURN_IF_ERROR(cudaGraphLaunch(exec, stream));
+      STREAMK_CUDA_RETURN_IF_ERROR(cudaEventRecord(stop, stream));
+      STREAMK_CUDA_RETURN_IF_ERROR(cudaEventSynchronize(stop));
+      float ms = 0;
+      STREAMK_CUDA_RETURN_IF_ERROR(cudaEventElapsedTime(&ms, start, stop));
+      us.push_back(ms * 1000.0 / inner);
+    }
+    std::sort(us.begin(), us.end());
+    return us[us.size() / 2];
+  };
+  absl::StatusOr<double> result = run();
+  if (start != nullptr) cudaEventDestroy(start);
+  if (stop != nullptr) cudaEventDestroy(stop);
+  if (exec != nullptr) cudaGraphExecDestroy(exec);
+  if (graph != nullptr) cudaGraphDestroy(graph);
+  cudaStreamSynchronize(stream);
+  cudaStreamDestroy(stream);
+  return result;
+}
+
 }  // namespace streamk::tools

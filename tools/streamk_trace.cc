@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -160,6 +161,24 @@ int main(int argc, char** argv) {
   if (int dev = 0; cudaGetDevice(&dev) == cudaSuccess)
     std::printf("mainloop: %s\n", streamk::kernels::ArchName(streamk::kernels::KernelArch(dev)));
   std::printf("untraced: %.1f us per launch (median of 9 x 5)\n", t->front().median_ms * 1000);
+  // The same launches without the host in the way: gemm()'s own cost per call on the CPU, and the
+  // launches replayed from a CUDA graph (what a kernel costs when the host keeps ahead of it).
+  {
+    constexpr int kCalls = 200;
+    const auto begin = std::chrono::steady_clock::now();
+    for (int i = 0; i < kCalls; ++i) {
+      if (absl::Status s = launch({}); !s.ok()) return Fail(std::string(s.message()));
+    }
+    const double host_us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin)
+            .count() / kCalls;
+    cudaDeviceSynchronize();
+    absl::StatusOr<double> graph_us = tools::TimeGraph(
+        [&](cudaStream_t s) { return streamk::gemm(g, s, options); }, 5, 9);
+    if (!graph_us.ok()) return Fail(std::string(graph_us.status().message()));
+    std::printf("host: %.1f us per gemm() call; in a CUDA graph: %.1f us per launch\n", host_us,
+                *graph_us);
+  }
   std::printf("traced (median span of %zu):\n%s", runs.size(),
               streamk::FormatTraceSummary(median.summary).c_str());
   const std::string csv = absl::GetFlag(FLAGS_csv);
