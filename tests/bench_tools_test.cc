@@ -2,10 +2,14 @@
 // table / CSV / JSON / SVG renderings.
 #include <cmath>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include <gtest/gtest.h>
 
 #include "bench_report.h"
+#include "decomposition_flags.h"
+#include "streamk/streamk.h"
 #include "shape_sets.h"
 
 namespace streamk::tools {
@@ -120,3 +124,37 @@ TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {
 
 }  // namespace
 }  // namespace streamk::tools
+
+TEST(DecompositionFlags, SetsPlanOptionsAndOptionsAlike) {
+  const streamk::tools::DecompositionFlags f{"streamk", 0, 12, "tail", "separate", 4};
+  streamk::PlanOptions p;
+  streamk::Options o;
+  ASSERT_TRUE(streamk::tools::SetDecomposition(f, &p).ok());
+  ASSERT_TRUE(streamk::tools::SetDecomposition(f, &o).ok());
+  for (auto [mode, blocks, sk_tiles, reduction, slices] :
+       {std::tuple{p.mode, p.blocks, p.sk_tiles, p.reduction, p.reduction_slices},
+        {o.mode, o.blocks, o.sk_tiles, o.reduction, o.reduction_slices}}) {
+    EXPECT_EQ(mode, streamk::Mode::kStreamK);
+    EXPECT_EQ(blocks, 12);
+    EXPECT_EQ(sk_tiles, streamk::kPartialWaveTiles);
+    EXPECT_EQ(reduction, streamk::Reduction::kSeparate);
+    EXPECT_EQ(slices, 4);
+  }
+  streamk::PlanOptions defaults;
+  ASSERT_TRUE(streamk::tools::SetDecomposition({}, &defaults).ok());
+  EXPECT_EQ(defaults.mode, streamk::Mode::kAuto);
+  EXPECT_EQ(defaults.sk_tiles, 0);
+  EXPECT_FALSE(defaults.reduction.has_value());
+}
+
+TEST(DecompositionFlags, BadValuesNameTheFlag) {
+  streamk::PlanOptions p;
+  for (auto [flags, want] : {std::pair<streamk::tools::DecompositionFlags, const char*>{
+                                 {"fast", 0, 0, "", "", 0}, "--mode fast: expected auto"},
+                             {{"streamk", 0, 0, "none", "", 0}, "--sk_tiles none: must be"},
+                             {{"streamk", 0, 0, "", "tree", 0}, "--reduction tree: expected"}}) {
+    const absl::Status s = streamk::tools::SetDecomposition(flags, &p);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(s.message().find(want), std::string::npos) << s.message();
+  }
+}

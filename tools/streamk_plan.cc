@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "streamk/device_spec.h"
+#include "decomposition_flags.h"
 #include "streamk/plan_print.h"
 #include "streamk/planner.h"
 
@@ -108,25 +109,13 @@ int main(int argc, char** argv) {
         !absl::SimpleAtoi(tile[1], &options.tile.n) || !absl::SimpleAtoi(tile[2], &options.tile.k))
       return Fail(absl::StrCat("--tile ", flag, ": expected BMxBNxBK"));
   }
-  const std::optional<streamk::Mode> mode = streamk::ParseMode(absl::GetFlag(FLAGS_mode));
-  if (!mode)
-    return Fail(absl::StrCat("--mode ", absl::GetFlag(FLAGS_mode),
-                             ": expected auto, dp, splitk or streamk"));
-  options.mode = *mode;
-  options.splits = absl::GetFlag(FLAGS_splits);
-  options.blocks = absl::GetFlag(FLAGS_blocks);
-  if (const std::string t = absl::GetFlag(FLAGS_sk_tiles); !t.empty()) {
-    const std::optional<int> sk_tiles = streamk::ParseSkTiles(t);
-    if (!sk_tiles) return Fail(absl::StrCat("--sk_tiles ", t, ": must be a positive count or 'tail'"));
-    options.sk_tiles = *sk_tiles;
-  }
-  options.reduction_slices = absl::GetFlag(FLAGS_reduction_slices);
-  if (!absl::GetFlag(FLAGS_reduction).empty()) {
-    options.reduction = streamk::ParseReduction(absl::GetFlag(FLAGS_reduction));
-    if (!options.reduction)
-      return Fail(absl::StrCat("--reduction ", absl::GetFlag(FLAGS_reduction),
-                               ": expected deterministic, atomic or separate"));
-  }
+  if (absl::Status s = streamk::tools::SetDecomposition(
+          {absl::GetFlag(FLAGS_mode), absl::GetFlag(FLAGS_splits), absl::GetFlag(FLAGS_blocks),
+           absl::GetFlag(FLAGS_sk_tiles), absl::GetFlag(FLAGS_reduction),
+           absl::GetFlag(FLAGS_reduction_slices)},
+          &options);
+      !s.ok())
+    return Fail(std::string(s.message()));
 
   streamk::PlanExplanation why;
   absl::StatusOr<streamk::Plan> plan = streamk::MakePlan(problem, *device, options, &why);

@@ -19,6 +19,7 @@
 #include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "decomposition_flags.h"
 #include "device_util.h"
 #include "gpu_timer.h"
 #include "launch.h"
@@ -59,21 +60,13 @@ int main(int argc, char** argv) {
     return Fail("expected M N K as integers");
 
   streamk::Options options;
-  const std::optional<streamk::Mode> mode = streamk::ParseMode(absl::GetFlag(FLAGS_mode));
-  if (!mode) return Fail("--mode: expected auto, dp, splitk or streamk");
-  options.mode = *mode;
-  options.splits = absl::GetFlag(FLAGS_splits);
-  options.blocks = absl::GetFlag(FLAGS_blocks);
-  if (const std::string t = absl::GetFlag(FLAGS_sk_tiles); !t.empty()) {
-    const std::optional<int> sk_tiles = streamk::ParseSkTiles(t);
-    if (!sk_tiles) return Fail(absl::StrCat("--sk_tiles ", t, ": must be a positive count or 'tail'"));
-    options.sk_tiles = *sk_tiles;
-  }
-  options.reduction_slices = absl::GetFlag(FLAGS_reduction_slices);
-  if (!absl::GetFlag(FLAGS_reduction).empty()) {
-    options.reduction = streamk::ParseReduction(absl::GetFlag(FLAGS_reduction));
-    if (!options.reduction) return Fail("--reduction: expected deterministic, atomic or separate");
-  }
+  if (absl::Status s = streamk::tools::SetDecomposition(
+          {absl::GetFlag(FLAGS_mode), absl::GetFlag(FLAGS_splits), absl::GetFlag(FLAGS_blocks),
+           absl::GetFlag(FLAGS_sk_tiles), absl::GetFlag(FLAGS_reduction),
+           absl::GetFlag(FLAGS_reduction_slices)},
+          &options);
+      !s.ok())
+    return Fail(std::string(s.message()));
   const std::optional<streamk::DType> dtype = streamk::ParseDType(absl::GetFlag(FLAGS_dtype));
   if (!dtype || *dtype == streamk::DType::kF32) return Fail("--dtype: expected fp16 or bf16");
 

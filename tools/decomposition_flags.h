@@ -1,0 +1,53 @@
+// The decomposition flags streamk-plan and streamk-trace share (--mode, --splits, --blocks,
+// --sk_tiles, --reduction, --reduction_slices), parsed into PlanOptions or Options, which name
+// these fields alike.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "streamk/planner.h"
+#include "streamk/types.h"
+
+namespace streamk::tools {
+
+struct DecompositionFlags {
+  std::string mode = "auto";
+  int splits = 0;
+  int blocks = 0;
+  std::string sk_tiles;   // empty: all tiles
+  std::string reduction;  // empty: the planner's
+  int reduction_slices = 0;
+};
+
+// Sets `o`'s decomposition fields from `f`; InvalidArgument naming the flag and what it expects.
+// The values' own rules (e.g. blocks only with mode streamk) are checked later by the planner.
+template <class Options>
+absl::Status SetDecomposition(const DecompositionFlags& f, Options* o) {
+  const std::optional<Mode> mode = ParseMode(f.mode);
+  if (!mode)
+    return absl::InvalidArgumentError(
+        absl::StrCat("--mode ", f.mode, ": expected auto, dp, splitk or streamk"));
+  o->mode = *mode;
+  o->splits = f.splits;
+  o->blocks = f.blocks;
+  if (!f.sk_tiles.empty()) {
+    const std::optional<int> sk_tiles = ParseSkTiles(f.sk_tiles);
+    if (!sk_tiles)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--sk_tiles ", f.sk_tiles, ": must be a positive count or 'tail'"));
+    o->sk_tiles = *sk_tiles;
+  }
+  o->reduction_slices = f.reduction_slices;
+  if (!f.reduction.empty()) {
+    o->reduction = ParseReduction(f.reduction);
+    if (!o->reduction)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--reduction ", f.reduction, ": expected deterministic, atomic or separate"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace streamk::tools
