@@ -16,6 +16,7 @@
 
 #include "compute_sync.cuh"
 #include "fixup_protocol.h"
+#include "mainloop_sm80.cuh"  // sm80::CpAsync16 and friends
 
 namespace streamk::kernels {
 
@@ -127,13 +128,10 @@ struct Fixup {
 #pragma unroll
       for (int f0 = 0; f0 < kFragments; f0 += kStageFragments) {
 #pragma unroll
-        for (int b = 0; b < kStageFragments; ++b) {
-          const uint32_t to = static_cast<uint32_t>(__cvta_generic_to_shared(stage + b * kThreads + tid));
-          asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to),
-                       "l"(slot + (f0 + b) * kThreads + tid)
-                       : "memory");
-        }
-        asm volatile("cp.async.commit_group;\ncp.async.wait_group 0;\n" ::: "memory");
+        for (int b = 0; b < kStageFragments; ++b)
+          sm80::CpAsync16(sm80::SmemAddr(stage + b * kThreads + tid),
+                          slot + (f0 + b) * kThreads + tid, 16);
+        sm80::CpAsyncWaitAll();
 #pragma unroll
         for (int b = 0; b < kStageFragments; ++b) Add(acc, f0 + b, stage[b * kThreads + tid]);
       }
