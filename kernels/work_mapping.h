@@ -29,8 +29,11 @@ struct BlockRole {
   int index;  // index within the role: Stream-K block, DP block or reduction block number
 };
 
+// Work order: DP blocks [0, dp_blocks_before_sk), SK blocks, the other DP blocks, reduction blocks.
 STREAMK_HD BlockRole RoleOf(const Plan& p, int work_block) {
-  if (work_block < p.sk_blocks) return {Role::kStreamK, work_block};
+  const int early_dp = p.dp_blocks_before_sk;
+  if (work_block < early_dp) return {Role::kDataParallel, work_block};
+  if (work_block < early_dp + p.sk_blocks) return {Role::kStreamK, work_block - early_dp};
   work_block -= p.sk_blocks;
   if (work_block < p.dp_blocks) return {Role::kDataParallel, work_block};
   work_block -= p.dp_blocks;

@@ -62,12 +62,12 @@ std::string PlanSummary(const Plan& p) {
   return absl::StrFormat(
       "mode=%s m=%d n=%d k=%d batch=%d tile=%dx%dx%d tiles=%d iters_per_tile=%d dp_tiles=%d "
       "sk_tiles=%d sk_blocks=%d sk_regions=%d iters_per_block=%d+%d big=%d dp_blocks=%d "
-      "dp_first_wave_tiles=%d reduction=%s reduction_blocks=%d/%d grid=%d/%d sms=%d occupancy=%d "
+      "dp_first_wave_tiles=%d dp_before_sk=%d reduction=%s reduction_blocks=%d/%d grid=%d/%d sms=%d occupancy=%d "
       "workspace=%d",
       ModeName(p.mode), p.m, p.n, p.k, p.batch, p.tile_m, p.tile_n, p.tile_k, p.tiles, p.iters_per_tile,
       p.dp_tiles, p.sk_tiles, p.sk_blocks, p.sk_regions, p.sk_iters_per_normal_block,
       p.sk_big_blocks_per_region > 0 ? 1 : 0, p.sk_big_blocks_per_region, p.dp_blocks,
-      p.dp_first_wave_tiles, ReductionName(p.reduction), p.reduction_blocks,
+      p.dp_first_wave_tiles, p.dp_blocks_before_sk, ReductionName(p.reduction), p.reduction_blocks,
       p.reduction_slices, p.grid_blocks, p.work_blocks,
       p.avail_sms, p.occupancy, p.workspace_bytes);
 }
@@ -113,6 +113,17 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
     } else {
       absl::StrAppendFormat(&s, "reduction   %s\n", ReductionName(p.reduction));
     }
+    // Work order (Plan::dp_blocks_before_sk): what each persistent block runs first.
+    std::string order = p.dp_blocks_before_sk > 0
+                            ? absl::StrFormat("%d dp blocks (%d rounds), then ", p.dp_blocks_before_sk,
+                                              p.dp_blocks_before_sk / p.grid_blocks)
+                            : std::string();
+    absl::StrAppendFormat(&order, "%d sk blocks", p.sk_blocks);
+    if (p.dp_blocks > p.dp_blocks_before_sk)
+      absl::StrAppendFormat(&order, ", then %d dp blocks", p.dp_blocks - p.dp_blocks_before_sk);
+    if (p.reduction_blocks > 0)
+      absl::StrAppendFormat(&order, ", then %d reduction blocks", p.reduction_blocks);
+    absl::StrAppendFormat(&s, "order       %s\n", order);
   } else {
     absl::StrAppendFormat(&s, "sk tiles    0\n");
   }
@@ -166,6 +177,7 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   num("sk_big_blocks_per_region", p.sk_big_blocks_per_region);
   num("sk_waves", p.sk_waves), num("peers_min", peers.min), num("peers_max", peers.max);
   num("dp_blocks", p.dp_blocks), num("dp_first_wave_tiles", p.dp_first_wave_tiles);
+  num("dp_blocks_before_sk", p.dp_blocks_before_sk);
   field("reduction", JsonString(ReductionName(p.reduction)));
   num("reduction_slices", p.reduction_slices), num("reduction_blocks", p.reduction_blocks);
   num("work_blocks", p.work_blocks), num("grid_blocks", p.grid_blocks);

@@ -113,6 +113,11 @@ void Derive(const Decomposition& d, Plan& p) {
       (p.sk_blocks > 0 && p.reduction == Reduction::kSeparate) ? p.sk_tiles * p.reduction_slices : 0;
   p.work_blocks = p.sk_blocks + p.dp_blocks + p.reduction_blocks;
   p.grid_blocks = std::min(p.work_blocks, p.avail_sms * p.occupancy);
+  // Every full data-parallel round but the last runs before the Stream-K blocks, in step as in a
+  // data-parallel launch (Plan::dp_blocks_before_sk).
+  p.dp_blocks_before_sk = 0;
+  if (p.sk_blocks > 0 && p.dp_first_wave_tiles == 1 && p.dp_blocks >= 2 * p.grid_blocks)
+    p.dp_blocks_before_sk = (p.dp_blocks / p.grid_blocks - 1) * p.grid_blocks;
 
   p.partial_tile_bytes = p.partials_offset = p.partials_bytes = 0;
   p.flags_offset = p.flags_bytes = p.workspace_bytes = 0;
@@ -411,25 +416,33 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
     const int64_t in_tail = count(std::max(lo, full_end), hi, r);
     return in_full * (c.iters * full_iter + c.fixed) + in_tail * (c.iters * tail_iter + c.fixed);
   };
-  const int sk_end = p.sk_blocks, dp_end = p.sk_blocks + p.dp_blocks;
-  const int first_wave_end = sk_end + std::min(p.dp_blocks, p.avail_sms);
+  // Work order (work_mapping.h RoleOf): early DP blocks, SK blocks, the other DP blocks (the
+  // first avail_sms of them with dp_first_wave_tiles each; the planner only sets both
+  // dp_first_wave_tiles > 1 and early DP blocks when asked to), reduction blocks.
+  const int early_end = p.dp_blocks_before_sk;
+  const int sk_end = early_end + p.sk_blocks, dp_end = p.sk_blocks + p.dp_blocks;
+  const int first_wave_end = sk_end + std::min(p.dp_blocks - early_end, p.avail_sms);
   const bool first_wave = p.dp_first_wave_tiles > 1;
+  auto load_to_sk_end = [&](int r) {
+    return range_load(0, early_end, r, dp) + range_load(early_end, sk_end, r, sk);
+  };
   auto load = [&](int r) {
-    return range_load(0, sk_end, r, sk) +
-           range_load(sk_end, first_wave_end, r, first_wave ? dp_first : dp) +
+    return load_to_sk_end(r) + range_load(sk_end, first_wave_end, r, first_wave ? dp_first : dp) +
            range_load(first_wave_end, dp_end, r, dp) + range_load(dp_end, p.work_blocks, r, red);
   };
   // The most loaded block is one at a boundary between roles, or the first or the last.
   double worst = 0;
-  for (int w : {0, grid - 1, sk_end - 1, sk_end, first_wave_end - 1, first_wave_end, dp_end - 1,
-                dp_end, p.work_blocks - 1}) {
+  for (int w : {0, grid - 1, early_end - 1, early_end, sk_end - 1, sk_end, first_wave_end - 1,
+                first_wave_end, dp_end - 1, dp_end, p.work_blocks - 1}) {
     if (w >= 0) worst = std::max(worst, load(w % grid));
   }
   // Reduction blocks cannot finish before the Stream-K blocks whose partials they sum: their
   // work starts where a Stream-K block's ends (measured on an H200: 46 tiles over 132 blocks
   // with a separate reduction took 34 us, modelled without this as 28 us; the turnstile 25 us).
-  if (p.reduction_blocks > 0)
-    worst = std::max(worst, sk.iters * full_iter + sk.fixed + red.fixed);
+  if (p.reduction_blocks > 0) {
+    for (int w : {early_end, sk_end - 1})
+      worst = std::max(worst, load_to_sk_end(w % grid) + red.fixed);
+  }
   return terms.fixed + worst;
 }
 

@@ -11,6 +11,7 @@
 
 #include "streamk/device_spec.h"
 #include "streamk/plan_print.h"
+#include "work_mapping.h"
 
 namespace streamk {
 namespace {
@@ -310,6 +311,34 @@ TEST(PlannerBehaviour, PartialWaveStreamKKeepsFullWavesDataParallel) {
   EXPECT_EQ(p.tiles, 132) << p;
   EXPECT_EQ(p.sk_blocks, 0) << p;
   EXPECT_EQ(p.dp_tiles, 132) << p;
+}
+
+TEST(PlannerBehaviour, FullDataParallelRoundsButTheLastRunBeforeStreamK) {
+  PlanOptions o;
+  o.mode = Mode::kStreamK;
+  o.sk_tiles = kPartialWaveTiles;
+  o.tile = {128, 256, 32};
+  // 27 x 20 = 540 tiles on 132 SMs: 528 data-parallel in four rounds, 12 Stream-K. Three rounds
+  // start the launch, the Stream-K blocks come next, the fourth round last.
+  Plan p = MustPlan(Shape(3456, 5120, 8192), H200Spec(), o);
+  ASSERT_EQ(p.dp_blocks, 528) << p;
+  ASSERT_EQ(p.grid_blocks, 132) << p;
+  EXPECT_EQ(p.dp_blocks_before_sk, 396) << p;
+  EXPECT_EQ(mapping::RoleOf(p, 395).role, mapping::Role::kDataParallel);
+  EXPECT_EQ(mapping::RoleOf(p, 396).role, mapping::Role::kStreamK);
+  EXPECT_EQ(mapping::RoleOf(p, 396).index, 0);
+  EXPECT_EQ(mapping::RoleOf(p, 396 + p.sk_blocks).role, mapping::Role::kDataParallel);
+  EXPECT_EQ(mapping::RoleOf(p, 396 + p.sk_blocks).index, 396);
+  // One data-parallel round (133 tiles): nothing before the Stream-K blocks.
+  p = MustPlan(Shape(2432, 1792, 4096), H200Spec(), o);
+  EXPECT_EQ(p.dp_blocks, 132) << p;
+  EXPECT_EQ(p.dp_blocks_before_sk, 0) << p;
+  // Every tile Stream-K, or no Stream-K at all: nothing to order.
+  o.sk_tiles = 0;
+  EXPECT_EQ(MustPlan(Shape(3456, 5120, 8192), H200Spec(), o).dp_blocks_before_sk, 0);
+  o.mode = Mode::kDataParallel;
+  o.sk_tiles = 0;
+  EXPECT_EQ(MustPlan(Shape(3456, 5120, 8192), H200Spec(), o).dp_blocks_before_sk, 0);
 }
 
 TEST(PlannerBehaviour, StreamKBlocksAreClampedToIterations) {

@@ -38,13 +38,22 @@ std::string CheckPlan(const Plan& p, bool count_visits) {
     return fail("workspace layout: flags must come first in a region of at least kMinFlagsBytes, "
                 "partials after it");
 
-  // Roles: SK blocks first, then DP, then reduction (waits go to lower indices).
+  // Roles: the early DP blocks, SK, the other DP blocks, then reduction (waits go to lower
+  // indices: SK blocks wait only for SK blocks, reduction blocks for SK blocks).
+  const int early = p.dp_blocks_before_sk;
+  if (early < 0 || early > p.dp_blocks) return fail("dp_blocks_before_sk outside [0, dp_blocks]");
   for (int b = 0; b < p.work_blocks; ++b) {
     const mapping::BlockRole r = mapping::RoleOf(p, b);
-    const Role expect = b < p.sk_blocks                 ? Role::kStreamK
+    const Role expect = b < early                       ? Role::kDataParallel
+                        : b < early + p.sk_blocks       ? Role::kStreamK
                         : b < p.sk_blocks + p.dp_blocks ? Role::kDataParallel
                                                         : Role::kReduction;
-    if (r.role != expect) return fail("role order broken at block " + std::to_string(b));
+    const int index = b < early                 ? b
+                      : b < early + p.sk_blocks ? b - early
+                      : b < p.sk_blocks + p.dp_blocks ? b - p.sk_blocks
+                                                      : b - p.sk_blocks - p.dp_blocks;
+    if (r.role != expect || r.index != index)
+      return fail("role order broken at block " + std::to_string(b));
   }
   if (mapping::RoleOf(p, p.work_blocks).role != Role::kNone) return fail("role past the end");
 
@@ -120,7 +129,7 @@ std::string CheckPlan(const Plan& p, bool count_visits) {
     if (w.tile < 0 || w.tile >= p.sk_tiles) return fail("reduction block outside the SK tiles");
     const mapping::Peers peers = mapping::TilePeers(p, w.tile);
     const fixup::Step s = fixup::ReductionStep(peers, p.reduction_slices);
-    if (s.wait != fixup::Wait::kNone && peers.last >= p.sk_blocks + p.dp_blocks + r)
+    if (s.wait != fixup::Wait::kNone && early + peers.last >= p.sk_blocks + p.dp_blocks + r)
       return fail("reduction block waits for a higher block");
     if (w.col_begin != covered[w.tile] || w.col_end <= w.col_begin || w.col_end > p.tile_n ||
         (p.tile_n >= 8 && (w.col_begin % 8 != 0 || w.col_end % 8 != 0)))
@@ -231,6 +240,15 @@ TEST(WorkMappingInvariants, Sweep) {
               stats.sk_plans += p->sk_blocks > 0;
               const std::string err = CheckPlan(*p, count);
               ASSERT_EQ(err, "") << "mode " << ModeName(v.mode);
+              // Any split of the DP blocks around the SK blocks keeps the invariants: the
+              // planner's, none (SK first) and all (DP first).
+              if (p->sk_blocks > 0 && p->dp_blocks > 0) {
+                for (int early : {0, p->dp_blocks, static_cast<int>(next() % p->dp_blocks)}) {
+                  Plan q = *p;
+                  q.dp_blocks_before_sk = early;
+                  ASSERT_EQ(CheckPlan(q, false), "") << "dp_blocks_before_sk " << early;
+                }
+              }
               // Invariant 3 for auto: the Stream-K blocks fit in one resident wave.
               if (v.mode == Mode::kAuto) {
                 ASSERT_LE(p->sk_blocks, sms * occupancy) << *p;

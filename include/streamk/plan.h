@@ -6,10 +6,11 @@
 // Vocabulary. A *tile* is one tile_m x tile_n block of D in one batch entry; an *iteration* is one
 // tile_k slice of a tile's k range (a tile has iters_per_tile of them). Tiles are numbered
 // linearly across the batch; the first sk_tiles of them are Stream-K tiles, the rest data-parallel
-// tiles. Blocks are numbered by *work block* index: Stream-K blocks first, then data-parallel blocks,
-// then reduction blocks. The kernel runs grid_blocks persistent blocks; block b executes work blocks
-// b, b + grid_blocks, b + 2 * grid_blocks, ... in that order, so a work block only ever waits for
-// lower-numbered work blocks, which are running or done (see kernels/persistent_kernel.cuh).
+// tiles. Blocks are numbered by *work block* index: the first dp_blocks_before_sk data-parallel
+// blocks, then the Stream-K blocks, then the other data-parallel blocks, then reduction blocks. The
+// kernel runs grid_blocks persistent blocks; block b executes work blocks b, b + grid_blocks,
+// b + 2 * grid_blocks, ... in that order, so a work block only ever waits for lower-numbered work
+// blocks, which are running or done (see kernels/persistent_kernel.cuh).
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,14 @@ struct Plan {
   int sk_waves = 0;                   // ceil(sk_blocks / avail_sms)
   int dp_blocks = 0;
   int dp_first_wave_tiles = 1;  // tiles each of the first avail_sms DP blocks computes
+  // Data-parallel blocks that come before the Stream-K blocks in work order (whole rounds of
+  // grid_blocks; the planner keeps every full data-parallel round but the last one there). They
+  // start at the launch, all at once, the way a data-parallel launch does: measured on an H200,
+  // data-parallel rounds that followed the Stream-K blocks ran up to 10% slower per tile (their
+  // tiles lost the L2 reuse of blocks running in step). The last round stays after the Stream-K
+  // blocks, so that the partials are published while it runs and a separate reduction finds them
+  // ready. 0: Stream-K blocks first (the paper's order).
+  int dp_blocks_before_sk = 0;
   // kSeparate: each Stream-K tile is summed and finished by reduction_slices reduction blocks,
   // each owning tile_n / reduction_slices columns (a multiple of 8), so a tile's reduction reads
   // its peers' partials in parallel. reduction_blocks = sk_tiles * reduction_slices.
@@ -51,7 +60,7 @@ struct Plan {
   int reduction_blocks = 0;
 
   // --- grid ----------------------------------------------------------------------------------
-  int work_blocks = 0;  // sk_blocks + dp_blocks + reduction_blocks
+  int work_blocks = 0;  // dp_blocks + sk_blocks + reduction_blocks
   int grid_blocks = 0;  // min(work_blocks, avail_sms * occupancy): every block resident at once
   int avail_sms = 0;
   int occupancy = 0;  // resident blocks per SM for the kernel configuration
