@@ -62,8 +62,8 @@ std::string PlanSummary(const Plan& p) {
   return absl::StrFormat(
       "mode=%s m=%d n=%d k=%d batch=%d tile=%dx%dx%d tiles=%d iters_per_tile=%d dp_tiles=%d "
       "sk_tiles=%d sk_blocks=%d sk_regions=%d iters_per_block=%d+%d big=%d dp_blocks=%d "
-      "dp_first_wave_tiles=%d dp_before_sk=%d reduction=%s reduction_blocks=%d/%d grid=%d/%d sms=%d occupancy=%d "
-      "workspace=%d",
+      "dp_first_wave_tiles=%d dp_before_sk=%d reduction=%s reduction_blocks=%d/%d grid=%d/%d "
+      "sms=%d occupancy=%d workspace=%d",
       ModeName(p.mode), p.m, p.n, p.k, p.batch, p.tile_m, p.tile_n, p.tile_k, p.tiles, p.iters_per_tile,
       p.dp_tiles, p.sk_tiles, p.sk_blocks, p.sk_regions, p.sk_iters_per_normal_block,
       p.sk_big_blocks_per_region > 0 ? 1 : 0, p.sk_big_blocks_per_region, p.dp_blocks,
@@ -115,8 +115,10 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
     }
     // Work order (Plan::dp_blocks_before_sk): what each persistent block runs first.
     std::string order = p.dp_blocks_before_sk > 0
-                            ? absl::StrFormat("%d dp blocks (%d rounds), then ", p.dp_blocks_before_sk,
-                                              p.dp_blocks_before_sk / p.grid_blocks)
+                            ? absl::StrFormat("%d dp blocks (%d round%s), then ",
+                                              p.dp_blocks_before_sk,
+                                              p.dp_blocks_before_sk / p.grid_blocks,
+                                              p.dp_blocks_before_sk > p.grid_blocks ? "s" : "")
                             : std::string();
     absl::StrAppendFormat(&order, "%d sk blocks", p.sk_blocks);
     if (p.dp_blocks > p.dp_blocks_before_sk)

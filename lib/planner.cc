@@ -417,8 +417,8 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
     return in_full * (c.iters * full_iter + c.fixed) + in_tail * (c.iters * tail_iter + c.fixed);
   };
   // Work order (work_mapping.h RoleOf): early DP blocks, SK blocks, the other DP blocks (the
-  // first avail_sms of them with dp_first_wave_tiles each; the planner only sets both
-  // dp_first_wave_tiles > 1 and early DP blocks when asked to), reduction blocks.
+  // first avail_sms of them with dp_first_wave_tiles each; Derive never sets both
+  // dp_first_wave_tiles > 1 and early DP blocks), reduction blocks.
   const int early_end = p.dp_blocks_before_sk;
   const int sk_end = early_end + p.sk_blocks, dp_end = p.sk_blocks + p.dp_blocks;
   const int first_wave_end = sk_end + std::min(p.dp_blocks - early_end, p.avail_sms);

@@ -64,6 +64,34 @@ TEST(PlanPrint, MisalignedOperandRowsAreShown) {
             std::string::npos);
 }
 
+TEST(PlanPrint, WorkOrderIsShown) {
+  // 540 tiles of 128 x 256: four data-parallel rounds and 12 Stream-K tiles. The report says
+  // what each persistent block runs first; the JSON and the one-line summary carry the count.
+  Problem pr;
+  pr.m = 3456, pr.n = 5120, pr.k = 8192;
+  PlanOptions o;
+  o.mode = Mode::kStreamK;
+  o.sk_tiles = kPartialWaveTiles;
+  o.blocks = 36;
+  o.tile = {128, 256, 32};
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  const std::string text = FormatPlan(*p, nullptr, "H200");
+  EXPECT_NE(text.find("order       396 dp blocks (3 rounds), then 36 sk blocks, then 132 dp blocks\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(PlanToJson(*p, nullptr, "H200").find("\"dp_blocks_before_sk\": 396"),
+            std::string::npos);
+  EXPECT_NE(PlanSummary(*p).find("dp_before_sk=396"), std::string::npos) << PlanSummary(*p);
+  // With a separate reduction the reduction blocks come last.
+  o.reduction = Reduction::kSeparate;
+  p = MakePlan(pr, H200Spec(), o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_NE(FormatPlan(*p, nullptr, "H200").find(", then 132 dp blocks, then 96 reduction blocks"),
+            std::string::npos)
+      << FormatPlan(*p, nullptr, "H200");
+}
+
 TEST(PlanPrint, StringifyIsOneLine) {
   Problem pr;
   pr.m = 100, pr.n = 100, pr.k = 100;
