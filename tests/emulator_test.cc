@@ -94,6 +94,20 @@ const Case kCases[] = {
     {33, 47, 61, 3, 5, 1, Mode::kStreamK, 0, 5, kPartialWaveTiles},  // batched: 27 tiles, 2
 };
 
+// Emulates `p` on fresh random operands and checks it against the reference GEMM: the result,
+// every (tile, k-iteration) computed once, every output element written once.
+void ExpectMatchesReference(const Plan& p, uint32_t seed, float beta) {
+  Operands ops = RandomOperands(p, seed, beta);
+  absl::StatusOr<EmulatorResult> r = Emulate(p, ops.in, seed);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<float> want = ReferenceGemm(p, ops.in);
+  EXPECT_LT(RelativeError(r->d, want), 1e-5) << PlanSummary(p);
+  for (size_t i = 0; i < r->iteration_visits.size(); ++i)
+    ASSERT_EQ(r->iteration_visits[i], 1) << "iteration " << i << "\n" << PlanSummary(p);
+  for (size_t e = 0; e < r->element_writes.size(); ++e)
+    ASSERT_EQ(r->element_writes[e], 1) << "element " << e << "\n" << PlanSummary(p);
+}
+
 TEST(Emulator, MatchesReferenceForEveryModeAndStrategy) {
   uint32_t seed = 1;
   for (const Case& c : kCases) {
@@ -104,15 +118,8 @@ TEST(Emulator, MatchesReferenceForEveryModeAndStrategy) {
       if (c.mode == Mode::kDataParallel && red.has_value()) continue;
       const Plan p = MustPlan(c, red);
       for (float beta : {0.0f, 0.5f}) {
-        Operands ops = RandomOperands(p, ++seed, beta);
-        absl::StatusOr<EmulatorResult> r = Emulate(p, ops.in, seed);
-        ASSERT_TRUE(r.ok()) << r.status();
-        const std::vector<float> want = ReferenceGemm(p, ops.in);
-        EXPECT_LT(RelativeError(r->d, want), 1e-5) << PlanSummary(p);
-        for (size_t i = 0; i < r->iteration_visits.size(); ++i)
-          ASSERT_EQ(r->iteration_visits[i], 1) << "iteration " << i << "\n" << PlanSummary(p);
-        for (size_t e = 0; e < r->element_writes.size(); ++e)
-          ASSERT_EQ(r->element_writes[e], 1) << "element " << e << "\n" << PlanSummary(p);
+        ExpectMatchesReference(p, ++seed, beta);
+        if (HasFatalFailure()) return;
       }
     }
   }
@@ -137,10 +144,8 @@ TEST(Emulator, AnySplitOfDataParallelBlocksAroundStreamKMatchesReference) {
       for (int early = 0; early <= planned.dp_blocks; ++early) {
         Plan p = planned;
         p.dp_blocks_before_sk = early;
-        Operands ops = RandomOperands(p, ++seed, 0.5f);
-        absl::StatusOr<EmulatorResult> r = Emulate(p, ops.in, seed);
-        ASSERT_TRUE(r.ok()) << r.status();
-        EXPECT_LT(RelativeError(r->d, ReferenceGemm(p, ops.in)), 1e-5) << PlanSummary(p);
+        ExpectMatchesReference(p, ++seed, 0.5f);
+        if (HasFatalFailure()) return;
         ++splits_run;
       }
     }
