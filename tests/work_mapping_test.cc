@@ -43,16 +43,14 @@ std::string CheckPlan(const Plan& p, bool count_visits) {
   const int early = p.dp_blocks_before_sk;
   if (early < 0 || early > p.dp_blocks) return fail("dp_blocks_before_sk outside [0, dp_blocks]");
   for (int b = 0; b < p.work_blocks; ++b) {
+    const mapping::BlockRole expect =
+        b < early                       ? mapping::BlockRole{Role::kDataParallel, b}
+        : b < early + p.sk_blocks       ? mapping::BlockRole{Role::kStreamK, b - early}
+        : b < p.sk_blocks + p.dp_blocks ? mapping::BlockRole{Role::kDataParallel, b - p.sk_blocks}
+                                        : mapping::BlockRole{Role::kReduction,
+                                                             b - p.sk_blocks - p.dp_blocks};
     const mapping::BlockRole r = mapping::RoleOf(p, b);
-    const Role expect = b < early                       ? Role::kDataParallel
-                        : b < early + p.sk_blocks       ? Role::kStreamK
-                        : b < p.sk_blocks + p.dp_blocks ? Role::kDataParallel
-                                                        : Role::kReduction;
-    const int index = b < early                 ? b
-                      : b < early + p.sk_blocks ? b - early
-                      : b < p.sk_blocks + p.dp_blocks ? b - p.sk_blocks
-                                                      : b - p.sk_blocks - p.dp_blocks;
-    if (r.role != expect || r.index != index)
+    if (r.role != expect.role || r.index != expect.index)
       return fail("role order broken at block " + std::to_string(b));
   }
   if (mapping::RoleOf(p, p.work_blocks).role != Role::kNone) return fail("role past the end");
