@@ -32,6 +32,18 @@ TEST(ShapeSets, ParsesShapesFilesAndNamesBadLines) {
   EXPECT_FALSE(ParseShape("16x12288").ok());
 }
 
+TEST(ShapeSets, EveryShapeFlagCounts) {
+  // --shape is repeatable: an Abseil list flag alone would keep only the last occurrence.
+  std::vector<std::string> args = {"streamk-bench", "--shape",   "1x2x3", "--modes=auto",
+                                   "--shape=4x5x6,7x8x9",     "-shape", "10x11x12",
+                                   "--shapes=f.txt", "--",     "--shape=13x14x15"};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  EXPECT_EQ(RepeatedFlagValues(static_cast<int>(argv.size()), argv.data(), "shape"),
+            (std::vector<std::string>{"1x2x3", "4x5x6", "7x8x9", "10x11x12"}));
+  EXPECT_TRUE(RepeatedFlagValues(static_cast<int>(argv.size()), argv.data(), "set").empty());
+}
+
 TEST(ShapeSets, BuiltInSets) {
   const std::vector<BenchShape> paper = PaperSet(150, 1);
   ASSERT_EQ(paper.size(), 150u);

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -54,6 +55,30 @@ absl::StatusOr<std::vector<BenchShape>> ParseShapesFile(const std::string& path,
   }
   if (shapes.empty()) return absl::InvalidArgumentError(absl::StrCat(path, ": no shapes"));
   return shapes;
+}
+
+std::vector<std::string> RepeatedFlagValues(int argc, char** argv, const std::string& name) {
+  std::vector<std::string> values;
+  auto add = [&values](const std::string& v) {
+    for (absl::string_view part : absl::StrSplit(v, ',', absl::SkipEmpty()))
+      values.emplace_back(part);
+  };
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--") break;
+    for (const std::string& dash : {std::string("--"), std::string("-")}) {
+      const std::string flag = dash + name;
+      if (arg == flag && i + 1 < argc) {
+        add(argv[++i]);
+        break;
+      }
+      if (absl::StartsWith(arg, flag + "=")) {
+        add(arg.substr(flag.size() + 1));
+        break;
+      }
+    }
+  }
+  return values;
 }
 
 std::vector<BenchShape> PaperSet(int count, uint64_t seed) {

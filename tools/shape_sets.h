@@ -26,6 +26,11 @@ absl::StatusOr<BenchShape> ParseShape(const std::string& text);
 absl::StatusOr<std::vector<BenchShape>> ParseShapesFile(const std::string& path,
                                                         const std::string& contents);
 
+// Every value given to flag `name` on the command line, in order, each split at commas:
+// "--shape=AxBxC --shape DxExF,GxHxI" gives three. (An Abseil list flag keeps only its last
+// occurrence.) Stops at "--".
+std::vector<std::string> RepeatedFlagValues(int argc, char** argv, const std::string& name);
+
 std::vector<BenchShape> PaperSet(int count, uint64_t seed);
 // Shapes whose count of tile_m x tile_n tiles (m x n) is a few tiles past 1..4 whole waves of
 // `sms`.

@@ -231,7 +231,8 @@ int main(int argc, char** argv) {
 
   // Shapes.
   std::vector<BenchShape> shapes;
-  for (const std::string& s : absl::GetFlag(FLAGS_shape)) {
+  // Every --shape, not only the last (RepeatedFlagValues).
+  for (const std::string& s : RepeatedFlagValues(argc, argv, "shape")) {
     absl::StatusOr<BenchShape> p = ParseShape(s);
     if (!p.ok()) return Fail(std::string(p.status().message()));
     shapes.push_back(*p);
