@@ -8,7 +8,9 @@
 #include <gtest/gtest.h>
 
 #include "bench_report.h"
+#include "cost_fit.h"
 #include "decomposition_flags.h"
+#include "streamk/planner.h"
 #include "streamk/streamk.h"
 #include "shape_sets.h"
 
@@ -132,6 +134,90 @@ TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {
   }
   EXPECT_EQ(back->rows[2].Find("splitk")->status, "WRONG");
   EXPECT_FALSE(FromCsv("m,n,k\n1,2,3\n").ok());
+}
+
+// A streamk-bench CSV of `plans` on the H200, each "measured" at what `truth` predicts.
+std::string SyntheticCsv(const std::vector<std::pair<std::string, PlanOptions>>& modes,
+                         const std::vector<BenchShape>& shapes, const CostModel& truth) {
+  std::string csv =
+      "gpu,set,name,m,n,k,dtype,out_dtype,layout,mode,status,time_us,spread,tflops,rel_error,"
+      "plan_mode,dp_tiles,sk_tiles,sk_blocks,sk_regions,reduction,reduction_blocks,grid_blocks,"
+      "tile_m,tile_n\n";
+  for (const BenchShape& s : shapes) {
+    for (const auto& [mode, o] : modes) {
+      Problem pr;
+      pr.m = s.n, pr.n = s.m, pr.k = s.k;  // the kernel computes D^T of the column-major D
+      const Plan p = *MakePlan(pr, H200Spec(), o);
+      absl::StrAppend(&csv, "H200,", s.set, ",", s.name, ",", s.m, ",", s.n, ",", s.k,
+                      ",fp16,fp16,tn,", mode, ",ok,", PredictMicros(p, truth), ",0,0,0,",
+                      ModeName(p.mode), ",", p.dp_tiles, ",", p.sk_tiles, ",", p.sk_blocks, ",",
+                      p.sk_regions, ",", ReductionName(p.reduction), ",", p.reduction_blocks, ",",
+                      p.grid_blocks, ",", p.tile_m, ",", p.tile_n, "\n");
+    }
+  }
+  return csv;
+}
+
+TEST(CostFit, RecoversTheConstantsThatMadeTheTimes) {
+  // Times made by the H200's 128 x 256 model with two constants changed; fitting those two from
+  // the preset brings the error to ~0, and auto replayed finds its pick among the measured plans.
+  const DeviceSpec dev = H200Spec();
+  CostModel truth = dev.cost;
+  truth.iter_busy_us *= 1.3;
+  truth.partial_us *= 0.5;
+  std::vector<std::pair<std::string, PlanOptions>> modes;
+  PlanOptions o;
+  o.tile = dev.tile;
+  o.mode = Mode::kDataParallel;
+  modes.push_back({"dp", o});
+  o.mode = Mode::kStreamK;
+  modes.push_back({"streamk", o});
+  o.sk_tiles = kPartialWaveTiles;
+  o.blocks = 16;
+  o.reduction = Reduction::kSeparate;
+  modes.push_back({"streamk-tail:16@separate", o});
+  const std::vector<BenchShape> shapes = WaveQuantizationSet(132, 128, 256);
+  absl::StatusOr<std::vector<Measurement>> rows =
+      ParseBenchCsv("synthetic.csv", SyntheticCsv(modes, shapes, truth));
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), shapes.size() * modes.size());
+
+  std::vector<TimedPlan> data;
+  for (const Measurement& r : *rows) {
+    absl::StatusOr<Plan> p = Replan(r, dev);
+    ASSERT_TRUE(p.ok()) << p.status();
+    data.push_back({*p, r.time_us});
+  }
+  const FitResult fit = FitCosts(data, dev.cost, {"iter_busy_us", "partial_us"}, 5000);
+  EXPECT_GT(fit.rms_before, 0.05);
+  EXPECT_LT(fit.rms_after, 1e-3);
+  EXPECT_NEAR(fit.cost.iter_busy_us, truth.iter_busy_us, 0.01 * truth.iter_busy_us);
+  EXPECT_NEAR(fit.cost.partial_us, truth.partial_us, 0.02 * truth.partial_us);
+
+  const std::vector<Replay> replay = ReplayAuto(*rows, dev);
+  ASSERT_EQ(replay.size(), shapes.size());
+  for (const Replay& r : replay) {
+    EXPECT_GT(r.dp_us, 0) << r.m << "x" << r.n << "x" << r.k;
+    EXPECT_GT(r.best_us, 0);
+    EXPECT_LE(r.best_us, r.dp_us);
+  }
+}
+
+TEST(CostFit, BadCsvNamesTheLine) {
+  absl::StatusOr<std::vector<Measurement>> r = ParseBenchCsv("x.csv", "gpu,set\nH200,paper\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("x.csv:1"), std::string::npos) << r.status();
+  const std::string header =
+      "set,name,m,n,k,dtype,layout,mode,status,time_us,plan_mode,dp_tiles,sk_tiles,sk_blocks,"
+      "reduction,reduction_blocks,tile_m,tile_n\n";
+  r = ParseBenchCsv("x.csv", header + "paper,,1,2,3,fp16,tn,dp,ok,fast,dp,1,0,0,deterministic,0,128,128\n");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("x.csv:2"), std::string::npos) << r.status();
+  // cuBLAS rows and rows that did not pass are not measurements of a plan.
+  r = ParseBenchCsv("x.csv", header + "paper,,1,2,3,fp16,tn,cublas,ok,5,,0,0,0,,0,0,0\n" +
+                                 "paper,,1,2,3,fp16,tn,dp,WRONG,5,dp,1,0,0,deterministic,0,128,128\n");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->empty());
 }
 
 }  // namespace

@@ -21,18 +21,6 @@ std::string ShapeText(const BenchShape& s) {
   return absl::StrCat(s.name.empty() ? "" : s.name + " ", s.m, "x", s.n, "x", s.k);
 }
 
-// "dp 128x256", "streamk 128x128 dp0+sk144/132": mode, tile, and the Stream-K shape.
-std::string PlanText(const std::optional<Plan>& p) {
-  if (!p) return "-";
-  const std::string tile = absl::StrCat(p->tile_m, "x", p->tile_n);
-  if (p->sk_blocks == 0) return absl::StrCat("dp ", tile);
-  return absl::StrCat(ModeName(p->mode), " ", tile, " dp", p->dp_tiles, "+sk", p->sk_tiles, "/",
-                      p->sk_blocks,
-                      p->reduction == Reduction::kSeparate ? " sep"
-                      : p->reduction == Reduction::kAtomic ? " atom"
-                                                           : "");
-}
-
 std::vector<std::string> Sets(const BenchReport& r) {
   std::vector<std::string> sets;
   for (const ShapeResult& row : r.rows)
@@ -66,6 +54,16 @@ std::string Xml(const std::string& s) {
 }
 
 }  // namespace
+
+std::string PlanName(const Plan& p) {
+  const std::string tile = absl::StrCat(p.tile_m, "x", p.tile_n);
+  if (p.sk_blocks == 0) return absl::StrCat("dp ", tile);
+  return absl::StrCat(ModeName(p.mode), " ", tile, " dp", p.dp_tiles, "+sk", p.sk_tiles, "/",
+                      p.sk_blocks,
+                      p.reduction == Reduction::kSeparate ? " sep"
+                      : p.reduction == Reduction::kAtomic ? " atom"
+                                                          : "");
+}
 
 const ModeResult* ShapeResult::Find(const std::string& mode) const {
   for (const ModeResult& m : modes)
@@ -109,7 +107,7 @@ std::string FormatTable(const BenchReport& r) {
   absl::StrAppendFormat(&t, " %9s %9s %9s\n", "auto_TF/s", "auto/dp", "auto/cublas");
   for (const ShapeResult& row : r.rows) {
     absl::StrAppendFormat(&t, "%-6s %-26s %-24s", row.shape.set, ShapeText(row.shape),
-                          PlanText(row.auto_plan));
+                          row.auto_plan ? PlanName(*row.auto_plan) : std::string("-"));
     if (!row.error.empty()) {
       absl::StrAppendFormat(&t, " ERROR: %s\n", row.error);
       continue;

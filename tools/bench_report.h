@@ -53,6 +53,10 @@ struct RatioSummary {
 // Summary of AutoSpeedupOver(other) over the rows of `set` ("" for all rows).
 RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other);
 
+// "dp 128x256", "streamk 128x128 dp0+sk144/132", "streamk 128x256 dp132+sk1/16 sep": mode, tile
+// and the Stream-K shape, as the table's plan column names it.
+std::string PlanName(const Plan& p);
+
 std::string FormatTable(const BenchReport& r);
 std::string ToCsv(const BenchReport& r);
 // Reads ToCsv's output back (times, statuses and errors; not the plans), to redraw or re-summarize

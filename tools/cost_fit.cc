@@ -1,0 +1,297 @@
+#include "cost_fit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+#include "bench_report.h"
+#include "streamk/planner.h"
+
+namespace streamk::tools {
+namespace {
+
+absl::Status RowError(const std::string& path, int line, const std::string& what) {
+  return absl::InvalidArgumentError(absl::StrCat(path, ":", line, ": ", what));
+}
+
+// The kernel's problem for a bench shape: D (m x n) is column-major, so the kernel computes D^T
+// with m and n swapped, its A from the bench's B and its B from the bench's A (gemm.cc Lower).
+// Layout "xy": x = 't' keeps the bench's A k-contiguous, y = 'n' its B. Operands are packed, so a
+// k-contiguous row is misaligned for the TMA unit when k elements are not a multiple of 32 bytes.
+Problem KernelProblem(const Measurement& r) {
+  Problem p;
+  p.m = r.n, p.n = r.m, p.k = r.k;
+  p.input = p.output = r.dtype == "bf16" ? DType::kBF16 : DType::kF16;
+  const bool misaligned = (r.k * 2) % 32 != 0;
+  p.a_rows_misaligned = r.layout.size() == 2 && r.layout[1] == 'n' && misaligned;
+  p.b_rows_misaligned = r.layout.size() == 2 && r.layout[0] == 't' && misaligned;
+  return p;
+}
+
+std::string ShapeKey(const Measurement& r) {
+  return absl::StrCat(r.set, "|", r.name, "|", r.m, "x", r.n, "x", r.k, "|", r.dtype, "|",
+                      r.layout);
+}
+
+struct Field {
+  const char* name;
+  double CostModel::*member;
+};
+constexpr Field kFields[] = {
+    {"block_us", &CostModel::block_us},
+    {"unit_us", &CostModel::unit_us},
+    {"streamk_us", &CostModel::streamk_us},
+    {"partial_us", &CostModel::partial_us},
+    {"iter_us", &CostModel::iter_us},
+    {"iter_shared_us", &CostModel::iter_shared_us},
+    {"peer_us", &CostModel::peer_us},
+    {"epilogue_us", &CostModel::epilogue_us},
+    {"reduce_peer_us", &CostModel::reduce_peer_us},
+    {"iter_busy_us", &CostModel::iter_busy_us},
+    {"misaligned_load", &CostModel::misaligned_load},
+    {"reduce_latency_us", &CostModel::reduce_latency_us},
+};
+
+}  // namespace
+
+absl::StatusOr<std::vector<Measurement>> ParseBenchCsv(const std::string& path,
+                                                       const std::string& contents) {
+  std::vector<std::string> lines = absl::StrSplit(contents, '\n', absl::SkipEmpty());
+  if (lines.empty()) return RowError(path, 1, "empty file, expected a streamk-bench CSV header");
+  std::map<std::string, int> column;
+  {
+    std::vector<std::string> names = absl::StrSplit(lines[0], ',');
+    for (int i = 0; i < static_cast<int>(names.size()); ++i)
+      column[std::string(absl::StripAsciiWhitespace(names[i]))] = i;
+  }
+  const char* required[] = {"set",      "name",      "m",          "n",        "k",
+                            "dtype",    "layout",    "mode",       "status",   "time_us",
+                            "plan_mode", "dp_tiles", "sk_tiles",   "sk_blocks", "reduction",
+                            "reduction_blocks",      "tile_m",     "tile_n"};
+  for (const char* c : required)
+    if (column.count(c) == 0)
+      return RowError(path, 1, absl::StrCat("no column '", c, "': not a streamk-bench --csv file"));
+
+  std::vector<Measurement> rows;
+  for (int i = 1; i < static_cast<int>(lines.size()); ++i) {
+    std::vector<std::string> f = absl::StrSplit(lines[i], ',');
+    if (f.size() < column.size())
+      return RowError(path, i + 1,
+                      absl::StrCat(f.size(), " fields, the header has ", column.size()));
+    auto text = [&](const char* c) { return std::string(absl::StripAsciiWhitespace(f[column[c]])); };
+    if (text("status") != "ok" || text("mode") == "cublas" || text("plan_mode").empty()) continue;
+    Measurement r;
+    r.set = text("set"), r.name = text("name"), r.layout = text("layout");
+    r.dtype = text("dtype"), r.mode = text("mode");
+    r.plan_mode = text("plan_mode"), r.reduction = text("reduction");
+    bool ok = absl::SimpleAtoi(text("m"), &r.m) && absl::SimpleAtoi(text("n"), &r.n) &&
+              absl::SimpleAtoi(text("k"), &r.k) && absl::SimpleAtod(text("time_us"), &r.time_us) &&
+              absl::SimpleAtoi(text("dp_tiles"), &r.dp_tiles) &&
+              absl::SimpleAtoi(text("sk_tiles"), &r.sk_tiles) &&
+              absl::SimpleAtoi(text("sk_blocks"), &r.sk_blocks) &&
+              absl::SimpleAtoi(text("reduction_blocks"), &r.reduction_blocks) &&
+              absl::SimpleAtoi(text("tile_m"), &r.tile_m) &&
+              absl::SimpleAtoi(text("tile_n"), &r.tile_n);
+    if (!ok || r.time_us <= 0)
+      return RowError(path, i + 1, "a number field does not parse (or time_us <= 0)");
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
+  const std::string what = absl::StrCat(r.m, "x", r.n, "x", r.k, " ", r.mode);
+  PlanOptions o;
+  if (TileShape{r.tile_m, r.tile_n, device.tile.k} == device.tile) {
+    o.tile = device.tile;
+  } else if (TileShape{r.tile_m, r.tile_n, device.alt_tile.k} == device.alt_tile) {
+    o.tile = device.alt_tile;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": tile ", r.tile_m, "x", r.tile_n,
+                                                   " is not one of ", device.name, "'s kernels"));
+  }
+  const std::optional<Mode> mode = ParseMode(r.plan_mode);
+  const std::optional<Reduction> reduction = ParseReduction(r.reduction);
+  if (!mode || !reduction)
+    return absl::InvalidArgumentError(absl::StrCat(what, ": plan_mode '", r.plan_mode,
+                                                   "' or reduction '", r.reduction, "' unknown"));
+  o.mode = *mode;
+  if (o.mode != Mode::kDataParallel) {
+    if (r.sk_tiles <= 0 || r.sk_blocks <= 0)
+      return absl::InvalidArgumentError(absl::StrCat(what, ": a ", r.plan_mode,
+                                                     " plan without Stream-K tiles or blocks"));
+    o.reduction = reduction;
+    if (*reduction == Reduction::kSeparate) o.reduction_slices = r.reduction_blocks / r.sk_tiles;
+    if (o.mode == Mode::kSplitK) {
+      o.splits = r.sk_blocks / r.sk_tiles;
+    } else {
+      o.sk_tiles = r.sk_tiles, o.blocks = r.sk_blocks;
+    }
+  }
+  absl::StatusOr<Plan> p = MakePlan(KernelProblem(r), device, o);
+  if (!p.ok()) return p.status();
+  if (p->dp_tiles != r.dp_tiles || p->sk_tiles != r.sk_tiles || p->sk_blocks != r.sk_blocks ||
+      p->reduction_blocks != r.reduction_blocks)
+    return absl::FailedPreconditionError(absl::StrCat(
+        what, ": rebuilt as ", PlanName(*p), " with ", p->reduction_blocks,
+        " reduction blocks, recorded dp", r.dp_tiles, "+sk", r.sk_tiles, "/", r.sk_blocks, " with ",
+        r.reduction_blocks));
+  return p;
+}
+
+const std::vector<std::string>& CostFieldNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const Field& f : kFields) v.push_back(f.name);
+    return v;
+  }();
+  return names;
+}
+
+double* CostField(CostModel& cost, std::string_view name) {
+  for (const Field& f : kFields)
+    if (name == f.name) return &(cost.*f.member);
+  return nullptr;
+}
+
+double LogRmsError(const std::vector<TimedPlan>& data, const CostModel& cost) {
+  if (data.empty()) return 0;
+  double sum = 0;
+  for (const TimedPlan& d : data) {
+    const double e = std::log(PredictMicros(d.plan, cost) / d.time_us);
+    sum += e * e;
+  }
+  return std::sqrt(sum / data.size());
+}
+
+FitResult FitCosts(const std::vector<TimedPlan>& data, const CostModel& start,
+                   const std::vector<std::string>& fields, int max_evaluations) {
+  FitResult result;
+  result.cost = start;
+  result.rms_before = result.rms_after = LogRmsError(data, start);
+  const int n = static_cast<int>(fields.size());
+  if (n == 0 || data.empty()) return result;
+
+  // Each field as exp(x): positive, and steps are relative. A field at 0 starts at 0.01.
+  auto cost_at = [&](const std::vector<double>& x) {
+    CostModel c = start;
+    for (int i = 0; i < n; ++i) *CostField(c, fields[i]) = std::exp(x[i]);
+    return c;
+  };
+  auto objective = [&](const std::vector<double>& x) {
+    ++result.evaluations;
+    return LogRmsError(data, cost_at(x));
+  };
+  std::vector<double> best(n);
+  {
+    CostModel c = start;
+    for (int i = 0; i < n; ++i) best[i] = std::log(std::max(*CostField(c, fields[i]), 0.01));
+  }
+  double best_f = objective(best);
+
+  // Nelder-Mead, restarted around the best point while a restart still improves it.
+  while (result.evaluations < max_evaluations) {
+    std::vector<std::vector<double>> simplex(n + 1, best);
+    std::vector<double> f(n + 1, best_f);
+    for (int i = 0; i < n; ++i) {
+      simplex[i + 1][i] += 0.3;
+      f[i + 1] = objective(simplex[i + 1]);
+    }
+    const double restart_f = best_f;
+    for (int iter = 0; iter < 200 * n && result.evaluations < max_evaluations; ++iter) {
+      std::vector<int> order(n + 1);
+      for (int i = 0; i <= n; ++i) order[i] = i;
+      std::sort(order.begin(), order.end(), [&](int a, int b) { return f[a] < f[b]; });
+      const int lo = order[0], hi = order[n], second = order[n - 1];
+      if (f[hi] - f[lo] < 1e-7) break;
+      std::vector<double> centroid(n, 0.0);
+      for (int i = 0; i <= n; ++i)
+        if (i != hi)
+          for (int j = 0; j < n; ++j) centroid[j] += simplex[i][j] / n;
+      auto along = [&](double t) {
+        std::vector<double> x(n);
+        for (int j = 0; j < n; ++j) x[j] = centroid[j] + t * (simplex[hi][j] - centroid[j]);
+        return x;
+      };
+      std::vector<double> xr = along(-1.0);
+      const double fr = objective(xr);
+      if (fr < f[lo]) {
+        std::vector<double> xe = along(-2.0);
+        const double fe = objective(xe);
+        if (fe < fr) simplex[hi] = xe, f[hi] = fe;
+        else simplex[hi] = xr, f[hi] = fr;
+      } else if (fr < f[second]) {
+        simplex[hi] = xr, f[hi] = fr;
+      } else {
+        std::vector<double> xc = along(fr < f[hi] ? -0.5 : 0.5);
+        const double fc = objective(xc);
+        if (fc < std::min(fr, f[hi])) {
+          simplex[hi] = xc, f[hi] = fc;
+        } else {
+          for (int i = 0; i <= n; ++i) {
+            if (i == lo) continue;
+            for (int j = 0; j < n; ++j) simplex[i][j] = simplex[lo][j] + 0.5 * (simplex[i][j] - simplex[lo][j]);
+            f[i] = objective(simplex[i]);
+          }
+        }
+      }
+    }
+    for (int i = 0; i <= n; ++i)
+      if (f[i] < best_f) best_f = f[i], best = simplex[i];
+    if (best_f > restart_f - 1e-6) break;
+  }
+  result.cost = cost_at(best);
+  result.rms_after = best_f;
+  return result;
+}
+
+std::vector<Replay> ReplayAuto(const std::vector<Measurement>& rows, const DeviceSpec& device) {
+  // Shapes in first-seen order; per shape the measured plans by name, each with its mean time.
+  std::vector<std::string> keys;
+  std::map<std::string, std::vector<const Measurement*>> by_shape;
+  for (const Measurement& r : rows) {
+    const std::string key = ShapeKey(r);
+    if (by_shape.count(key) == 0) keys.push_back(key);
+    by_shape[key].push_back(&r);
+  }
+  std::vector<Replay> out;
+  for (const std::string& key : keys) {
+    const std::vector<const Measurement*>& shape = by_shape[key];
+    const Measurement& first = *shape.front();
+    Replay rp;
+    rp.set = first.set, rp.name = first.name, rp.m = first.m, rp.n = first.n, rp.k = first.k;
+    std::map<std::string, std::pair<double, int>> measured;  // plan name -> (sum, count)
+    double dp_sum = 0;
+    int dp_count = 0;
+    for (const Measurement* r : shape) {
+      if (r->mode == "dp") dp_sum += r->time_us, ++dp_count;
+      absl::StatusOr<Plan> p = Replan(*r, device);
+      if (!p.ok()) continue;
+      auto& m = measured[PlanName(*p)];
+      m.first += r->time_us, ++m.second;
+    }
+    if (dp_count > 0) rp.dp_us = dp_sum / dp_count;
+    for (const auto& [name, m] : measured) {
+      const double us = m.first / m.second;
+      if (rp.best_us == 0 || us < rp.best_us) rp.best_us = us, rp.best = name;
+    }
+    absl::StatusOr<Plan> pick = MakePlan(KernelProblem(first), device, PlanOptions{});
+    if (pick.ok()) {
+      rp.pick = PlanName(*pick);
+      if (auto it = measured.find(rp.pick); it != measured.end())
+        rp.pick_us = it->second.first / it->second.second;
+    } else {
+      rp.pick = std::string(pick.status().message());
+    }
+    out.push_back(std::move(rp));
+  }
+  return out;
+}
+
+}  // namespace streamk::tools

@@ -1,0 +1,81 @@
+// Fitting the planner's cost model to measured times (streamk-fit).
+//
+// streamk-bench --csv records, per shape and mode, the time and the plan that ran. Rebuilt with
+// the planner (Replan), each row gives a (plan, time) pair; FitCosts then picks the cost
+// constants that minimize the squared error of log(PredictMicros(plan)) against log(time), and
+// ReplayAuto shows what auto would pick per shape under the fitted constants, and how fast that
+// plan ran when it is among the measured ones.
+//
+//   streamk-fit --fit iter_us,epilogue_us,partial_us run1.csv run2.csv
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "streamk/device_spec.h"
+#include "streamk/plan.h"
+
+namespace streamk::tools {
+
+// One row of a streamk-bench CSV: a shape (D rows x cols x k, as the bench names it), the mode
+// asked for, the time, and the plan that ran.
+struct Measurement {
+  std::string set, name, layout, dtype, mode;
+  int64_t m = 0, n = 0, k = 0;
+  double time_us = 0;
+  std::string plan_mode, reduction;
+  int dp_tiles = 0, sk_tiles = 0, sk_blocks = 0, reduction_blocks = 0;
+  int tile_m = 0, tile_n = 0;
+};
+
+// The rows of streamk-bench CSV `contents` that ran and passed (status "ok", not cuBLAS). Errors
+// name `path` and the line.
+absl::StatusOr<std::vector<Measurement>> ParseBenchCsv(const std::string& path,
+                                                       const std::string& contents);
+
+// The plan a measurement ran, rebuilt by the planner for `device` with the decomposition the row
+// records. An error when the row's fields cannot be reproduced (a different planner or device).
+absl::StatusOr<Plan> Replan(const Measurement& row, const DeviceSpec& device);
+
+// The cost constants FitCosts can vary, by their CostModel field names.
+const std::vector<std::string>& CostFieldNames();
+// The named field of `cost`; nullptr for an unknown name.
+double* CostField(CostModel& cost, std::string_view name);
+
+struct TimedPlan {
+  Plan plan;
+  double time_us = 0;
+};
+
+// Root mean square of log(predicted / measured) over `data`.
+double LogRmsError(const std::vector<TimedPlan>& data, const CostModel& cost);
+
+struct FitResult {
+  CostModel cost;
+  double rms_before = 0, rms_after = 0;
+  int evaluations = 0;
+};
+
+// Least squares on log time over `fields` (each kept positive), by Nelder-Mead from `start`,
+// restarted until it stops improving or `max_evaluations` objective evaluations are spent.
+FitResult FitCosts(const std::vector<TimedPlan>& data, const CostModel& start,
+                   const std::vector<std::string>& fields, int max_evaluations);
+
+// What auto picks for one measured shape under a cost model, against the measured plans.
+struct Replay {
+  std::string set, name;
+  int64_t m = 0, n = 0, k = 0;
+  std::string pick;         // PlanName: "streamk 128x256 dp132+sk1/16 sep"
+  double pick_us = 0;       // measured time of the picked plan (mean of its rows); 0: unmeasured
+  double dp_us = 0;         // measured time of mode dp (0: none)
+  double best_us = 0;       // fastest measured plan of the shape
+  std::string best;         // and its description
+};
+
+// For every shape in `rows` (fp16 or bf16 as recorded, layout tn), auto's plan under `device`.
+std::vector<Replay> ReplayAuto(const std::vector<Measurement>& rows, const DeviceSpec& device);
+
+}  // namespace streamk::tools

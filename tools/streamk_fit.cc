@@ -1,0 +1,170 @@
+// streamk-fit: fit the planner's cost constants to streamk-bench measurements, and replay auto.
+//
+//   streamk-fit run.csv [more.csv ...]                      # the model's error, and auto replayed
+//   streamk-fit --fit iter_us,epilogue_us,partial_us run.csv # fit those fields, then the same
+//   streamk-fit --model alt --set iter_us=0.2 run.csv        # the 128 x 128 kernel, a what-if value
+//
+// Rows of the configuration's tile (--model main: the device's tile, alt: its second one) are
+// rebuilt with the planner and predicted; --fit minimizes the squared error of log time over them.
+// The replay plans every measured shape in auto under the resulting constants (both kernel
+// configurations) and looks the picked plan up among the measured ones.
+// Needs no GPU.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
+#include "bench_report.h"
+#include "cost_fit.h"
+#include "streamk/planner.h"
+
+ABSL_FLAG(std::string, device, "h200", "device preset whose cost model is fitted");
+ABSL_FLAG(std::string, model, "main", "main (the device's tile) | alt (its second tile)");
+ABSL_FLAG(std::vector<std::string>, fit, {}, "cost fields to fit (comma-separated)");
+ABSL_FLAG(std::vector<std::string>, set, {},
+          "field=value overrides applied before fitting (comma-separated)");
+ABSL_FLAG(int, evaluations, 20000, "most objective evaluations for --fit");
+ABSL_FLAG(bool, rows, false, "print every row's prediction");
+
+namespace {
+
+int Fail(const std::string& what) {
+  std::fprintf(stderr, "streamk-fit: %s\n", what.c_str());
+  return 1;
+}
+
+std::string CostText(const streamk::CostModel& c) {
+  std::string s;
+  for (const std::string& f : streamk::tools::CostFieldNames())
+    absl::StrAppendFormat(&s, "  %-18s %.4g\n", f,
+                          *streamk::tools::CostField(const_cast<streamk::CostModel&>(c), f));
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  absl::SetProgramUsageMessage(
+      "streamk-fit: fit the planner's cost constants to streamk-bench --csv files (see --help)");
+  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  if (args.size() < 2) return Fail("give one or more streamk-bench --csv files");
+
+  absl::StatusOr<streamk::DeviceSpec> device =
+      streamk::DeviceSpecByName(absl::GetFlag(FLAGS_device));
+  if (!device.ok()) return Fail(std::string(device.status().message()));
+  const std::string model = absl::GetFlag(FLAGS_model);
+  if (model != "main" && model != "alt") return Fail("--model " + model + ": expected main or alt");
+  const bool alt = model == "alt";
+  if (alt && device->alt_tile == streamk::kNoTile)
+    return Fail("--model alt: " + device->name + " has one kernel configuration");
+  streamk::CostModel& cost = alt ? device->alt_cost : device->cost;
+  const streamk::TileShape tile = alt ? device->alt_tile : device->tile;
+
+  for (const std::string& kv : absl::GetFlag(FLAGS_set)) {
+    std::vector<std::string> p = absl::StrSplit(kv, '=');
+    double v = 0;
+    double* field = p.size() == 2 ? streamk::tools::CostField(cost, p[0]) : nullptr;
+    if (field == nullptr || !absl::SimpleAtod(p[1], &v))
+      return Fail("--set " + kv + ": expected FIELD=VALUE with a field of CostModel");
+    *field = v;
+  }
+  for (const std::string& f : absl::GetFlag(FLAGS_fit))
+    if (streamk::tools::CostField(cost, f) == nullptr)
+      return Fail("--fit " + f + ": not a field of CostModel");
+
+  std::vector<streamk::tools::Measurement> rows;
+  for (size_t i = 1; i < args.size(); ++i) {
+    std::ifstream in(args[i]);
+    if (!in) return Fail(absl::StrCat(args[i], ": cannot read"));
+    std::stringstream text;
+    text << in.rdbuf();
+    absl::StatusOr<std::vector<streamk::tools::Measurement>> r =
+        streamk::tools::ParseBenchCsv(args[i], text.str());
+    if (!r.ok()) return Fail(std::string(r.status().message()));
+    rows.insert(rows.end(), r->begin(), r->end());
+  }
+
+  std::vector<streamk::tools::TimedPlan> data;
+  std::vector<const streamk::tools::Measurement*> used;
+  int skipped = 0;
+  for (const streamk::tools::Measurement& r : rows) {
+    if (r.tile_m != tile.m || r.tile_n != tile.n) continue;
+    absl::StatusOr<streamk::Plan> p = streamk::tools::Replan(r, *device);
+    if (!p.ok()) {
+      if (++skipped <= 5) std::fprintf(stderr, "skipped: %s\n", std::string(p.status().message()).c_str());
+      continue;
+    }
+    data.push_back({*p, r.time_us});
+    used.push_back(&r);
+  }
+  std::printf("# %s, %dx%d kernel: %zu measured plans (%d not rebuilt)\n", device->name.c_str(),
+              tile.m, tile.n, data.size(), skipped);
+  if (data.empty()) return Fail("no rows of this kernel configuration");
+
+  const streamk::tools::FitResult fit = streamk::tools::FitCosts(
+      data, cost, absl::GetFlag(FLAGS_fit), absl::GetFlag(FLAGS_evaluations));
+  std::printf("rms log error: %.4f before, %.4f after (%d evaluations)\n", fit.rms_before,
+              fit.rms_after, fit.evaluations);
+  std::printf("constants:\n%s", CostText(fit.cost).c_str());
+  cost = fit.cost;
+
+  if (absl::GetFlag(FLAGS_rows)) {
+    std::printf("\n%-6s %-12s %-20s %-36s %9s %9s %7s\n", "set", "name", "shape", "plan",
+                "meas_us", "pred_us", "ratio");
+    for (size_t i = 0; i < data.size(); ++i) {
+      const double pred = streamk::PredictMicros(data[i].plan, cost);
+      const auto& r = *used[i];
+      std::printf("%-6s %-12s %-20s %-36s %9.1f %9.1f %7.3f\n", r.set.c_str(), r.name.c_str(),
+                  absl::StrCat(r.m, "x", r.n, "x", r.k).c_str(),
+                  streamk::tools::PlanName(data[i].plan).c_str(), r.time_us, pred,
+                  pred / r.time_us);
+    }
+  }
+
+  // Auto replayed under these constants.
+  const std::vector<streamk::tools::Replay> replay = streamk::tools::ReplayAuto(rows, *device);
+  std::printf("\n%-6s %-12s %-20s %-32s %9s %9s %9s  %s\n", "set", "name", "shape", "auto pick",
+              "pick_us", "dp_us", "best_us", "best plan");
+  struct SetSums {
+    double pick = 0, best = 0;
+    int timed = 0, unmeasured = 0;
+  };
+  std::vector<std::pair<std::string, SetSums>> sets;  // in first-seen order
+  auto sums = [&sets](const std::string& set) -> SetSums& {
+    for (auto& [name, s] : sets)
+      if (name == set) return s;
+    sets.push_back({set, SetSums{}});
+    return sets.back().second;
+  };
+  for (const streamk::tools::Replay& r : replay) {
+    std::printf("%-6s %-12s %-20s %-32s %9s %9.1f %9.1f  %s\n", r.set.c_str(), r.name.c_str(),
+                absl::StrCat(r.m, "x", r.n, "x", r.k).c_str(), r.pick.c_str(),
+                r.pick_us > 0 ? absl::StrFormat("%.1f", r.pick_us).c_str() : "unmeasured",
+                r.dp_us, r.best_us, r.best.c_str());
+    SetSums& s = sums(r.set);
+    if (r.pick_us > 0 && r.dp_us > 0) {
+      s.pick += std::log(r.dp_us / r.pick_us);
+      s.best += std::log(r.dp_us / r.best_us);
+      ++s.timed;
+    } else {
+      ++s.unmeasured;
+    }
+  }
+  std::printf("\nauto replayed: time(dp) / time(auto's pick), geometric mean over the shapes whose "
+              "pick was measured, and the same for the fastest measured plan per shape\n");
+  for (const auto& [set, s] : sets) {
+    if (s.timed == 0) continue;
+    std::printf("%-6s auto/dp %.3f  best/dp %.3f  (%d shapes; %d picks unmeasured)\n", set.c_str(),
+                std::exp(s.pick / s.timed), std::exp(s.best / s.timed), s.timed, s.unmeasured);
+  }
+  return 0;
+}
