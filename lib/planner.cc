@@ -431,10 +431,44 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
            range_load(first_wave_end, dp_end, r, dp) + range_load(dp_end, p.work_blocks, r, red);
   };
   // The most loaded block is one at a boundary between roles, or the first or the last.
+  const int boundaries[] = {0,           grid - 1, early_end - 1,      early_end,
+                            sk_end - 1,  sk_end,   first_wave_end - 1, first_wave_end,
+                            dp_end - 1,  dp_end,   p.work_blocks - 1,  tail - 1,
+                            tail};
+  // With one block per SM, a block's work block in the last, partial round starts when the
+  // block's earlier work ends. After a short Stream-K share that is while the other blocks still
+  // run their full round, so until they finish (`busy_until`) it runs at the full round's rate,
+  // not alone. (Traced on an H200: a tile after Stream-K work took 105-109 us of mainloop beside
+  // full-round tiles of 95-97, 5120x3456x8192. Measured, run 30 of
+  // docs/results/2026-11-21-h200-overlap/: costed so, auto moves the one-wave 8192-deep shapes
+  // to every tile Stream-K and the deep many-wave shapes to the two-tile hybrid, 10-23% faster.)
+  double busy_until = 0;
+  const bool overlap = tail > 0 && grid <= p.avail_sms && full_iter > tail_iter;
+  if (overlap) {
+    for (int w : boundaries)
+      if (w >= 0 && w % grid >= tail) busy_until = std::max(busy_until, load(w % grid));
+    busy_until = std::max({busy_until, load(tail), load(grid - 1)});
+  }
+  auto role_at = [&](int w) -> const RoleCost& {
+    if (w < early_end) return dp;
+    if (w < sk_end) return sk;
+    if (w < first_wave_end) return first_wave ? dp_first : dp;
+    return w < dp_end ? dp : red;
+  };
+  auto block_load = [&](int r) {
+    double l = load(r);
+    if (overlap && r < tail) {
+      const RoleCost& c = role_at(full_end + r);
+      const double before = l - (c.iters * tail_iter + c.fixed);
+      const double busy_iters =
+          std::clamp((busy_until - before - c.fixed) / full_iter, 0.0, c.iters);
+      l += busy_iters * (full_iter - tail_iter);
+    }
+    return l;
+  };
   double worst = 0;
-  for (int w : {0, grid - 1, early_end - 1, early_end, sk_end - 1, sk_end, first_wave_end - 1,
-                first_wave_end, dp_end - 1, dp_end, p.work_blocks - 1}) {
-    if (w >= 0) worst = std::max(worst, load(w % grid));
+  for (int w : boundaries) {
+    if (w >= 0) worst = std::max(worst, block_load(w % grid));
   }
   // Reduction blocks cannot finish before the Stream-K blocks whose partials they sum: their
   // work starts where a Stream-K block's ends (measured on an H200: 46 tiles over 132 blocks

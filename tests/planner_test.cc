@@ -121,21 +121,34 @@ TEST(PlannerNamedCases, HopperPicksTheTileShapePerShape) {
   EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, KernelCost(dev, *p)));
 }
 
-TEST(PlannerNamedCases, OneTilePastAWaveGoesStreamKAheadOfTheFullWave) {
-  // 19 x 7 = 133 tiles of 128 x 256 with k = 1024 on an H200 (measured, run 16 of
-  // docs/results/2026-11-21-h200-tail/: dp 27.7 us, the last tile over 12-132 blocks with a
-  // sliced separate reduction 24.3-25.3 us). Auto keeps the full wave data-parallel and spreads
-  // only the partial wave's tile, reduced by 32 slices of 8 columns.
-  PlanExplanation why;
-  absl::StatusOr<Plan> p = MakePlan(Shape(2432, 1792, 1024), H200Spec(), {}, &why);
-  ASSERT_TRUE(p.ok()) << p.status();
-  EXPECT_EQ(p->mode, Mode::kStreamK) << FormatPlan(*p, &why);
-  EXPECT_EQ(p->tile_n, 256) << *p;
-  EXPECT_EQ(p->sk_tiles, 1) << *p;
-  EXPECT_EQ(p->dp_tiles, 132) << *p;
-  EXPECT_EQ(p->reduction, Reduction::kSeparate) << *p;
-  EXPECT_EQ(p->reduction_slices, 32) << *p;
-  EXPECT_NE(why.reason.find("streamk-tail"), std::string::npos) << why.reason;
+TEST(PlannerNamedCases, DeepOneWaveShapesRunEveryTileStreamK) {
+  // 17 x 8 = 136 and 12 x 12 = 144 tiles of 128 x 256 with k = 8192 on an H200 (measured, run 31
+  // of docs/results/2026-11-21-h200-overlap/: every tile Stream-K 123.1 and 126.5 us, the partial
+  // wave's tiles Stream-K ahead of the full wave 148.2 and 146.2, data-parallel 183.3 and 181.6).
+  for (const Problem& shape : {Shape(2176, 2048, 8192), Shape(1536, 3072, 8192)}) {
+    PlanExplanation why;
+    absl::StatusOr<Plan> p = MakePlan(shape, H200Spec(), {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->tile_n, 256) << *p;
+    EXPECT_EQ(p->mode, Mode::kStreamK) << FormatPlan(*p, &why);
+    EXPECT_EQ(p->sk_tiles, p->tiles) << FormatPlan(*p, &why);
+    EXPECT_EQ(p->dp_tiles, 0) << *p;
+  }
+}
+
+TEST(PlannerNamedCases, DeepManyWaveShapesRunTheTwoTileHybrid) {
+  // 23 x 12 = 276 and 20 x 20 = 400 tiles of 128 x 256 with k = 8192 on an H200 (measured, run 31:
+  // the last full wave and the partial wave Stream-K 232.8 and 327.5 us, the partial wave's tiles
+  // alone 255.4 and 365.2, data-parallel 306.7 and 423.8).
+  for (const Problem& shape : {Shape(2944, 3072, 8192), Shape(2560, 5120, 8192)}) {
+    PlanExplanation why;
+    absl::StatusOr<Plan> p = MakePlan(shape, H200Spec(), {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->tile_n, 256) << *p;
+    EXPECT_EQ(p->mode, Mode::kStreamK) << FormatPlan(*p, &why);
+    EXPECT_EQ(p->sk_tiles, p->tiles % 132 + 132) << FormatPlan(*p, &why);
+    EXPECT_EQ(p->sk_blocks, 132) << *p;
+  }
 }
 
 TEST(PlannerNamedCases, SingleLongTileSpreadsOverManyBlocks) {
@@ -393,6 +406,33 @@ TEST(PlannerBehaviour, MisalignedOperandRowsMakeIterationsSlower) {
   const Plan p = MustPlan(misaligned, dev);
   EXPECT_NE(p.mode, Mode::kDataParallel) << p;
   EXPECT_TRUE(p.a_rows_misaligned && p.b_rows_misaligned);
+}
+
+TEST(PlannerBehaviour, PartialRoundBlockAfterAStreamKShareRunsBesideTheFullRound) {
+  // 133 tiles of 128 x 256 x 8192, the partial wave's tile over 4 Stream-K blocks: each of those
+  // blocks runs 64 iterations of it, then a data-parallel tile while the other 128 blocks still
+  // run theirs. That tile is in the last, partial round by work index, but it runs beside the
+  // full round, at the full round's rate: the plan costs at least 64 + 256 busy iterations.
+  const DeviceSpec dev = H200Spec();
+  PlanOptions o;
+  o.mode = Mode::kStreamK;
+  o.sk_tiles = kPartialWaveTiles;
+  o.blocks = 4;
+  o.reduction = Reduction::kDeterministic;
+  o.tile = dev.tile;
+  const Plan p = MustPlan(Shape(2432, 1792, 8192), dev, o);
+  ASSERT_EQ(p.sk_blocks, 4);
+  ASSERT_EQ(p.dp_tiles, 132);
+  const double volume = 1.0 * p.tile_m * p.tile_n * p.tile_k / (128.0 * 128.0 * 32.0);
+  const double busy_iteration = dev.cost.iter_busy_us * volume;
+  EXPECT_GE(PredictMicros(p, dev.cost), (64 + 256) * busy_iteration) << p;
+  // Data-parallel blocks alone in a last round still run at the lone rate: 133 tiles
+  // data-parallel cost less than two full rounds.
+  o = PlanOptions{};
+  o.mode = Mode::kDataParallel;
+  o.tile = dev.tile;
+  const Plan dp = MustPlan(Shape(2432, 1792, 8192), dev, o);
+  EXPECT_LT(PredictMicros(dp, dev.cost), 2 * 256 * busy_iteration) << dp;
 }
 
 TEST(PlannerBehaviour, AutoNeverPredictsWorseThanDataParallel) {
