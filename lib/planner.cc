@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
@@ -423,59 +424,71 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   const int sk_end = early_end + p.sk_blocks, dp_end = p.sk_blocks + p.dp_blocks;
   const int first_wave_end = sk_end + std::min(p.dp_blocks - early_end, p.avail_sms);
   const bool first_wave = p.dp_first_wave_tiles > 1;
-  auto load_to_sk_end = [&](int r) {
-    return range_load(0, early_end, r, dp) + range_load(early_end, sk_end, r, sk);
+  // Each role's work blocks end where the next role's begin.
+  struct Role {
+    int end;
+    const RoleCost* cost;
   };
-  auto load = [&](int r) {
-    return load_to_sk_end(r) + range_load(sk_end, first_wave_end, r, first_wave ? dp_first : dp) +
-           range_load(first_wave_end, dp_end, r, dp) + range_load(dp_end, p.work_blocks, r, red);
+  const Role roles[] = {{early_end, &dp},
+                        {sk_end, &sk},
+                        {first_wave_end, first_wave ? &dp_first : &dp},
+                        {dp_end, &dp},
+                        {p.work_blocks, &red}};
+  // Block r's load from its work blocks before `upto`.
+  auto load_before = [&](int r, int upto) {
+    double l = 0;
+    int lo = 0;
+    for (const Role& role : roles) {
+      l += range_load(lo, std::min(role.end, upto), r, *role.cost);
+      lo = role.end;
+    }
+    return l;
+  };
+  auto role_at = [&](int w) -> const RoleCost& {
+    for (const Role& role : roles)
+      if (w < role.end) return *role.cost;
+    return red;
   };
   // The most loaded block is one at a boundary between roles, or the first or the last.
   const int boundaries[] = {0,           grid - 1, early_end - 1,      early_end,
                             sk_end - 1,  sk_end,   first_wave_end - 1, first_wave_end,
                             dp_end - 1,  dp_end,   p.work_blocks - 1,  tail - 1,
                             tail};
+  double loads[std::size(boundaries)];
+  for (size_t i = 0; i < std::size(boundaries); ++i)
+    loads[i] = boundaries[i] >= 0 ? load_before(boundaries[i] % grid, p.work_blocks) : 0;
   // With one block per SM, a block's work block in the last, partial round starts when the
   // block's earlier work ends. After a short Stream-K share that is while the other blocks still
-  // run their full round, so until they finish (`busy_until`) it runs at the full round's rate,
-  // not alone. (Traced on an H200: a tile after Stream-K work took 105-109 us of mainloop beside
-  // full-round tiles of 95-97, 5120x3456x8192. Measured, run 30 of
-  // docs/results/2026-11-21-h200-overlap/: costed so, auto moves the one-wave 8192-deep shapes
-  // to every tile Stream-K and the deep many-wave shapes to the two-tile hybrid, 10-23% faster.)
-  double busy_until = 0;
+  // run their full round, so until they finish (`busy_until`: the most loaded block with no
+  // partial-round work) it runs at the full round's rate, not alone. (Traced on an H200: a tile
+  // after Stream-K work took 105-109 us of mainloop beside full-round tiles of 95-97,
+  // 5120x3456x8192. Measured, run 31 of docs/results/2026-11-21-h200-overlap/: costed so, auto
+  // moves the one-wave 8192-deep shapes to every tile Stream-K and the deep many-wave shapes to
+  // the two-tile hybrid, 3-17% faster.)
   const bool overlap = tail > 0 && grid <= p.avail_sms && full_iter > tail_iter;
-  if (overlap) {
-    for (int w : boundaries)
-      if (w >= 0 && w % grid >= tail) busy_until = std::max(busy_until, load(w % grid));
-    busy_until = std::max({busy_until, load(tail), load(grid - 1)});
-  }
-  auto role_at = [&](int w) -> const RoleCost& {
-    if (w < early_end) return dp;
-    if (w < sk_end) return sk;
-    if (w < first_wave_end) return first_wave ? dp_first : dp;
-    return w < dp_end ? dp : red;
-  };
-  auto block_load = [&](int r) {
-    double l = load(r);
+  double busy_until = 0;
+  for (size_t i = 0; i < std::size(boundaries); ++i)
+    if (boundaries[i] >= 0 && boundaries[i] % grid >= tail)
+      busy_until = std::max(busy_until, loads[i]);
+  double worst = 0;
+  for (size_t i = 0; i < std::size(boundaries); ++i) {
+    if (boundaries[i] < 0) continue;
+    const int r = boundaries[i] % grid;
+    double l = loads[i];
     if (overlap && r < tail) {
       const RoleCost& c = role_at(full_end + r);
-      const double before = l - (c.iters * tail_iter + c.fixed);
-      const double busy_iters =
-          std::clamp((busy_until - before - c.fixed) / full_iter, 0.0, c.iters);
+      const double busy_iters = std::clamp(
+          (busy_until - load_before(r, full_end) - c.fixed) / full_iter, 0.0, c.iters);
       l += busy_iters * (full_iter - tail_iter);
     }
-    return l;
-  };
-  double worst = 0;
-  for (int w : boundaries) {
-    if (w >= 0) worst = std::max(worst, block_load(w % grid));
+    worst = std::max(worst, l);
   }
   // Reduction blocks cannot finish before the Stream-K blocks whose partials they sum: their
   // work starts where a Stream-K block's ends (measured on an H200: 46 tiles over 132 blocks
   // with a separate reduction took 34 us, modelled without this as 28 us; the turnstile 25 us).
   if (p.reduction_blocks > 0) {
     for (int w : {early_end, sk_end - 1})
-      worst = std::max(worst, load_to_sk_end(w % grid) + red.fixed);
+      worst = std::max(worst, load_before(w % grid, sk_end) + red.fixed);
   }
   return terms.fixed + worst;
 }
