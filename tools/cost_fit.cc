@@ -1,6 +1,7 @@
 #include "cost_fit.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <map>
 #include <utility>
@@ -11,7 +12,9 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "bench_report.h"
+#include "shape_sets.h"
 #include "streamk/planner.h"
+#include "streamk/streamk.h"
 
 namespace streamk::tools {
 namespace {
@@ -20,18 +23,22 @@ absl::Status RowError(const std::string& path, int line, const std::string& what
   return absl::InvalidArgumentError(absl::StrCat(path, ":", line, ": ", what));
 }
 
-// The kernel's problem for a bench shape: D (m x n) is column-major, so the kernel computes D^T
-// with m and n swapped, its A from the bench's B and its B from the bench's A (gemm.cc Lower).
-// Layout "xy": x = 't' keeps the bench's A k-contiguous, y = 'n' its B. Operands are packed, so a
-// k-contiguous row is misaligned for the TMA unit when k elements are not a multiple of 32 bytes.
-Problem KernelProblem(const Measurement& r) {
-  Problem p;
-  p.m = r.n, p.n = r.m, p.k = r.k;
-  p.input = p.output = r.dtype == "bf16" ? DType::kBF16 : DType::kF16;
-  const bool misaligned = (r.k * 2) % 32 != 0;
-  p.a_rows_misaligned = r.layout.size() == 2 && r.layout[1] == 'n' && misaligned;
-  p.b_rows_misaligned = r.layout.size() == 2 && r.layout[0] == 't' && misaligned;
-  return p;
+// The GEMM streamk-bench ran for row `r`, with stand-in operand addresses aligned as cudaMalloc
+// aligns them (the planner reads addresses only for their alignment).
+absl::StatusOr<GemmArgs> BenchArgs(const Measurement& r) {
+  const std::optional<BenchLayout> layout = ParseBenchLayout(r.layout);
+  const std::optional<DType> in = ParseDType(r.dtype);
+  const std::optional<DType> out = ParseDType(r.out_dtype.empty() ? r.dtype : r.out_dtype);
+  if (!layout || !in || !out)
+    return absl::InvalidArgumentError(absl::StrCat(r.m, "x", r.n, "x", r.k, ": layout '", r.layout,
+                                                   "' or dtypes '", r.dtype, "', '", r.out_dtype,
+                                                   "' unknown"));
+  BenchShape shape;
+  shape.m = r.m, shape.n = r.n, shape.k = r.k;
+  GemmArgs g = BenchGemmArgs(shape, *in, *out, *layout, /*batch=*/1);
+  void* const aligned = reinterpret_cast<void*>(uintptr_t{256});
+  g.a = g.b = g.d = aligned;
+  return g;
 }
 
 std::string ShapeKey(const Measurement& r) {
@@ -89,6 +96,7 @@ absl::StatusOr<std::vector<Measurement>> ParseBenchCsv(const std::string& path,
     Measurement r;
     r.set = text("set"), r.name = text("name"), r.layout = text("layout");
     r.dtype = text("dtype"), r.mode = text("mode");
+    if (column.count("out_dtype") > 0) r.out_dtype = text("out_dtype");
     r.plan_mode = text("plan_mode"), r.reduction = text("reduction");
     bool ok = absl::SimpleAtoi(text("m"), &r.m) && absl::SimpleAtoi(text("n"), &r.n) &&
               absl::SimpleAtoi(text("k"), &r.k) && absl::SimpleAtod(text("time_us"), &r.time_us) &&
@@ -107,11 +115,12 @@ absl::StatusOr<std::vector<Measurement>> ParseBenchCsv(const std::string& path,
 
 absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   const std::string what = absl::StrCat(r.m, "x", r.n, "x", r.k, " ", r.mode);
-  PlanOptions o;
+  // The device with only the row's kernel configuration: PlanGemm then plans that tile.
+  DeviceSpec one = device;
   if (TileShape{r.tile_m, r.tile_n, device.tile.k} == device.tile) {
-    o.tile = device.tile;
+    one.alt_tile = kNoTile;
   } else if (TileShape{r.tile_m, r.tile_n, device.alt_tile.k} == device.alt_tile) {
-    o.tile = device.alt_tile;
+    one.tile = device.alt_tile, one.cost = device.alt_cost, one.alt_tile = kNoTile;
   } else {
     return absl::InvalidArgumentError(absl::StrCat(what, ": tile ", r.tile_m, "x", r.tile_n,
                                                    " is not one of ", device.name, "'s kernels"));
@@ -121,6 +130,7 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   if (!mode || !reduction)
     return absl::InvalidArgumentError(absl::StrCat(what, ": plan_mode '", r.plan_mode,
                                                    "' or reduction '", r.reduction, "' unknown"));
+  Options o;
   o.mode = *mode;
   if (o.mode != Mode::kDataParallel) {
     if (r.sk_tiles <= 0 || r.sk_blocks <= 0)
@@ -134,7 +144,9 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
       o.sk_tiles = r.sk_tiles, o.blocks = r.sk_blocks;
     }
   }
-  absl::StatusOr<Plan> p = MakePlan(KernelProblem(r), device, o);
+  absl::StatusOr<GemmArgs> args = BenchArgs(r);
+  if (!args.ok()) return args.status();
+  absl::StatusOr<Plan> p = PlanGemm(*args, one, o);
   if (!p.ok()) return p.status();
   if (p->dp_tiles != r.dp_tiles || p->sk_tiles != r.sk_tiles || p->sk_blocks != r.sk_blocks ||
       p->reduction_blocks != r.reduction_blocks)
@@ -281,7 +293,8 @@ std::vector<Replay> ReplayAuto(const std::vector<Measurement>& rows, const Devic
       const double us = m.first / m.second;
       if (rp.best_us == 0 || us < rp.best_us) rp.best_us = us, rp.best = name;
     }
-    absl::StatusOr<Plan> pick = MakePlan(KernelProblem(first), device, PlanOptions{});
+    absl::StatusOr<GemmArgs> args = BenchArgs(first);
+    absl::StatusOr<Plan> pick = args.ok() ? PlanGemm(*args, device) : args.status();
     if (pick.ok()) {
       rp.pick = PlanName(*pick);
       if (auto it = measured.find(rp.pick); it != measured.end())

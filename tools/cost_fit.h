@@ -23,7 +23,7 @@ namespace streamk::tools {
 // One row of a streamk-bench CSV: a shape (D rows x cols x k, as the bench names it), the mode
 // asked for, the time, and the plan that ran.
 struct Measurement {
-  std::string set, name, layout, dtype, mode;
+  std::string set, name, layout, dtype, out_dtype, mode;
   int64_t m = 0, n = 0, k = 0;
   double time_us = 0;
   std::string plan_mode, reduction;

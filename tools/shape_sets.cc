@@ -57,6 +57,29 @@ absl::StatusOr<std::vector<BenchShape>> ParseShapesFile(const std::string& path,
   return shapes;
 }
 
+std::optional<BenchLayout> ParseBenchLayout(const std::string& text) {
+  auto letter = [](char c) { return c == 't' || c == 'n'; };
+  if (text.size() != 2 || !letter(text[0]) || !letter(text[1])) return std::nullopt;
+  return BenchLayout{text[0] == 't', text[1] == 't'};
+}
+
+GemmArgs BenchGemmArgs(const BenchShape& s, DType in, DType out, BenchLayout layout, int batch) {
+  auto align8 = [](int64_t x) { return (x + 7) / 8 * 8; };
+  GemmArgs g;
+  g.m = s.m, g.n = s.n, g.k = s.k, g.batch = batch;
+  g.input = in, g.output = out;
+  g.a_layout = layout.a_row ? Layout::kRowMajor : Layout::kColMajor;
+  g.b_layout = layout.b_row ? Layout::kRowMajor : Layout::kColMajor;
+  g.cd_layout = Layout::kColMajor;
+  g.lda = align8(layout.a_row ? s.k : s.m);
+  g.ldb = align8(layout.b_row ? s.n : s.k);
+  g.ldd = g.ldc = align8(s.m);
+  g.stride_a = g.lda * (layout.a_row ? s.m : s.k);
+  g.stride_b = g.ldb * (layout.b_row ? s.k : s.n);
+  g.stride_d = g.stride_c = g.ldd * s.n;
+  return g;
+}
+
 std::vector<std::string> RepeatedFlagValues(int argc, char** argv, const std::string& name) {
   std::vector<std::string> values;
   auto add = [&values](const std::string& v) {

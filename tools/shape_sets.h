@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "streamk/streamk.h"
 
 namespace streamk::tools {
 
@@ -25,6 +27,18 @@ absl::StatusOr<BenchShape> ParseShape(const std::string& text);
 // Errors name the file and the line number.
 absl::StatusOr<std::vector<BenchShape>> ParseShapesFile(const std::string& path,
                                                         const std::string& contents);
+
+// streamk-bench's --layout "xy" (BLAS-style op(A) op(B), D column-major): x = 't' stores A
+// row-major m x k (op(A) = A^T of a column-major k x m), y = 't' stores B row-major k x n.
+// nullopt for anything but tn, nn, nt, tt.
+struct BenchLayout {
+  bool a_row = true, b_row = false;
+};
+std::optional<BenchLayout> ParseBenchLayout(const std::string& text);
+
+// The GemmArgs streamk-bench runs shape `s` with: packed operands, leading dimensions rounded up
+// to 8 elements, D column-major. No pointers: the caller sets a, b and d.
+GemmArgs BenchGemmArgs(const BenchShape& s, DType in, DType out, BenchLayout layout, int batch);
 
 // Every value given to flag `name` on the command line, in order, each split at commas:
 // "--shape=AxBxC --shape DxExF,GxHxI" gives three. (An Abseil list flag keeps only its last

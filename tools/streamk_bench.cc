@@ -143,8 +143,6 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
   return out;
 }
 
-int64_t Align8(int64_t x) { return (x + 7) / 8 * 8; }
-
 // Device buffers for one shape: `copies` sets of A and B (rotated), D and the cuBLAS reference.
 struct ShapeBuffers {
   std::vector<DeviceBuffer> a, b;
@@ -152,22 +150,11 @@ struct ShapeBuffers {
   GemmArgs args;  // pointing at copy 0
 };
 
-absl::StatusOr<ShapeBuffers> Allocate(const BenchShape& s, DType in, DType out, bool a_row,
-                                      bool b_row, int batch, int64_t l2_bytes, bool rotate,
-                                      uint64_t seed) {
+absl::StatusOr<ShapeBuffers> Allocate(const BenchShape& s, DType in, DType out, BenchLayout layout,
+                                      int batch, int64_t l2_bytes, bool rotate, uint64_t seed) {
   ShapeBuffers buf;
+  buf.args = BenchGemmArgs(s, in, out, layout, batch);
   GemmArgs& g = buf.args;
-  g.m = s.m, g.n = s.n, g.k = s.k, g.batch = batch;
-  g.input = in, g.output = out;
-  g.a_layout = a_row ? Layout::kRowMajor : Layout::kColMajor;
-  g.b_layout = b_row ? Layout::kRowMajor : Layout::kColMajor;
-  g.cd_layout = Layout::kColMajor;
-  g.lda = Align8(a_row ? s.k : s.m);
-  g.ldb = Align8(b_row ? s.n : s.k);
-  g.ldd = g.ldc = Align8(s.m);
-  g.stride_a = g.lda * (a_row ? s.m : s.k);
-  g.stride_b = g.ldb * (b_row ? s.k : s.n);
-  g.stride_d = g.stride_c = g.ldd * s.n;
   const int ib = DTypeBytes(in), ob = DTypeBytes(out);
   const int64_t ab_bytes = (g.stride_a + g.stride_b) * batch * ib;
   const int copies = rotate ? static_cast<int>(std::min<int64_t>(
@@ -269,11 +256,8 @@ int main(int argc, char** argv) {
   if (!absl::GetFlag(FLAGS_out_dtype).empty()) out = ParseDType(absl::GetFlag(FLAGS_out_dtype));
   if (!out) return Fail("--out-dtype: expected fp16, bf16 or fp32");
   const std::string layout = absl::GetFlag(FLAGS_layout);
-  if (layout.size() != 2 || (layout[0] != 't' && layout[0] != 'n') ||
-      (layout[1] != 't' && layout[1] != 'n'))
-    return Fail("--layout: expected tn, nn, nt or tt");
-  const bool a_row = layout[0] == 't';  // op(A) = A^T of a column-major k x m: row-major m x k
-  const bool b_row = layout[1] == 't';
+  const std::optional<BenchLayout> bench_layout = ParseBenchLayout(layout);
+  if (!bench_layout) return Fail("--layout: expected tn, nn, nt or tt");
   const int batch = absl::GetFlag(FLAGS_batch);
   if (batch < 1) return Fail("--batch: must be >= 1");
   const double tolerance = *out == DType::kBF16 ? 1e-2 : *out == DType::kF16 ? 2e-3 : 5e-4;
@@ -309,7 +293,7 @@ int main(int argc, char** argv) {
                  static_cast<long long>(s.k));
     ShapeResult row;
     row.shape = s;
-    absl::StatusOr<ShapeBuffers> buf = Allocate(s, *in, *out, a_row, b_row, batch,
+    absl::StatusOr<ShapeBuffers> buf = Allocate(s, *in, *out, *bench_layout, batch,
                                                 device->l2_bytes, absl::GetFlag(FLAGS_rotate), si + 1);
     if (!buf.ok()) {
       row.error = std::string(buf.status().message());

@@ -42,11 +42,10 @@ int Fail(const std::string& what) {
   return 1;
 }
 
-std::string CostText(const streamk::CostModel& c) {
+std::string CostText(streamk::CostModel c) {
   std::string s;
   for (const std::string& f : streamk::tools::CostFieldNames())
-    absl::StrAppendFormat(&s, "  %-18s %.4g\n", f,
-                          *streamk::tools::CostField(const_cast<streamk::CostModel&>(c), f));
+    absl::StrAppendFormat(&s, "  %-18s %.4g\n", f, *streamk::tools::CostField(c, f));
   return s;
 }
 
