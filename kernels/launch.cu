@@ -78,7 +78,7 @@ EncodeTiledFn EncodeTiled() {
 // The box is one k-iteration of the operand's `tile_mn` rows or columns.
 cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const void* ptr,
                           bool mn_contiguous, int64_t mn, int64_t k, int64_t ld, int64_t stride,
-                          int batch, int tile_mn) {
+                          int batch, int tile_mn, int tile_k) {
   const EncodeTiledFn encode = EncodeTiled();
   if (encode == nullptr) return cudaErrorNotSupported;
   const int64_t outer = mn_contiguous ? k : mn;
@@ -88,15 +88,18 @@ cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const vo
                               static_cast<cuuint64_t>(outer), static_cast<cuuint64_t>(entries)};
   const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld) * 2,
                                  static_cast<cuuint64_t>(entries > 1 ? stride : ld * outer) * 2};
-  // k-contiguous: tile_mn rows of 32 elements (64 bytes: the 64-byte swizzle); mn-contiguous:
-  // 32 k rows of 64 elements (128 bytes: the 128-byte swizzle), loaded tile_mn / 64 times.
-  const cuuint32_t box[3] = {mn_contiguous ? 64u : 32u,
-                             mn_contiguous ? 32u : static_cast<cuuint32_t>(tile_mn), 1u};
+  // k-contiguous: tile_mn rows of tile_k elements (64 or 128 bytes: the swizzle of that width);
+  // mn-contiguous: tile_k rows of 64 elements (128 bytes: the 128-byte swizzle), loaded
+  // tile_mn / 64 times.
+  const cuuint32_t box[3] = {
+      mn_contiguous ? 64u : static_cast<cuuint32_t>(tile_k),
+      static_cast<cuuint32_t>(mn_contiguous ? tile_k : tile_mn), 1u};
+  const bool wide = mn_contiguous || tile_k * 2 == 128;
   const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUresult r = encode(
       map, type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
       3, const_cast<void*>(ptr), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      mn_contiguous ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
+      wide ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
@@ -127,11 +130,11 @@ const char* ArchName(Arch arch) {
 cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   if (cudaError_t err = EncodeOperand(&tma->a, &tma->a_broadcast, args.input, args.a,
                                       args.a_col_major, plan.m, plan.k, args.lda, args.stride_a,
-                                      plan.batch, plan.tile_m);
+                                      plan.batch, plan.tile_m, plan.tile_k);
       err != cudaSuccess)
     return err;
   return EncodeOperand(&tma->b, &tma->b_broadcast, args.input, args.b, args.b_row_major, plan.n,
-                       plan.k, args.ldb, args.stride_b, plan.batch, plan.tile_n);
+                       plan.k, args.ldb, args.stride_b, plan.batch, plan.tile_n, plan.tile_k);
 }
 
 cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* workspace,
@@ -180,7 +183,7 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   cudaError_t result = cudaSuccess;
   // Every tile configuration of the arch: a plan may use any.
   for (const int tile_n : {kTmaTileN, kTileN}) {
-    if (!ComputesTile(arch, kTileM, tile_n, kTileK)) continue;
+    if (!ComputesTile(arch, kTileM, tile_n, TileKOf(arch, tile_n))) continue;
     for (DType t : {DType::kF16, DType::kBF16}) {
       for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
         GemmKernelArgs a;

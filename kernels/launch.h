@@ -18,18 +18,37 @@ constexpr int kThreadsPerBlock = 256;  // compute threads (the TMA kernel adds a
 enum class Arch { kSm80, kSm90, kSm90Tma };
 
 // The tiles the kernels compute, elements: 128 x 128 x 32 (kSm80, kSm90); kSm90Tma has two
-// configurations, 128 x 256 x 32 (TileOf) and 128 x 128 x 32, and a plan's tile picks one.
+// configurations, 128 x 256 x kTmaTileK (TileOf) and 128 x 128 x kTmaTileK, and a plan's tile
+// picks one.
+#ifndef STREAMK_SM90_TMA_BK
+#define STREAMK_SM90_TMA_BK 64
+#endif
 constexpr int kTileM = 128, kTileN = 128, kTileK = 32;
-constexpr int kTmaTileN = 256;
+constexpr int kTmaTileN = 256, kTmaTileK = STREAMK_SM90_TMA_BK;
+static_assert(kTmaTileK == 32 || kTmaTileK == 64, "a 64- or 128-byte swizzle row");
 struct KernelTile {
   int m, n, k;
 };
 constexpr KernelTile TileOf(Arch arch) {
-  return {kTileM, arch == Arch::kSm90Tma ? kTmaTileN : kTileN, kTileK};
+  return arch == Arch::kSm90Tma ? KernelTile{kTileM, kTmaTileN, kTmaTileK}
+                                : KernelTile{kTileM, kTileN, kTileK};
+}
+// The k-depth of `arch`'s configuration whose tiles are tile_n wide.
+constexpr int TileKOf(Arch arch, int /*tile_n*/) {
+  return arch == Arch::kSm90Tma ? kTmaTileK : kTileK;
+}
+// Ring stages of the kSm90Tma configurations: 144 KiB of operands in flight for the 256-wide
+// tile (6 stages of 24 KiB at k 32, 3 of 48 KiB at k 64), 128 KiB for the 128-wide one (8 of
+// 16 KiB, 4 of 32 KiB).
+#ifndef STREAMK_SM90_TMA_STAGES
+#define STREAMK_SM90_TMA_STAGES (kTmaTileK == 64 ? 3 : 6)
+#endif
+constexpr int TmaStagesOf(int tile_n) {
+  return tile_n == kTmaTileN ? STREAMK_SM90_TMA_STAGES : 256 / kTmaTileK;
 }
 // Whether `arch` has a kernel configuration for a tile_m x tile_n x tile_k tile.
 constexpr bool ComputesTile(Arch arch, int tile_m, int tile_n, int tile_k) {
-  return tile_m == kTileM && tile_k == kTileK &&
+  return tile_m == kTileM && tile_k == TileKOf(arch, tile_n) &&
          (tile_n == kTileN || (arch == Arch::kSm90Tma && tile_n == kTmaTileN));
 }
 

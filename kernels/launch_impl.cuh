@@ -57,19 +57,21 @@ __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
 // picks per shape). With 128 x 128 tiles every SM streams 16 KiB of operands per 1 MFLOP
 // iteration and, all 132 SMs together, saturated the H200's L2 (0.235 us per iteration against
 // 0.15-0.165 us for an SM alone); 128 x 256 tiles stream 24 KiB per 2 MFLOP (0.334 us per
-// iteration whatever the load). Six 24 KiB stages hold as many bytes in flight as eight 16 KiB
-// ones, and leave room for the 64-row epilogue staging area of a 256-wide tile.
-// STREAMK_SM90_TMA_STAGES (256-wide) / _BLOCKS_PER_SM as above.
-#ifndef STREAMK_SM90_TMA_STAGES
-#define STREAMK_SM90_TMA_STAGES 6
-#endif
+// iteration whatever the load). Both run 64-deep k-iterations (kTmaTileK, launch.h): a
+// K-major operand's rows are then 128 bytes, which the TMA unit loads at nearly full speed even
+// where they start at odd multiples of 16 bytes (K an odd multiple of 8), and which took the
+// 128 x 256 configuration from 577 to 642 TFLOP/s on 8192^3 (docs/performance.md, session 11).
+// Three 48 KiB stages hold as many bytes in flight as six of 24 KiB, and leave room for the
+// 64-row epilogue staging area of a 256-wide tile.
+// STREAMK_SM90_TMA_STAGES (256-wide; launch.h) / _BLOCKS_PER_SM as above.
 #ifndef STREAMK_SM90_TMA_BLOCKS_PER_SM
 #define STREAMK_SM90_TMA_BLOCKS_PER_SM 1
 #endif
 template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN>
-using Sm90TmaGemm = StreamKGemm<MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN,
-                                                kBN == kTmaTileN ? STREAMK_SM90_TMA_STAGES : 8>,
-                                Element>;
+using Sm90TmaGemm =
+    StreamKGemm<MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN, TmaStagesOf(kBN),
+                                TileKOf(Arch::kSm90Tma, kBN)>,
+                Element>;
 
 template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN>
 __global__ void __launch_bounds__(Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN>::kBlockThreads,

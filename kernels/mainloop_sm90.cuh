@@ -199,12 +199,13 @@ struct TileLoader {
 };
 
 // The tile, thread and accumulator layout of the wgmma mainloops (MainloopSm90 here and
-// MainloopSm90Tma in mainloop_sm90_tma.cuh): a 128 x kBN tile (kBN = 128 or 256) over 32-deep
-// k-iterations, two warp groups of compute threads, 64 rows of the tile each, one m64nkBN fp32
-// accumulator per thread (kBN / 2 registers).
-template <int kBN_>
+// MainloopSm90Tma in mainloop_sm90_tma.cuh): a 128 x kBN tile (kBN = 128 or 256) over kBK-deep
+// k-iterations (32, or 64 in the TMA mainloop), two warp groups of compute threads, 64 rows of
+// the tile each, one m64nkBN fp32 accumulator per thread (kBN / 2 registers).
+template <int kBN_, int kBK_ = 32>
 struct WgmmaTile {
-  static constexpr int kBM = 128, kBN = kBN_, kBK = 32;  // tile, elements
+  static constexpr int kBM = 128, kBN = kBN_, kBK = kBK_;  // tile, elements
+  static_assert(kBK == 32 || kBK == 64, "k-contiguous rows of 64 or 128 bytes");
   static constexpr int kThreads = 256;  // the threads that hold accumulators (two warp groups)
   static constexpr int kMI = 1;         // accumulator layout, see Accumulators
   static constexpr int kNI = kBN / 8;
@@ -232,26 +233,37 @@ struct WgmmaTile {
 // ring + s * kStageBytes holds the A tile (kABytes) then the B tile (kBBytes) in the layouts
 // described at the top of this file; a kBN-wide B tile is kBN rows (k-contiguous) or kBN / 64
 // halves-of-128 (mn-contiguous, 4096 bytes apart). Holds the descriptors of stage 0, k step 0.
-template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN = 128>
+//
+// kBK = 64 (the TMA mainloop's 128 x 256 tile may use it) doubles every k-extent above: a
+// k-contiguous row is 128 bytes under the 128-byte swizzle (8-row groups 1024 bytes apart), an
+// mn-contiguous half is 64 k rows (8192 bytes), and an iteration is four 16-deep k steps.
+template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN = 128, int kBK = 32>
 struct WgmmaStages {
-  static constexpr int kABytes = 128 * 32 * static_cast<int>(sizeof(Element));  // 8 KiB
-  static constexpr int kBBytes = kBN * 32 * static_cast<int>(sizeof(Element));
+  // 64 rows or elements of m/n over the iteration's depth: a warp group's rows of A, or one
+  // 64-wide half of an mn-contiguous operand.
+  static constexpr int kHalfBytes = 64 * kBK * static_cast<int>(sizeof(Element));
+  static constexpr int kABytes = 2 * kHalfBytes;  // 8 or 16 KiB
+  static constexpr int kBBytes = kBN / 64 * kHalfBytes;
   static constexpr int kStageBytes = kABytes + kBBytes;  // A | B
   uint64_t a_desc, b_desc;
 
-  // This warp group's 64 rows of A start 4096 bytes in (64 rows of 64 bytes, or the second
-  // 64-wide half).
   __device__ WgmmaStages(uint32_t ring, int tid) {
-    const uint32_t a_addr = ring + ((tid >> 7) << 12);
+    const uint32_t a_addr = ring + static_cast<uint32_t>((tid >> 7) * kHalfBytes);
     const uint32_t b_addr = ring + kABytes;
-    a_desc = kAColMajor ? MakeDescriptor(a_addr, 4096, 1024, 1)
-                        : MakeDescriptor(a_addr, 16, 512, 2);
-    b_desc = kBRowMajor ? MakeDescriptor(b_addr, 4096, 1024, 1)
-                        : MakeDescriptor(b_addr, 16, 512, 2);
+    a_desc = kAColMajor ? MnMajor(a_addr) : KMajor(a_addr);
+    b_desc = kBRowMajor ? MnMajor(b_addr) : KMajor(b_addr);
+  }
+  // m/n-contiguous: 128-byte swizzle, 64-wide halves kHalfBytes apart, 8-k groups 1024 apart.
+  __device__ static uint64_t MnMajor(uint32_t addr) {
+    return MakeDescriptor(addr, kHalfBytes, 1024, 1);
+  }
+  // k-contiguous: rows of 2 kBK bytes under the swizzle of that width, 8-row groups 8 rows apart.
+  __device__ static uint64_t KMajor(uint32_t addr) {
+    return kBK == 64 ? MakeDescriptor(addr, 16, 1024, 1) : MakeDescriptor(addr, 16, 512, 2);
   }
 
-  // acc += stage `stage`'s A x B: the 32-deep k-iteration as two 16-deep wgmmas, committed as
-  // one group (the caller waits for it).
+  // acc += stage `stage`'s A x B: the kBK-deep k-iteration as kBK / 16 wgmmas, committed as one
+  // group (the caller waits for it).
   __device__ void Issue(float (&acc)[kBN / 8][4], int stage) const {
     // Descriptor increments (bytes >> 4) of one 16-deep k step.
     constexpr uint64_t kAStep = kAColMajor ? 2048 >> 4 : 32 >> 4;
@@ -259,7 +271,7 @@ struct WgmmaStages {
     const uint64_t offset = static_cast<uint64_t>(stage * kStageBytes) >> 4;
     WgmmaFence();
 #pragma unroll
-    for (int ks = 0; ks < WgmmaTile<kBN>::kBK / 16; ++ks)
+    for (int ks = 0; ks < kBK / 16; ++ks)
       WgmmaM64K16<Element, kBN, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
           acc, a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
     WgmmaCommit();

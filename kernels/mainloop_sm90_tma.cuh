@@ -1,12 +1,13 @@
 // Warp-specialized Hopper mainloop (sm_90a): the shared-memory layouts, accumulators and wgmma
-// instructions of MainloopSm90 (mainloop_sm90.cuh) for a 128 x kBN tile (the library runs
-// kBN = 256), fed by the TMA unit instead of cp.async.
+// instructions of MainloopSm90 (mainloop_sm90.cuh) for a 128 x kBN tile over kBK-deep
+// k-iterations (the library runs kBN = 256 and 128, kBK = 64), fed by the TMA unit instead of
+// cp.async.
 //
 //   - A producer warp (the block's threads kThreads .. kThreads + 31; one lane works) walks the
 //     same (tile, k-range) sequence as the compute threads and, for each k-iteration, waits for a
 //     free stage of a kStages-deep ring, announces its bytes on the stage's "full" mbarrier and
 //     issues the TMA copies of the A and B tiles (2-6 instructions, zero-filled past m, n and k).
-//   - The two compute warp groups (threads 0 .. 255) wait on "full", issue their two
+//   - The two compute warp groups (threads 0 .. 255) wait on "full", issue their kBK / 16
 //     wgmma.m64n{kBN}k16 per k-iteration, keep one wgmma group in flight, and release the stage of
 //     the previous k-iteration on its "empty" mbarrier (one arrival per warp group).
 //
@@ -16,7 +17,8 @@
 // state (stage, phase) lives in each role's Pipeline and carries over from one unit to the next;
 // both roles see the same k-iterations in the same order, so they stay in step.
 //
-// Shared memory: [pad to 1024][kStages x (A 8 KiB | B kBN / 16 KiB)][full bars][empty bars];
+// Shared memory: [pad to 1024][kStages x (A | B: 128 and kBN rows of kBK elements)][full bars]
+// [empty bars];
 // kSmemBytes covers all of it including the pad. The persistent kernel puts the epilogue's
 // staging area after it (it must not overlap the ring the producer is filling).
 // This header holds no host code; it only compiles to TMA and wgmma where
@@ -91,9 +93,9 @@ __device__ __forceinline__ void PrefetchTensorMap(const CUtensorMap* map) {
 }  // namespace sm90
 
 template <typename Element /* __half or __nv_bfloat16 */, bool kAColMajor, bool kBRowMajor,
-          int kBN_ = 256, int kStages_ = 6>
-struct MainloopSm90Tma : sm90::WgmmaTile<kBN_> {
-  using Tile = sm90::WgmmaTile<kBN_>;
+          int kBN_ = 256, int kStages_ = 6, int kBK_ = 32>
+struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
+  using Tile = sm90::WgmmaTile<kBN_, kBK_>;
   using typename Tile::Accumulators;
   using Tile::kBK;
   using Tile::kBN;
@@ -101,7 +103,8 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_> {
   static constexpr bool kAvailable = sm90::kWgmmaCompiled;
   static constexpr int kProducerThreads = 32;  // one warp after the kThreads compute threads
   static constexpr int kStages = kStages_;
-  using Stages = sm90::WgmmaStages<Element, kAColMajor, kBRowMajor, kBN>;
+  using Stages = sm90::WgmmaStages<Element, kAColMajor, kBRowMajor, kBN, kBK>;
+  static constexpr uint32_t kHalf = Stages::kHalfBytes;  // one TMA box of an mn-contiguous half
   static constexpr int kStageBytes = Stages::kStageBytes;
   static constexpr int kRingBytes = kStages * kStageBytes;
   static constexpr int kSmemBytes = 1024 + kRingBytes + 2 * kStages * 8;
@@ -157,14 +160,14 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_> {
       const int k0 = kt * kBK;
       if constexpr (kAColMajor) {
         sm90::TmaLoad(a, &tma.a, full, tile_m0, k0, a_batch);
-        sm90::TmaLoad(a + 4096, &tma.a, full, tile_m0 + 64, k0, a_batch);
+        sm90::TmaLoad(a + kHalf, &tma.a, full, tile_m0 + 64, k0, a_batch);
       } else {
         sm90::TmaLoad(a, &tma.a, full, k0, tile_m0, a_batch);
       }
       if constexpr (kBRowMajor) {
 #pragma unroll
         for (int h = 0; h < kBN / 64; ++h)
-          sm90::TmaLoad(b + 4096 * h, &tma.b, full, tile_n0 + 64 * h, k0, b_batch);
+          sm90::TmaLoad(b + kHalf * h, &tma.b, full, tile_n0 + 64 * h, k0, b_batch);
       } else {
         sm90::TmaLoad(b, &tma.b, full, k0, tile_n0, b_batch);
       }

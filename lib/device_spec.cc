@@ -15,8 +15,8 @@ namespace streamk {
 namespace {
 
 // Resident blocks per SM: two on A100 (the 128x128x32 mma.sync kernel: 256 threads at 128
-// registers, 64 KiB of shared memory), one on Hopper (the 128x256x32 TMA kernel: 288 threads at
-// 224 registers, 211 KiB). QueryLocalDevice() asks the CUDA runtime instead.
+// registers, 64 KiB of shared memory), one on Hopper (the 128x256x64 TMA kernel: 288 threads at
+// 168 registers, 211 KiB). QueryLocalDevice() asks the CUDA runtime instead.
 constexpr int kA100Occupancy = 2;
 constexpr int kHopperOccupancy = 1;
 
@@ -62,6 +62,11 @@ constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*stream
 // operands' rows misaligned (tn; the higher the larger the iterations' share), 1.15-1.72x with the
 // kernel's B only (tt), 1.10-1.42x with its A only (nn); nothing with neither K-major (nt)
 // (docs/results/2026-11-21-h200-kalign/).
+// Both TMA configurations' constants were fitted with 32-deep k-iterations and carry over to the
+// 64-deep ones through the tile volume (cost_terms.h). Against run 36 of
+// docs/results/2026-11-21-h200-bk64/ (64-deep, 701 measured 128x256 plans) they read an rms
+// error of 23%, a refit 10%; replayed, the refit's picks were no faster (waveq 1.183 against
+// 1.191 auto/dp) and moved 18 paper shapes to unmeasured plans, so they stay.
 constexpr CostModel kHopperTmaCost{/*block_us=*/2.66, /*unit_us=*/1.82, /*streamk_us=*/0.93,
                                    /*partial_us=*/3.3, /*iter_us=*/0.121,
                                    /*iter_shared_us=*/0.0, /*peer_us=*/0.013,
@@ -106,8 +111,8 @@ constexpr CostModel kA100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/
                               /*peer_us=*/4.0, /*epilogue_us=*/2.4};
 
 // The TMA kernel's tiles (kernels::TileOf(kernels::Arch::kSm90Tma) and the 128 x 128 one).
-constexpr TileShape kHopperTmaTile{kernels::kTileM, kernels::kTmaTileN, kernels::kTileK};
-constexpr TileShape kHopperTma128Tile{kernels::kTileM, kernels::kTileN, kernels::kTileK};
+constexpr TileShape kHopperTmaTile{kernels::kTileM, kernels::kTmaTileN, kernels::kTmaTileK};
+constexpr TileShape kHopperTma128Tile{kernels::kTileM, kernels::kTileN, kernels::kTmaTileK};
 
 DeviceSpec Spec(const char* name, int sms, int occupancy, int64_t l2_bytes, const CostModel& cost,
                 const TileShape& tile) {

@@ -42,7 +42,8 @@ constexpr double kMinPredictedGain = 0.08;
 // Band width of the tile raster, in tiles: a band of 8 tile rows (or columns) keeps the operand
 // panels that the ~132 concurrently running tiles share resident in L2.
 constexpr int kDefaultSwizzle = 8;
-// Tile dimensions the planner accepts for what-if planning (the kernel runs 128x128x32 only).
+// Tile dimensions the planner accepts for what-if planning (the kernels run the tiles of
+// kernels/launch.h only).
 constexpr int kMaxTileDim = 1024;
 
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -787,12 +788,14 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   // Two kernel configurations: plan both, keep the one predicted faster (the main one on a tie).
   PlanExplanation main_why, alt_why;
   absl::StatusOr<Plan> main = PlanForKernel(problem, device, o, device.tile, device.cost, &main_why);
-  if (!main.ok()) return main;
   absl::StatusOr<Plan> alt =
       PlanForKernel(problem, device, o, device.alt_tile, device.alt_cost, &alt_why);
-  if (!alt.ok()) {  // e.g. too many iterations with the smaller tile: the main one alone
-    if (why != nullptr) *why = std::move(main_why);
-    return main;
+  // A forced decomposition one tile cannot take (e.g. more splits than its k-iterations per tile)
+  // runs on the other; where neither can, the main tile's rule is the error.
+  if (!main.ok() || !alt.ok()) {
+    const bool use_main = main.ok() || !alt.ok();
+    if (why != nullptr) *why = std::move(use_main ? main_why : alt_why);
+    return use_main ? main : alt;
   }
   bool use_alt = alt_why.predicted_us < main_why.predicted_us;
   absl::StatusOr<Plan> plan = use_alt ? alt : main;

@@ -155,7 +155,9 @@ struct Config {
   static constexpr bool kBRowMajor = kBRowMajor_;
   static constexpr bool kBf16 = sm80::MmaType<E>::kIsBf16;
   using Mainloop = std::conditional_t<
-      kArch == Arch::kSm90Tma, MainloopSm90Tma<E, kAColMajor, kBRowMajor, kTmaTileN_>,
+      kArch == Arch::kSm90Tma,
+      MainloopSm90Tma<E, kAColMajor, kBRowMajor, kTmaTileN_, TmaStagesOf(kTmaTileN_),
+                      TileKOf(Arch::kSm90Tma, kTmaTileN_)>,
       std::conditional_t<kArch == Arch::kSm90, MainloopSm90<E, kAColMajor, kBRowMajor>,
                          MainloopSm80<E, kAColMajor, kBRowMajor>>>;
   // Distinct per configuration, mixed into every case's seed.
@@ -223,7 +225,7 @@ void RunCase(const Case& c) {
   if constexpr (Cfg::kArch == Arch::kSm90Tma) {
     Plan plan;
     plan.m = m, plan.n = n, plan.k = k, plan.batch = 1;
-    plan.tile_m = Mainloop::kBM, plan.tile_n = Mainloop::kBN;
+    plan.tile_m = Mainloop::kBM, plan.tile_n = Mainloop::kBN, plan.tile_k = Mainloop::kBK;
     GemmKernelArgs args;
     args.input = Cfg::kBf16 ? DType::kBF16 : DType::kF16;
     args.a_col_major = Cfg::kAColMajor;

@@ -208,7 +208,7 @@ TEST(WorkMappingInvariants, Sweep) {
             Problem pr;
             pr.m = tm * 128 - (next() % 100);
             pr.n = tn * 128 - (next() % 100);
-            pr.k = iters * 32 - (next() % 32);
+            pr.k = iters * dev.tile.k - (next() % dev.tile.k);  // `iters` k-iterations
             struct Variant {
               Mode mode;
               int splits, blocks;
