@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Session 11, run 37: the final code (64-deep k-iterations in both TMA configurations, cost
+# constants unchanged). Every GPU test; the issue's waveq command; the full fp16 benchmark
+# (scripts/gpu_bench.sh: paper, waveq, llm with every mode and cuBLAS).
+set -u
+g=$(cd "$(dirname "$0")" && pwd); o=$OUT/r; mkdir -p $o
+export LD_LIBRARY_PATH="$g/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader > $o/gpu.txt
+bash $g/gpu_check.sh $g $o/check > $o/check.txt 2>&1; echo "gpu_check exit $?"; tail -4 $o/check.txt
+tar czf $o/check.tgz -C $o check && rm -rf $o/check
+timeout 90 $g/run streamk-bench --set waveq --modes auto,dp,splitk,cublas > $o/waveq-issue-command.txt 2>/dev/null
+echo "issue command rc $?"; sed -n '/# summary/,$p' $o/waveq-issue-command.txt
+timeout 380 bash $g/gpu_bench.sh $g $o fp16; echo "bench exit $?"
+cd $o && tar czf csv.tgz bench-fp16.csv bench-fp16.json bench-fp16.err && rm -f bench-fp16.csv bench-fp16.json bench-fp16.err
