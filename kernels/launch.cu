@@ -183,7 +183,7 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   cudaError_t result = cudaSuccess;
   // Every tile configuration of the arch: a plan may use any.
   for (const int tile_n : {kTmaTileN, kTileN}) {
-    if (!ComputesTile(arch, kTileM, tile_n, TileKOf(arch, tile_n))) continue;
+    if (!ComputesTile(arch, kTileM, tile_n, TileOf(arch).k)) continue;
     for (DType t : {DType::kF16, DType::kBF16}) {
       for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
         GemmKernelArgs a;

@@ -33,10 +33,6 @@ constexpr KernelTile TileOf(Arch arch) {
   return arch == Arch::kSm90Tma ? KernelTile{kTileM, kTmaTileN, kTmaTileK}
                                 : KernelTile{kTileM, kTileN, kTileK};
 }
-// The k-depth of `arch`'s configuration whose tiles are tile_n wide.
-constexpr int TileKOf(Arch arch, int /*tile_n*/) {
-  return arch == Arch::kSm90Tma ? kTmaTileK : kTileK;
-}
 // Ring stages of the kSm90Tma configurations: 144 KiB of operands in flight for the 256-wide
 // tile (6 stages of 24 KiB at k 32, 3 of 48 KiB at k 64), 128 KiB for the 128-wide one (8 of
 // 16 KiB, 4 of 32 KiB).
@@ -48,7 +44,7 @@ constexpr int TmaStagesOf(int tile_n) {
 }
 // Whether `arch` has a kernel configuration for a tile_m x tile_n x tile_k tile.
 constexpr bool ComputesTile(Arch arch, int tile_m, int tile_n, int tile_k) {
-  return tile_m == kTileM && tile_k == TileKOf(arch, tile_n) &&
+  return tile_m == kTileM && tile_k == TileOf(arch).k &&
          (tile_n == kTileN || (arch == Arch::kSm90Tma && tile_n == kTmaTileN));
 }
 

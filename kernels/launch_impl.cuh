@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
 template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN>
 using Sm90TmaGemm =
     StreamKGemm<MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN, TmaStagesOf(kBN),
-                                TileKOf(Arch::kSm90Tma, kBN)>,
+                                kTmaTileK>,
                 Element>;
 
 template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN>

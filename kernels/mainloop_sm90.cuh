@@ -232,9 +232,9 @@ struct WgmmaTile {
 // One warp group's wgmma work on the stages both wgmma mainloops fill: stage s at
 // ring + s * kStageBytes holds the A tile (kABytes) then the B tile (kBBytes) in the layouts
 // described at the top of this file; a kBN-wide B tile is kBN rows (k-contiguous) or kBN / 64
-// halves-of-128 (mn-contiguous, 4096 bytes apart). Holds the descriptors of stage 0, k step 0.
+// halves-of-128 (mn-contiguous, kHalfBytes apart). Holds the descriptors of stage 0, k step 0.
 //
-// kBK = 64 (the TMA mainloop's 128 x 256 tile may use it) doubles every k-extent above: a
+// kBK = 64 (the TMA mainloop's configurations use it) doubles every k-extent above: a
 // k-contiguous row is 128 bytes under the 128-byte swizzle (8-row groups 1024 bytes apart), an
 // mn-contiguous half is 64 k rows (8192 bytes), and an iteration is four 16-deep k steps.
 template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN = 128, int kBK = 32>

@@ -157,7 +157,7 @@ struct Config {
   using Mainloop = std::conditional_t<
       kArch == Arch::kSm90Tma,
       MainloopSm90Tma<E, kAColMajor, kBRowMajor, kTmaTileN_, TmaStagesOf(kTmaTileN_),
-                      TileKOf(Arch::kSm90Tma, kTmaTileN_)>,
+                      kTmaTileK>,
       std::conditional_t<kArch == Arch::kSm90, MainloopSm90<E, kAColMajor, kBRowMajor>,
                          MainloopSm80<E, kAColMajor, kBRowMajor>>>;
   // Distinct per configuration, mixed into every case's seed.
