@@ -31,10 +31,12 @@ inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
                              (p.b_rows_misaligned ? p.tile_n : 0)) /
                             static_cast<double>(p.tile_m + p.tile_n);
   const double iter = volume * (1.0 + c.misaligned_load * misaligned);
+  const double busy_load = c.misaligned_busy_load < 0 ? c.misaligned_load : c.misaligned_busy_load;
+  const double iter_busy = volume * (1.0 + busy_load * misaligned);
   CostTerms t;
   t.iter_alone = c.iter_us * iter;
   t.iter_shared = (c.iter_shared_us > 0 ? c.iter_shared_us : c.iter_us) * iter;
-  t.iter_busy = c.iter_busy_us * iter;
+  t.iter_busy = c.iter_busy_us * iter_busy;
   t.unit = c.unit_us;
   t.partial = c.partial_us * area;
   t.peer = c.peer_us * area;

@@ -67,12 +67,21 @@ constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*stream
 // docs/results/2026-11-21-h200-bk64/ (64-deep, 701 measured 128x256 plans) they read an rms
 // error of 23%, a refit 10%; replayed, the refit's picks were no faster (waveq 1.183 against
 // 1.191 auto/dp) and moved 18 paper shapes to unmeasured plans, so they stay.
+// The misaligned terms were refitted to the 64-deep kernel (session 12): rows misaligned cost
+// 1.2-1.3x on few-tile shapes and up to 1.7x with every SM loading (runs 35-38), so the 128 x 256
+// model charges 0.5 alone and 0.8 with every SM busy (misaligned_busy_load), the 128 x 128 one 0.9.
+// With 1.1 on both, auto ran 4144 x 1488 x 5208 all tiles Stream-K at 0.95-0.96 of data-parallel
+// and 4816 x 248 x 3496 at 0.96-0.98: the partial round of the data-parallel plan runs faster than
+// a busy one when its rows are misaligned. Chosen by replaying auto (streamk-fit) over runs 36-38:
+// both picks go back to data-parallel, no pick moves to an unmeasured plan, the paper set's
+// replayed auto/dp geomean moves by 0.0002 (fp16) and 0.0007 (bf16), waveq and llm not at all.
 constexpr CostModel kHopperTmaCost{/*block_us=*/2.66, /*unit_us=*/1.82, /*streamk_us=*/0.93,
                                    /*partial_us=*/3.3, /*iter_us=*/0.121,
                                    /*iter_shared_us=*/0.0, /*peer_us=*/0.013,
                                    /*epilogue_us=*/0.083, /*reduce_peer_us=*/0.4,
-                                   /*iter_busy_us=*/0.228, /*misaligned_load=*/1.1,
-                                   /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/true};
+                                   /*iter_busy_us=*/0.228, /*misaligned_load=*/0.5,
+                                   /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/true,
+                                   /*misaligned_busy_load=*/0.8};
 // The same kernel with 128 x 128 tiles (8 stages of 16 KiB; the planner picks it per shape, e.g.
 // for skinny shapes whose 256-wide tiles would be mostly empty): fitted 2026-11-21 by least
 // squares (log of time) to 78 data-parallel and all-tiles Stream-K times and 16 hybrid ones of the
@@ -84,7 +93,7 @@ constexpr CostModel kHopperTma128Cost{/*block_us=*/1.0, /*unit_us=*/1.1, /*strea
                                       /*partial_us=*/2.6, /*iter_us=*/0.16,
                                       /*iter_shared_us=*/0.0, /*peer_us=*/0.3,
                                       /*epilogue_us=*/0.3, /*reduce_peer_us=*/0.4,
-                                      /*iter_busy_us=*/0.275, /*misaligned_load=*/1.1,
+                                      /*iter_busy_us=*/0.275, /*misaligned_load=*/0.9,
                                       /*reduce_latency_us=*/0.13};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.

@@ -413,6 +413,33 @@ TEST(PlannerBehaviour, MisalignedOperandRowsMakeIterationsSlower) {
   EXPECT_GT(why_misaligned.predicted_us, 1.2 * why_aligned.predicted_us);
 }
 
+TEST(PlannerBehaviour, MisalignedRowsKeepAFastPartialRoundDataParallel) {
+  // With K an odd multiple of 8 (tn: both operands' rows start at odd multiples of 16 bytes) a
+  // data-parallel plan's partial round runs much faster than a busy one, so Stream-K gains less
+  // than on aligned rows. Measured on an H200 (runs 36-38 of docs/results/2026-11-21-h200-bk64/,
+  // time(dp) / time(plan)): all 204 tiles of 4144 x 1488 x 5208 Stream-K over 132 blocks
+  // 0.95-0.96, 76 tiles of 4816 x 248 x 3496 over 131 blocks 0.96-0.98; auto picked both with a
+  // single misaligned term. These shapes stay data-parallel...
+  const DeviceSpec dev = H200Spec();
+  for (const Problem& shape : {Shape(1488, 4144, 5208), Shape(248, 4816, 3496)}) {
+    Problem misaligned = shape;
+    misaligned.a_rows_misaligned = misaligned.b_rows_misaligned = true;
+    const Plan p = MustPlan(misaligned, dev);
+    EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
+  }
+  // ... while the misaligned shapes where Stream-K measured 1.24-1.31x keep it: 159 tiles of
+  // 696 x 6688 x 5096 and 168 of 952 x 5272 x 7464, all Stream-K over 132 blocks.
+  for (const Problem& shape : {Shape(6688, 696, 5096), Shape(5272, 952, 7464)}) {
+    Problem misaligned = shape;
+    misaligned.a_rows_misaligned = misaligned.b_rows_misaligned = true;
+    const Plan p = MustPlan(misaligned, dev);
+    EXPECT_EQ(p.mode, Mode::kStreamK) << p;
+    EXPECT_EQ(p.dp_tiles, 0) << p;
+  }
+  // The busy rate carries more of the penalty than the lone one on the 128 x 256 kernel.
+  EXPECT_GT(dev.cost.misaligned_busy_load, dev.cost.misaligned_load);
+}
+
 TEST(PlannerBehaviour, PartialRoundBlockAfterAStreamKShareRunsBesideTheFullRound) {
   // 133 tiles of 128 x 256 x 8192, the partial wave's tile over 4 Stream-K blocks: each of those
   // blocks runs a quarter of its iterations, then a data-parallel tile while the other 128 blocks

@@ -63,6 +63,7 @@ constexpr Field kFields[] = {
     {"iter_busy_us", &CostModel::iter_busy_us},
     {"misaligned_load", &CostModel::misaligned_load},
     {"reduce_latency_us", &CostModel::reduce_latency_us},
+    {"misaligned_busy_load", &CostModel::misaligned_busy_load},
 };
 
 }  // namespace

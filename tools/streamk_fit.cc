@@ -23,6 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "bench_report.h"
 #include "cost_fit.h"
 #include "streamk/planner.h"
@@ -31,7 +32,8 @@ ABSL_FLAG(std::string, device, "h200", "device preset whose cost model is fitted
 ABSL_FLAG(std::string, model, "main", "main (the device's tile) | alt (its second tile)");
 ABSL_FLAG(std::vector<std::string>, fit, {}, "cost fields to fit (comma-separated)");
 ABSL_FLAG(std::vector<std::string>, set, {},
-          "field=value overrides applied before fitting (comma-separated)");
+          "field=value overrides applied before fitting (comma-separated; main.field or "
+          "alt.field for either kernel configuration's model, field alone for --model's)");
 ABSL_FLAG(int, evaluations, 20000, "most objective evaluations for --fit");
 ABSL_FLAG(bool, rows, false, "print every row's prediction");
 
@@ -69,11 +71,19 @@ int main(int argc, char** argv) {
   const streamk::TileShape tile = alt ? device->alt_tile : device->tile;
 
   for (const std::string& kv : absl::GetFlag(FLAGS_set)) {
-    std::vector<std::string> p = absl::StrSplit(kv, '=');
+    std::vector<absl::string_view> p = absl::StrSplit(kv, '=');
+    // "main.FIELD" and "alt.FIELD" name either configuration's model; "FIELD" the --model one.
+    streamk::CostModel* target = &cost;
+    if (p.size() == 2 && absl::ConsumePrefix(&p[0], "main.")) target = &device->cost;
+    if (p.size() == 2 && absl::ConsumePrefix(&p[0], "alt.")) {
+      if (device->alt_tile == streamk::kNoTile)
+        return Fail("--set " + kv + ": " + device->name + " has one kernel configuration");
+      target = &device->alt_cost;
+    }
     double v = 0;
-    double* field = p.size() == 2 ? streamk::tools::CostField(cost, p[0]) : nullptr;
+    double* field = p.size() == 2 ? streamk::tools::CostField(*target, std::string(p[0])) : nullptr;
     if (field == nullptr || !absl::SimpleAtod(p[1], &v))
-      return Fail("--set " + kv + ": expected FIELD=VALUE with a field of CostModel");
+      return Fail("--set " + kv + ": expected [main.|alt.]FIELD=VALUE with a field of CostModel");
     *field = v;
   }
   for (const std::string& f : absl::GetFlag(FLAGS_fit))

@@ -41,6 +41,10 @@ ABSL_FLAG(int, batch, 1, "batch count");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(bool, json, false, "print one JSON object instead of the text report");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
+ABSL_FLAG(std::string, misaligned, "auto",
+          "operands whose K-major rows start at odd multiples of 16 bytes (slower TMA loads): "
+          "none | a | b | both | auto (gemm()'s default layouts, row-major A and column-major B, "
+          "packed: both when K x element bytes is not a multiple of 32)");
 
 namespace {
 
@@ -80,6 +84,18 @@ int main(int argc, char** argv) {
   if (!dtype || *dtype == streamk::DType::kF32)
     return Fail(absl::StrCat("--dtype ", absl::GetFlag(FLAGS_dtype), ": must be fp16 or bf16"));
   problem.input = problem.output = *dtype;
+  // As gemm() sets them for packed K-major operands (the default layouts) on 256-byte-aligned
+  // allocations: a row is 32-byte aligned iff K x element bytes is.
+  const std::string misaligned = absl::GetFlag(FLAGS_misaligned);
+  if (misaligned == "auto") {
+    problem.a_rows_misaligned = problem.b_rows_misaligned =
+        problem.k * streamk::DTypeBytes(*dtype) % 32 != 0;
+  } else if (misaligned == "a" || misaligned == "b" || misaligned == "both") {
+    problem.a_rows_misaligned = misaligned != "b";
+    problem.b_rows_misaligned = misaligned != "a";
+  } else if (misaligned != "none") {
+    return Fail(absl::StrCat("--misaligned ", misaligned, ": expected none, a, b, both or auto"));
+  }
 
   // Device: a preset, or the local GPU (falling back to the H200 model without one).
   const std::string device_name = absl::GetFlag(FLAGS_device);

@@ -43,7 +43,8 @@ struct CostModel {
   double iter_busy_us = 0;
   // Iterations cost 1 + misaligned_load * f times as much when a fraction f of their operand
   // bytes comes from K-major rows that start at odd multiples of 16 bytes (Plan::a_rows_misaligned,
-  // b_rows_misaligned; f = 1 when both operands' rows are). 0: not measured, no effect.
+  // b_rows_misaligned; f = 1 when both operands' rows are). 0: not measured, no effect. It scales
+  // iter_us and iter_shared_us; misaligned_busy_load (below) scales iter_busy_us.
   double misaligned_load = 0;
   // A reduction block's floor per peer for one slice (PlanOptions::reduction_slices): a narrow
   // slice of many peers is bound by L2 round trips, not bytes. A slice of `peers` partials costs
@@ -53,6 +54,9 @@ struct CostModel {
   // Whether auto weighs the one-tile hybrid on persistent blocks (the partial wave's tiles Stream-K
   // ahead of the full data-parallel waves): only where it was measured to pay.
   bool partial_wave_streamk = false;
+  // misaligned_load for iter_busy_us, i.e. with every SM loading (< 0: misaligned_load). Misaligned
+  // rows cost more the more SMs load them at once: the extra sectors they touch contend in the L2.
+  double misaligned_busy_load = -1;
 };
 
 // A tile of D computed by one block, and the depth of one k-iteration, in elements.
