@@ -54,8 +54,9 @@ struct CostModel {
   // Whether auto weighs the one-tile hybrid on persistent blocks (the partial wave's tiles Stream-K
   // ahead of the full data-parallel waves): only where it was measured to pay.
   bool partial_wave_streamk = false;
-  // misaligned_load for iter_busy_us, i.e. with every SM loading (< 0: misaligned_load). Misaligned
-  // rows cost more the more SMs load them at once: the extra sectors they touch contend in the L2.
+  // misaligned_load for iter_busy_us, i.e. with every SM loading (< 0: misaligned_load). Measured
+  // on the TMA kernel: misaligned rows cost more the more SMs load them at once (1.2-1.3x on a few
+  // tiles, up to 1.7x on a full wave; the cause is not traced).
   double misaligned_busy_load = -1;
 };
 
