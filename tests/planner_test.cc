@@ -419,7 +419,8 @@ TEST(PlannerBehaviour, MisalignedRowsKeepAFastPartialRoundDataParallel) {
   // than on aligned rows. Measured on an H200 (runs 36-38 of docs/results/2026-11-21-h200-bk64/,
   // time(dp) / time(plan)): all 204 tiles of 4144 x 1488 x 5208 Stream-K over 132 blocks
   // 0.95-0.96, 76 tiles of 4816 x 248 x 3496 over 131 blocks 0.96-0.98; auto picked both with a
-  // single misaligned term. These shapes stay data-parallel...
+  // single misaligned term (streamk-bench's M x N x K; the kernel's problem is N x M x K, as in
+  // Shape below). These shapes stay data-parallel...
   const DeviceSpec dev = H200Spec();
   for (const Problem& shape : {Shape(1488, 4144, 5208), Shape(248, 4816, 3496)}) {
     Problem misaligned = shape;
