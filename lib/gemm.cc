@@ -20,9 +20,6 @@ namespace {
 constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max();
 constexpr int64_t kMaxLeadingDim = int64_t{1} << 40;  // keeps ld * rows far from int64 overflow
 constexpr int kAlignBytes = 16;  // 16-byte vector loads and stores
-// K-major rows aligned to this load at full speed on the TMA kernel; rows aligned only to
-// kAlignBytes at about half (Problem::a_rows_misaligned).
-constexpr int kFastRowBytes = 32;
 
 absl::Status Invalid(const std::string& message) { return absl::InvalidArgumentError(message); }
 
@@ -87,7 +84,8 @@ Lowered Lower(const GemmArgs& g) {
     k.b_row_major = g.a_layout == Layout::kColMajor;
   }
   if (g.batch == 1) k.stride_a = k.stride_b = k.stride_c = k.stride_d = 0;
-  // K-major operand rows not kFastRowBytes-aligned (CheckMatrix guarantees kAlignBytes).
+  // K-major operand rows not kFastRowBytes-aligned (planner.h; CheckMatrix guarantees
+  // kAlignBytes).
   const int64_t element = DTypeBytes(g.input);
   auto misaligned = [element](const void* p, int64_t ld, int64_t stride) {
     return reinterpret_cast<uintptr_t>(p) % kFastRowBytes != 0 ||

@@ -85,11 +85,11 @@ int main(int argc, char** argv) {
     return Fail(absl::StrCat("--dtype ", absl::GetFlag(FLAGS_dtype), ": must be fp16 or bf16"));
   problem.input = problem.output = *dtype;
   // As gemm() sets them for packed K-major operands (the default layouts) on 256-byte-aligned
-  // allocations: a row is 32-byte aligned iff K x element bytes is.
+  // allocations: a row starts kFastRowBytes-aligned iff K x element bytes is a multiple of it.
   const std::string misaligned = absl::GetFlag(FLAGS_misaligned);
   if (misaligned == "auto") {
     problem.a_rows_misaligned = problem.b_rows_misaligned =
-        problem.k * streamk::DTypeBytes(*dtype) % 32 != 0;
+        problem.k * streamk::DTypeBytes(*dtype) % streamk::kFastRowBytes != 0;
   } else if (misaligned == "a" || misaligned == "b" || misaligned == "both") {
     problem.a_rows_misaligned = misaligned != "b";
     problem.b_rows_misaligned = misaligned != "a";

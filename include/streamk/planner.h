@@ -29,10 +29,15 @@ struct Problem {
   DType output = DType::kF16;  // C and D
   // The kernel's operands (A: m x k, B: k x n, after the transpose that makes D row-major) that
   // are K-major with rows starting at odd multiples of 16 bytes: leading dimension, batch stride
-  // or base address a multiple of 16 bytes but not of 32. The TMA unit loads such rows at about
-  // half speed; the cost model charges it (CostModel::misaligned_load). PlanGemm sets these.
+  // or base address a multiple of 16 bytes but not of kFastRowBytes. The TMA unit loads such rows
+  // 1.2-1.7x slower; the cost model charges it (CostModel::misaligned_load, misaligned_busy_load).
+  // PlanGemm sets these.
   bool a_rows_misaligned = false, b_rows_misaligned = false;
 };
+
+// K-major operand rows that start at a multiple of this many bytes load at full speed on the TMA
+// kernel (Problem::a_rows_misaligned, b_rows_misaligned).
+inline constexpr int kFastRowBytes = 32;
 
 inline constexpr int kPartialWaveTiles = -1;  // PlanOptions::sk_tiles
 
