@@ -47,7 +47,7 @@ int Fail(const std::string& what) {
 std::string CostText(streamk::CostModel c) {
   std::string s;
   for (const std::string& f : streamk::tools::CostFieldNames())
-    absl::StrAppendFormat(&s, "  %-18s %.4g\n", f, *streamk::tools::CostField(c, f));
+    absl::StrAppendFormat(&s, "  %-20s %.4g\n", f, *streamk::tools::CostField(c, f));
   return s;
 }
 
