@@ -70,25 +70,23 @@ struct Epilogue {
         }
       }
       ComputeSync();
-      StoreStaged(stage, args, m, n, batch, tile_m0 + pass * kPassRows, tile_n0, 0, kTileN);
+      StoreStaged(stage, kPitch, kPassRows, args, m, n, batch, tile_m0 + pass * kPassRows, tile_n0,
+                  0, kTileN);
       ComputeSync();  // the stage is reused by the next pass or the next mainloop
     }
   }
 
-  // Shared memory -> global: columns [col_begin, col_end) (multiples of 8) of the kPassRows rows
-  // staged at `stage` (kPitch floats per row, tile columns), which start at global row row0.
-  __device__ static void StoreStaged(const float* stage, const GemmKernelArgs& args, int m, int n,
-                                     int batch, int row0, int tile_n0, int col_begin, int col_end) {
+  // Shared memory -> global: tile columns [col_begin, col_end) (multiples of 8) of `rows` staged
+  // rows starting at global row row0; stage[r * pitch + c] holds row r, tile column col_begin + c
+  // (pitch: a multiple of 4 floats).
+  __device__ static void StoreStaged(const float* stage, int pitch, int rows,
+                                     const GemmKernelArgs& args, int m, int n, int batch, int row0,
+                                     int tile_n0, int col_begin, int col_end) {
+    const StagedRows s{stage, pitch, rows, row0, tile_n0, col_begin, col_end};
     switch (args.output) {
-      case DType::kF16:
-        StorePass<__half>(stage, args, m, n, batch, row0, tile_n0, col_begin, col_end);
-        break;
-      case DType::kBF16:
-        StorePass<__nv_bfloat16>(stage, args, m, n, batch, row0, tile_n0, col_begin, col_end);
-        break;
-      case DType::kF32:
-        StorePass<float>(stage, args, m, n, batch, row0, tile_n0, col_begin, col_end);
-        break;
+      case DType::kF16: StorePass<__half>(s, args, m, n, batch); break;
+      case DType::kBF16: StorePass<__nv_bfloat16>(s, args, m, n, batch); break;
+      case DType::kF32: StorePass<float>(s, args, m, n, batch); break;
     }
   }
 
@@ -131,21 +129,25 @@ struct Epilogue {
     }
   }
 
-  // Shared memory -> global for columns [col_begin, col_end) of the 64 staged rows starting at
-  // global row row0: 8 columns per thread and step.
+  struct StagedRows {  // StoreStaged's arguments
+    const float* stage;
+    int pitch, rows, row0, tile_n0, col_begin, col_end;
+  };
+
+  // StoreStaged for output type T: 8 columns per thread and step.
   template <typename T>
-  __device__ static void StorePass(const float* stage, const GemmKernelArgs& args, int m, int n,
-                                   int batch, int row0, int tile_n0, int col_begin, int col_end) {
-    const int row_chunks = (col_end - col_begin) / 8;
+  __device__ static void StorePass(const StagedRows& s, const GemmKernelArgs& args, int m, int n,
+                                   int batch) {
+    const int row_chunks = (s.col_end - s.col_begin) / 8;
 #pragma unroll 1
-    for (int chunk = threadIdx.x; chunk < kPassRows * row_chunks; chunk += kThreads) {
+    for (int chunk = threadIdx.x; chunk < s.rows * row_chunks; chunk += kThreads) {
       const int row = chunk / row_chunks;
-      const int col = col_begin + (chunk % row_chunks) * 8;
-      const int gr = row0 + row;
-      const int gc = tile_n0 + col;
+      const int c = (chunk % row_chunks) * 8;  // staged column
+      const int gr = s.row0 + row;
+      const int gc = s.tile_n0 + s.col_begin + c;
       if (gr < m && gc < n) {
-        const float4 lo = *reinterpret_cast<const float4*>(stage + row * kPitch + col);
-        const float4 hi = *reinterpret_cast<const float4*>(stage + row * kPitch + col + 4);
+        const float4 lo = *reinterpret_cast<const float4*>(s.stage + row * s.pitch + c);
+        const float4 hi = *reinterpret_cast<const float4*>(s.stage + row * s.pitch + c + 4);
         float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
         StoreTyped<T>(args, batch, gr, gc, n - gc, v);
       }

@@ -141,6 +141,26 @@ struct Fixup {
     }
   }
 
+  // A slice of a separate reduction, all 128 rows in one round of loads, for a mainloop whose
+  // fragment j lies in tile columns [8 j, 8 j + 8) for every thread (Mainloop::kColumnBlocks):
+  // stage[row * pitch + col - col_begin] = the sum over slots slot_of(0), ..., slot_of(count - 1),
+  // added in that order, for columns [col_begin, col_end). Thread tid sums its own fragments of
+  // the slice, so every thread keeps 16 loads in flight (16 peers of one fragment, 8 of 2 or 4 of
+  // 4). Under load an L2 round trip costs 1-3 us (H200), and SumToStage's two passes of 64 rows
+  // each waited one or more of them.
+  template <class SlotOf>
+  __device__ static void SumSliceToStage(const SlotOf& slot_of, int count, int col_begin,
+                                         int col_end, float* stage, int pitch) {
+    static_assert(Mainloop::kColumnBlocks && Mainloop::kMI == 1, "fragment j = columns 8j..8j+7");
+    if (count >= 16) {
+      SumSliceBy<1, 16>(slot_of, count, col_begin, col_end, stage, pitch);
+    } else if (count >= 8) {
+      SumSliceBy<2, 8>(slot_of, count, col_begin, col_end, stage, pitch);
+    } else {
+      SumSliceBy<4, 4>(slot_of, count, col_begin, col_end, stage, pitch);
+    }
+  }
+
   // A slice of a separate reduction: for tile rows [64 * pass, 64 * pass + 64) (the fragments of
   // source threads 128 * pass .. + 128, one warp group, in either mainloop's layout) and columns
   // [col_begin, col_end), stage[(row - 64 * pass) * pitch + col] = the sum over slots
@@ -159,6 +179,53 @@ struct Fixup {
   }
 
  private:
+  // SumSliceToStage with kJ fragments per thread at a time, kGroup peers at a time.
+  template <int kJ, int kGroup, class SlotOf>
+  __device__ static void SumSliceBy(const SlotOf& slot_of, int count, int col_begin, int col_end,
+                                    float* stage, int pitch) {
+    const int tid = threadIdx.x;
+    const int j_begin = col_begin / 8, blocks = (col_end - col_begin) / 8;
+    const int row0 = Mainloop::AccRow(tid, 0, 0), row1 = Mainloop::AccRow(tid, 0, 2);
+    const int col_in_block = Mainloop::AccCol(tid, 0, 0);
+#pragma unroll 1
+    for (int j0 = 0; j0 < blocks; j0 += kJ) {
+      float4 sum[kJ];
+#pragma unroll
+      for (int q = 0; q < kJ; ++q) sum[q] = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 1
+      for (int first = 0; first < count; first += kGroup) {
+        float4 x[kJ][kGroup];
+#pragma unroll
+        for (int g = 0; g < kGroup; ++g) {
+          const bool peer = first + g < count;
+          const float4* slot = slot_of(peer ? first + g : count - 1);
+#pragma unroll
+          for (int q = 0; q < kJ; ++q) {
+            x[q][g] = peer && j0 + q < blocks ? __ldcg(slot + (j_begin + j0 + q) * kThreads + tid)
+                                              : make_float4(0.f, 0.f, 0.f, 0.f);
+          }
+        }
+#pragma unroll
+        for (int q = 0; q < kJ; ++q) {
+#pragma unroll
+          for (int g = 0; g < kGroup; ++g) {  // k order: peer first + g
+            sum[q].x += x[q][g].x;
+            sum[q].y += x[q][g].y;
+            sum[q].z += x[q][g].z;
+            sum[q].w += x[q][g].w;
+          }
+        }
+      }
+#pragma unroll
+      for (int q = 0; q < kJ; ++q) {
+        if (j0 + q >= blocks) break;
+        const int col = (j0 + q) * 8 + col_in_block;
+        *reinterpret_cast<float2*>(stage + row0 * pitch + col) = make_float2(sum[q].x, sum[q].y);
+        *reinterpret_cast<float2*>(stage + row1 * pitch + col) = make_float2(sum[q].z, sum[q].w);
+      }
+    }
+  }
+
   // SumToStage with kItems fragments per thread at a time, kGroup peers at a time.
   template <int kItems, int kGroup, class SlotOf>
   __device__ static void SumToStageBy(const SlotOf& slot_of, int count, int pass, int col_begin,

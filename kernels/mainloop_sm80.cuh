@@ -291,6 +291,8 @@ struct MainloopSm80 {
   // Per-thread fp32 accumulators of the 128 x 128 tile: v[i][j][r] is the r-th float of the
   // m16n8 accumulator fragment (i, j) of this thread's warp (the standard mma.sync C layout).
   struct Accumulators { float v[kMI][kNI][4]; };
+  // Fragment j's columns depend on the warp (AccCol): no Fixup::SumSliceToStage.
+  static constexpr bool kColumnBlocks = false;
 
   // Computes acc = sum over k-iterations [k_iter_begin, k_iter_end) of A[tile_m0:+128, kk*32:+32] *
   // B[kk*32:+32, tile_n0:+128]. Zeroes acc first. Elements outside m, n, k read as zero.

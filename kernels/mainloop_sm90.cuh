@@ -214,6 +214,9 @@ struct WgmmaTile {
   // row 16 (warp % 4) + lane / 4 + 8 (r / 2) of the warp group's 64 rows, column
   // 8 j + 2 (lane % 4) + r % 2 (the mma.sync m16n8 C layout, repeated over kBN / 8 n8 blocks).
   struct Accumulators { float v[kMI][kNI][4]; };
+  // Fragment j of every thread lies in tile columns [8 j, 8 j + 8): a column slice of the tile is
+  // a range of fragments (Fixup::SumSliceToStage).
+  static constexpr bool kColumnBlocks = true;
 
   __device__ static int AccRow(int tid, int /*i*/, int r) {
     return ((tid >> 7) << 6) + (((tid >> 5) & 3) << 4) + ((tid & 31) >> 2) + ((r >> 1) << 3);

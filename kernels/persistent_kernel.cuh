@@ -207,13 +207,27 @@ struct StreamKGemm {
     };
     const mapping::TileCoord c = mapping::TileCoordOf(p, tile);
     float* stage = reinterpret_cast<float*>(smem + kEpilogueOffset);
+    const int tile_m0 = c.tm * Mainloop::kBM, tile_n0 = c.tn * Mainloop::kBN;
+    // A slice narrow enough for all its rows to fit the stage is summed in one round of loads.
+    const int pitch = rw.col_end - rw.col_begin + 8;
+    bool one_round = false;
+    if constexpr (Mainloop::kColumnBlocks) {
+      one_round = Mainloop::kBM * pitch * 4 <= Epi::kSmemBytes;
+      if (one_round) {
+        Fix::SumSliceToStage(slot_of, count, rw.col_begin, rw.col_end, stage, pitch);
+        ComputeSync();
+        Epi::StoreStaged(stage, pitch, Mainloop::kBM, a, p.m, p.n, c.batch, tile_m0, tile_n0,
+                         rw.col_begin, rw.col_end);
+        ComputeSync();  // the stage is reused by the next mainloop
+      }
+    }
     static_assert(Mainloop::kBM == 2 * Epi::kPassRows, "one pass per warp group of rows");
 #pragma unroll 1
-    for (int pass = 0; pass < 2; ++pass) {
+    for (int pass = 0; pass < 2 && !one_round; ++pass) {
       Fix::SumToStage(slot_of, count, pass, rw.col_begin, rw.col_end, stage, Epi::kPitch);
       ComputeSync();
-      Epi::StoreStaged(stage, a, p.m, p.n, c.batch, c.tm * Mainloop::kBM + pass * Epi::kPassRows,
-                       c.tn * Mainloop::kBN, rw.col_begin, rw.col_end);
+      Epi::StoreStaged(stage + rw.col_begin, Epi::kPitch, Epi::kPassRows, a, p.m, p.n, c.batch,
+                       tile_m0 + pass * Epi::kPassRows, tile_n0, rw.col_begin, rw.col_end);
       ComputeSync();  // the stage is reused by the next pass or the next mainloop
     }
     TraceMark(a, trace, TraceKind::kFixupEnd, work, tile, 0, 0);
