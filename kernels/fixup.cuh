@@ -189,33 +189,15 @@ struct Fixup {
     const int col_in_block = Mainloop::AccCol(tid, 0, 0);
 #pragma unroll 1
     for (int j0 = 0; j0 < blocks; j0 += kJ) {
+      int at[kJ];
+      bool use[kJ];
       float4 sum[kJ];
 #pragma unroll
-      for (int q = 0; q < kJ; ++q) sum[q] = make_float4(0.f, 0.f, 0.f, 0.f);
-#pragma unroll 1
-      for (int first = 0; first < count; first += kGroup) {
-        float4 x[kJ][kGroup];
-#pragma unroll
-        for (int g = 0; g < kGroup; ++g) {
-          const bool peer = first + g < count;
-          const float4* slot = slot_of(peer ? first + g : count - 1);
-#pragma unroll
-          for (int q = 0; q < kJ; ++q) {
-            x[q][g] = peer && j0 + q < blocks ? __ldcg(slot + (j_begin + j0 + q) * kThreads + tid)
-                                              : make_float4(0.f, 0.f, 0.f, 0.f);
-          }
-        }
-#pragma unroll
-        for (int q = 0; q < kJ; ++q) {
-#pragma unroll
-          for (int g = 0; g < kGroup; ++g) {  // k order: peer first + g
-            sum[q].x += x[q][g].x;
-            sum[q].y += x[q][g].y;
-            sum[q].z += x[q][g].z;
-            sum[q].w += x[q][g].w;
-          }
-        }
+      for (int q = 0; q < kJ; ++q) {
+        at[q] = (j_begin + j0 + q) * kThreads + tid;
+        use[q] = j0 + q < blocks;
       }
+      SumPeers<kJ, kGroup>(slot_of, count, at, use, sum);
 #pragma unroll
       for (int q = 0; q < kJ; ++q) {
         if (j0 + q >= blocks) break;
@@ -245,34 +227,15 @@ struct Fixup {
         f[q] = idx / kSources;
         col[q] = Mainloop::AccCol(src[q], f[q] % Mainloop::kNI, 0);
         valid[q] = idx < kItemsPerPass && col[q] >= col_begin && col[q] < col_end;
-        if (!valid[q]) f[q] = 0, src[q] = pass * kSources;  // loaded (in bounds), never added
-        sum[q] = make_float4(0.f, 0.f, 0.f, 0.f);
       }
       bool any = false;
 #pragma unroll
       for (int q = 0; q < kItems; ++q) any |= valid[q];
       if (!any) continue;  // outside the slice: a narrow slice skips most fragments
-#pragma unroll 1
-      for (int first = 0; first < count; first += kGroup) {
-        float4 x[kItems][kGroup];
+      int at[kItems];
 #pragma unroll
-        for (int g = 0; g < kGroup; ++g) {
-          const float4* slot = slot_of(first + g < count ? first + g : count - 1);
-#pragma unroll
-          for (int q = 0; q < kItems; ++q) x[q][g] = __ldcg(slot + f[q] * kThreads + src[q]);
-        }
-#pragma unroll
-        for (int q = 0; q < kItems; ++q) {
-#pragma unroll
-          for (int g = 0; g < kGroup; ++g) {
-            const bool keep = valid[q] && first + g < count;  // a repeated last slot: not added
-            sum[q].x += keep ? x[q][g].x : 0.0f;
-            sum[q].y += keep ? x[q][g].y : 0.0f;
-            sum[q].z += keep ? x[q][g].z : 0.0f;
-            sum[q].w += keep ? x[q][g].w : 0.0f;
-          }
-        }
-      }
+      for (int q = 0; q < kItems; ++q) at[q] = f[q] * kThreads + src[q];
+      SumPeers<kItems, kGroup>(slot_of, count, at, valid, sum);
 #pragma unroll
       for (int q = 0; q < kItems; ++q) {
         if (!valid[q]) continue;
@@ -281,6 +244,38 @@ struct Fixup {
         const int row1 = Mainloop::AccRow(src[q], i, 2) - pass * kPassRows;
         *reinterpret_cast<float2*>(stage + row0 * pitch + col[q]) = make_float2(sum[q].x, sum[q].y);
         *reinterpret_cast<float2*>(stage + row1 * pitch + col[q]) = make_float2(sum[q].z, sum[q].w);
+      }
+    }
+  }
+
+  // sum[q] = the float4 at[q] of slots slot_of(0), ..., slot_of(count - 1), added in that order,
+  // for the items with use[q] (0 for the others). The loads of kGroup peers are all issued before
+  // any is added, so each group of peers waits one L2 round trip.
+  template <int kItems, int kGroup, class SlotOf>
+  __device__ static void SumPeers(const SlotOf& slot_of, int count, const int (&at)[kItems],
+                                  const bool (&use)[kItems], float4 (&sum)[kItems]) {
+#pragma unroll
+    for (int q = 0; q < kItems; ++q) sum[q] = make_float4(0.f, 0.f, 0.f, 0.f);
+#pragma unroll 1
+    for (int first = 0; first < count; first += kGroup) {
+      float4 x[kItems][kGroup];
+#pragma unroll
+      for (int g = 0; g < kGroup; ++g) {
+        const bool peer = first + g < count;
+        const float4* slot = slot_of(peer ? first + g : count - 1);
+#pragma unroll
+        for (int q = 0; q < kItems; ++q)
+          x[q][g] = peer && use[q] ? __ldcg(slot + at[q]) : make_float4(0.f, 0.f, 0.f, 0.f);
+      }
+#pragma unroll
+      for (int q = 0; q < kItems; ++q) {
+#pragma unroll
+        for (int g = 0; g < kGroup; ++g) {  // k order: peer first + g
+          sum[q].x += x[q][g].x;
+          sum[q].y += x[q][g].y;
+          sum[q].z += x[q][g].z;
+          sum[q].w += x[q][g].w;
+        }
       }
     }
   }

@@ -12,6 +12,6 @@ for k,v in t.items():
     med={m:statistics.median(x) for m,x in v.items()}
     best=min(med.values()); bm=min(med,key=med.get)
     ra.append(med['dp']/med['auto']); rb.append(med['dp']/best)
-    print('%-10s %5s %-28s auto/dp %.3f best %.3f (%s)'%(k[0],k[3],'',med['dp']/med['auto'],med['dp']/best,bm))
+    print('%-10s %-20s auto/dp %.3f best %.3f (%s)'%(k[0],'%sx%sx%s'%k[1:],med['dp']/med['auto'],med['dp']/best,bm))
 g=lambda r: math.exp(sum(map(math.log,r))/len(r))
 print('geomean auto %.3f best %.3f'%(g(ra),g(rb)))
