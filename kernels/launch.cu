@@ -104,6 +104,36 @@ cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const vo
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
+// D as a {n, m, batch} tensor of 16-bit elements for the epilogue's TMA stores (tma_operands.h),
+// box 64 x tile_m with the 128-byte swizzle. False where the epilogue keeps its own stores: fp32
+// D (a tile's boxes would not fit the stage), beta != 0 (C is read), rows whose n elements end
+// inside a 16-byte chunk, or a D the driver cannot describe. The TMA unit writes whole 16-byte
+// chunks: a box that crosses n overwrote the elements from n up to the next 16-byte boundary
+// (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue 11583), and those may
+// belong to another matrix (D a column slice of a wider one).
+bool EncodeOutput(CUtensorMap* map, const Plan& plan, const GemmKernelArgs& args) {
+  if (args.d == nullptr || args.output == DType::kF32 || args.beta != 0.0f) return false;
+  if (plan.n * 2 % 16 != 0) return false;
+  const EncodeTiledFn encode = EncodeTiled();
+  if (encode == nullptr) return false;
+  const int64_t entries = plan.batch > 1 ? plan.batch : 1;
+  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(plan.n), static_cast<cuuint64_t>(plan.m),
+                              static_cast<cuuint64_t>(entries)};
+  const cuuint64_t strides[2] = {
+      static_cast<cuuint64_t>(args.ldd) * 2,
+      static_cast<cuuint64_t>(entries > 1 ? args.stride_d : args.ldd * plan.m) * 2};
+  const cuuint32_t box[3] = {64u, static_cast<cuuint32_t>(plan.tile_m), 1u};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  const CUresult r = encode(
+      map,
+      args.output == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                  : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+      3, args.d, dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS;
+}
+
 }  // namespace
 
 Arch KernelArch(int device) {
@@ -133,8 +163,13 @@ cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaO
                                       plan.batch, plan.tile_m, plan.tile_k);
       err != cudaSuccess)
     return err;
-  return EncodeOperand(&tma->b, &tma->b_broadcast, args.input, args.b, args.b_row_major, plan.n,
-                       plan.k, args.ldb, args.stride_b, plan.batch, plan.tile_n, plan.tile_k);
+  if (cudaError_t err =
+          EncodeOperand(&tma->b, &tma->b_broadcast, args.input, args.b, args.b_row_major, plan.n,
+                        plan.k, args.ldb, args.stride_b, plan.batch, plan.tile_n, plan.tile_k);
+      err != cudaSuccess)
+    return err;
+  tma->d_store = EncodeOutput(&tma->d, plan, args) ? 1 : 0;
+  return cudaSuccess;
 }
 
 cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* workspace,

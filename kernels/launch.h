@@ -65,8 +65,9 @@ struct KernelConfig {
 };
 
 // The TMA descriptors of A and B for a kSm90Tma launch of `plan` (m, n, k, batch, tile) with
-// `args`. Fails (cudaErrorInvalidValue) where the driver cannot describe an operand; operands
-// that pass gemm()'s checks (16-byte aligned pointers, rows and batch strides) always can.
+// `args`, and D's where the epilogue stores D by TMA (16-bit D, beta == 0; tma->d_store). Fails
+// (cudaErrorInvalidValue) where the driver cannot describe an operand; operands that pass
+// gemm()'s checks (16-byte aligned pointers, rows and batch strides) always can.
 cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma);
 
 // Launches the persistent kernel for `plan`: the device's arch, in the configuration of the

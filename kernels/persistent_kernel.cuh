@@ -100,10 +100,36 @@ struct StreamKGemm {
     return c;
   }
 
+  // The epilogue. With the TMA store (tma->d_store: a specialized mainloop, 16-bit D, beta == 0)
+  // D is written asynchronously from the stage, and every later use of the stage waits for the
+  // TMA unit's reads first (AwaitStage).
   __device__ static void Finish(char* smem, const Plan& p, const GemmKernelArgs& a,
-                                const mapping::TileCoord& c, const Acc& acc) {
-    Epi::template Run<Mainloop>(smem + kEpilogueOffset, acc, a, p.m, p.n, c.batch,
-                                c.tm * Mainloop::kBM, c.tn * Mainloop::kBN);
+                                const TmaOperands* tma, const mapping::TileCoord& c,
+                                const Acc& acc) {
+    const int tile_m0 = c.tm * Mainloop::kBM, tile_n0 = c.tn * Mainloop::kBN;
+    if constexpr (kSpecialized) {
+      if (tma->d_store) {
+        AwaitStage(tma);
+        if (a.output == DType::kBF16) {
+          Epi::template RunTma<Mainloop, __nv_bfloat16>(smem + kEpilogueOffset, acc, a.alpha,
+                                                         &tma->d, c.batch, tile_m0, tile_n0);
+        } else {
+          Epi::template RunTma<Mainloop, __half>(smem + kEpilogueOffset, acc, a.alpha, &tma->d,
+                                                 c.batch, tile_m0, tile_n0);
+        }
+        return;
+      }
+    }
+    Epi::template Run<Mainloop>(smem + kEpilogueOffset, acc, a, p.m, p.n, c.batch, tile_m0,
+                                tile_n0);
+  }
+
+  // Before the compute threads write the epilogue's area: where the epilogue stores D by TMA, the
+  // TMA unit must have read the last tile's boxes (block-wide). Otherwise nothing to wait for.
+  __device__ static void AwaitStage(const TmaOperands* tma) {
+    if constexpr (kSpecialized) {
+      if (tma->d_store) Epi::AwaitStoreReads();
+    }
   }
 
   // The producer warp of a specialized mainloop (one lane): the operand loads of every mainloop
@@ -139,8 +165,8 @@ struct StreamKGemm {
 
   // `work` and `trace` only label trace events (TraceMark).
   __device__ static void StreamKBlock(char* smem, Pipeline& pipe, const Plan& p,
-                                      const GemmKernelArgs& a, char* ws, int sk_block, int work,
-                                      int* trace) {
+                                      const GemmKernelArgs& a, const TmaOperands* tma, char* ws,
+                                      int sk_block, int work, int* trace) {
     for (mapping::SkUnit u = mapping::SkFirstUnit(p, sk_block); u.valid();
          u = mapping::SkNextUnit(p, u)) {
       TraceMark(a, trace, TraceKind::kBegin, work, u.tile, u.k_begin, u.k_end);
@@ -156,6 +182,7 @@ struct StreamKGemm {
         if (s.publish != fixup::Publish::kNone) Fix::Publish(s.publish, slot, acc);
         if (s.take) {
           if constexpr (kSpecialized) {
+            AwaitStage(tma);
             Fix::template Take<kTakeStageFragments>(
                 slot, acc, reinterpret_cast<float4*>(smem + kEpilogueOffset));
             ComputeSync();  // the epilogue reuses the area: every thread's reads are done
@@ -166,14 +193,14 @@ struct StreamKGemm {
         Fix::Signal(s, flag);
         TraceMark(a, trace, TraceKind::kFixupEnd, work, u.tile, u.k_begin, u.k_end);
       }
-      if (s.epilogue) Finish(smem, p, a, c, acc);
+      if (s.epilogue) Finish(smem, p, a, tma, c, acc);
       TraceMark(a, trace, TraceKind::kEpilogueEnd, work, u.tile, u.k_begin, u.k_end);
     }
   }
 
   __device__ static void DataParallelBlock(char* smem, Pipeline& pipe, const Plan& p,
-                                           const GemmKernelArgs& a, int dp_block, int work,
-                                           int* trace) {
+                                           const GemmKernelArgs& a, const TmaOperands* tma,
+                                           int dp_block, int work, int* trace) {
     const mapping::DpTiles t = mapping::DpBlockTiles(p, dp_block);
     for (int i = 0; i < t.count; ++i) {
       const int tile = t.first_tile + i * t.stride;
@@ -181,7 +208,7 @@ struct StreamKGemm {
       Acc acc;
       const mapping::TileCoord c = Compute(smem, pipe, p, a, tile, 0, p.iters_per_tile, acc);
       TraceMark(a, trace, TraceKind::kMainloopEnd, work, tile, 0, p.iters_per_tile);
-      Finish(smem, p, a, c, acc);
+      Finish(smem, p, a, tma, c, acc);
       TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, p.iters_per_tile);
     }
   }
@@ -189,7 +216,8 @@ struct StreamKGemm {
   // Sums and finishes one slice (a range of columns) of a Stream-K tile, 64 rows at a time
   // through the epilogue's staging area. Its trace counts the epilogue's stores as fixup.
   __device__ static void ReductionBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
-                                        char* ws, int reduction_block, int work, int* trace) {
+                                        const TmaOperands* tma, char* ws, int reduction_block,
+                                        int work, int* trace) {
     const mapping::ReductionWork rw = mapping::ReductionWorkOf(p, reduction_block);
     const int tile = rw.tile;
     const mapping::Peers peers = mapping::TilePeers(p, tile);
@@ -207,6 +235,7 @@ struct StreamKGemm {
     };
     const mapping::TileCoord c = mapping::TileCoordOf(p, tile);
     float* stage = reinterpret_cast<float*>(smem + kEpilogueOffset);
+    AwaitStage(tma);
     const int tile_m0 = c.tm * Mainloop::kBM, tile_n0 = c.tn * Mainloop::kBN;
     // A slice narrow enough for all its rows to fit the stage is summed in one round of loads.
     const int pitch = rw.col_end - rw.col_begin + 8;
@@ -234,7 +263,8 @@ struct StreamKGemm {
     TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, 0);
   }
 
-  // tma: the operands' TMA descriptors, read only by a specialized mainloop (else nullptr).
+  // tma: the operands' TMA descriptors and D's, read only with a specialized mainloop (else
+  // nullptr).
   __device__ static void Run(const Plan& p, const GemmKernelArgs& a, char* ws,
                              const TmaOperands* tma) {
     extern __shared__ __align__(128) char smem[];
@@ -251,16 +281,20 @@ struct StreamKGemm {
       const mapping::BlockRole r = mapping::RoleOf(p, work);
       switch (r.role) {
         case mapping::Role::kStreamK:
-          StreamKBlock(smem, pipe, p, a, ws, r.index, work, &trace_count);
+          StreamKBlock(smem, pipe, p, a, tma, ws, r.index, work, &trace_count);
           break;
         case mapping::Role::kDataParallel:
-          DataParallelBlock(smem, pipe, p, a, r.index, work, &trace_count);
+          DataParallelBlock(smem, pipe, p, a, tma, r.index, work, &trace_count);
           break;
         case mapping::Role::kReduction:
-          ReductionBlock(smem, p, a, ws, r.index, work, &trace_count);
+          ReductionBlock(smem, p, a, tma, ws, r.index, work, &trace_count);
           break;
         case mapping::Role::kNone: break;
       }
+    }
+    // The shared memory the last TMA stores read must outlive them.
+    if constexpr (kSpecialized) {
+      if (tma->d_store && threadIdx.x == 0) sm90::BulkWaitRead();
     }
   }
 };

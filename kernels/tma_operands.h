@@ -6,6 +6,9 @@
 //   m/n-contiguous (A column-major, B row-major): {m or n, k, batch}, box {64, 32, 1}, 128-byte
 //     swizzle: one box is one 64-wide half of the tile; two boxes 4096 bytes apart make the tile.
 // Elements outside the tensor (m, n or k tails) are filled with zeros by the TMA unit.
+// D, where the epilogue stores it by TMA (d_store: 16-bit D, beta == 0, rows of n elements a
+// multiple of 16 bytes: launch.cu), is a {n, m, batch}
+// tensor, box {64, 128, 1}, 128-byte swizzle (Epilogue::RunTma); stores outside it are clipped.
 #pragma once
 
 #include <cuda.h>
@@ -19,6 +22,8 @@ struct TmaOperands {
   // has one batch entry and the kernel reads entry 0.
   int a_broadcast = 0;
   int b_broadcast = 0;
+  CUtensorMap d;    // valid where d_store
+  int d_store = 0;  // 1: the epilogue writes D through `d`
 };
 
 }  // namespace streamk::kernels

@@ -16,7 +16,7 @@ head -3 "$out/plan.log"
 # Each gtest chunk under its own timeout, so a hang names itself instead of eating the call.
 status=0
 for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:GemmGpu.Every*:GemmGpu.PartialWave*' \
-              'GemmGpu.Output*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
+              'GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
               'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*'; do
   timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests --gtest_filter="$filter" \
     >> "$out/gpu_tests.log" 2>&1
@@ -26,7 +26,7 @@ for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:Gem
 done
 # The portable mma.sync kernel under the same persistent kernel, on this GPU too.
 STREAMK_MAINLOOP=sm80 timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
-  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Deterministic*:GemmGpu.Hopper*:GemmGpu.PartialWave*' \
+  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Deterministic*:GemmGpu.Hopper*:GemmGpu.PartialWave*' \
   >> "$out/gpu_tests.log" 2>&1
 rc=$?
 echo "chunk 'STREAMK_MAINLOOP=sm80 GemmGpu.*': exit $rc" | tee -a "$out/gpu_tests.log"

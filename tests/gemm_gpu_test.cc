@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <chrono>
@@ -41,6 +42,8 @@ struct Config {
   // Batch strides of A and B in elements; -1: the matrix size (rounded up), 0: every batch entry
   // reads the same matrix, smaller than the matrix: entries overlap.
   int64_t stride_a = -1, stride_b = -1;
+  // Elements of D (and C) past each stored row's end and past each batch entry's end.
+  int64_t ldd_extra = 0, stride_d_extra = 0;
 };
 
 int64_t Align(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
@@ -80,14 +83,14 @@ struct Buffers {
     const int in_align = 8, out_align = 16 / DTypeBytes(cfg.out);
     g.lda = Align(cfg.a == Layout::kRowMajor ? g.k : g.m, in_align) + in_align;
     g.ldb = Align(cfg.b == Layout::kRowMajor ? g.n : g.k, in_align);
-    g.ldd = Align(cfg.cd == Layout::kRowMajor ? g.n : g.m, out_align);
+    g.ldd = Align(cfg.cd == Layout::kRowMajor ? g.n : g.m, out_align) + cfg.ldd_extra;
     g.ldc = g.ldd;
     const int64_t a_elems = g.lda * (cfg.a == Layout::kRowMajor ? g.m : g.k);
     const int64_t b_elems = g.ldb * (cfg.b == Layout::kRowMajor ? g.k : g.n);
     d_elems = g.ldd * (cfg.cd == Layout::kRowMajor ? g.m : g.n);
     g.stride_a = cfg.stride_a >= 0 ? cfg.stride_a : Align(a_elems, in_align);
     g.stride_b = cfg.stride_b >= 0 ? cfg.stride_b : Align(b_elems, in_align);
-    g.stride_c = g.stride_d = Align(d_elems, out_align);
+    g.stride_c = g.stride_d = Align(d_elems, out_align) + cfg.stride_d_extra;
     a_extent = Align(g.stride_a * (g.batch - 1) + a_elems, in_align);
     b_extent = Align(g.stride_b * (g.batch - 1) + b_elems, in_align);
     const int ib = DTypeBytes(cfg.in), ob = DTypeBytes(cfg.out);
@@ -127,6 +130,35 @@ struct Buffers {
     return out;
   }
 
+  // Elements of D's buffer outside the m x n entries that no longer hold the NaN poison
+  // (Refresh; only when C is not D).
+  int64_t WrittenOutsideD(const Config& cfg) {
+    const GemmArgs& g = args;
+    const int bytes = DTypeBytes(cfg.out);
+    std::vector<unsigned char> raw(g.stride_d * g.batch * bytes);
+    if (cudaMemcpy(raw.data(), g.d, raw.size(), cudaMemcpyDeviceToHost) != cudaSuccess) return -1;
+    const bool row = cfg.cd == Layout::kRowMajor;
+    const int64_t rows = row ? g.m : g.n, cols = row ? g.n : g.m;
+    int64_t written = 0;
+    for (int64_t i = 0; i < g.stride_d * g.batch; ++i) {
+      const int64_t in_entry = i % g.stride_d, r = in_entry / g.ldd, c = in_entry % g.ldd;
+      if (r < rows && c < cols) continue;
+      bool nan;
+      if (bytes == 4) {
+        float f;
+        std::memcpy(&f, &raw[i * 4], 4);
+        nan = std::isnan(f);
+      } else {
+        uint16_t h;
+        std::memcpy(&h, &raw[i * 2], 2);
+        const uint16_t exponent = cfg.out == DType::kBF16 ? 0x7F80 : 0x7C00;
+        nan = (h & exponent) == exponent && (h & ~exponent & 0x7FFF) != 0;
+      }
+      written += nan ? 0 : 1;
+    }
+    return written;
+  }
+
   std::vector<float> Result(const Config& cfg) {
     const GemmArgs& g = args;
     DeviceBuffer out(g.m * g.n * g.batch * 4);
@@ -158,8 +190,9 @@ void FinishOrDie(cudaStream_t stream, const std::string& what) {
 }
 
 // Runs gemm() once on fresh inputs and checks it; returns the relative error (or +inf).
+// `outside`, if given: elements written outside D's entries (Buffers::WrittenOutsideD).
 double RunOnce(const Config& cfg, const Options& o, uint64_t seed, std::string* failure,
-               std::string* plan_text) {
+               std::string* plan_text, int64_t* outside = nullptr) {
   Buffers buf(cfg);
   if (absl::StatusOr<Plan> plan = PlanGemm(buf.args, o); plan.ok()) *plan_text = PlanSummary(*plan);
   if (cudaError_t e = buf.Refresh(cfg, seed); e != cudaSuccess) {
@@ -177,6 +210,7 @@ double RunOnce(const Config& cfg, const Options& o, uint64_t seed, std::string* 
     *failure = absl::StrCat("kernel failed: ", cudaGetErrorName(e));
     return INFINITY;
   }
+  if (outside != nullptr) *outside = buf.WrittenOutsideD(cfg);
   return OutputError(buf.Result(cfg), want, cfg.out);
 }
 
@@ -251,6 +285,36 @@ TEST(GemmGpu, OutputTypesLayoutsAndBeta) {
   }
 }
 
+// The epilogue writes D's m x n entries and nothing else: rows padded past n (or m), batch entries
+// apart by more than a matrix, alpha scaling, and every output type with beta 0 and beta != 0.
+// On sm_90a, 16-bit D with beta 0 and stored rows a multiple of 16 bytes long is stored by TMA,
+// clipped at partial tiles (here 520 and 136 wide); the rest by the block's own stores. TMA
+// stores of rows 517 or 257 elements long wrote up to the next 16-byte boundary.
+TEST(GemmGpu, EpilogueWritesOnlyDsEntries) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  const Shape shapes[] = {{333, 520, 700, 2}, {136, 264, 64, 1}, {129, 257, 64, 1}, {1, 1, 1, 1}};
+  for (const Shape& shape : shapes) {
+    for (DType out : {DType::kF16, DType::kBF16, DType::kF32}) {
+      for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (float beta : {0.0f, 0.5f}) {
+          for (const Options& o : EveryModeAndReduction()) {
+            Config c;
+            c.s = shape, c.out = out, c.cd = cd, c.alpha = 0.75f, c.beta = beta;
+            c.ldd_extra = 8, c.stride_d_extra = 24;
+            std::string failure, plan;
+            int64_t outside = -1;
+            const double err = RunOnce(c, o, NextSeed(), &failure, &plan, &outside);
+            EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(c, o);
+            EXPECT_LT(err, Tolerance(out)) << Describe(c, o) << "\n" << plan;
+            EXPECT_EQ(outside, 0) << "elements written outside D: " << Describe(c, o) << "\n"
+                                  << plan;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(GemmGpu, SingleTileWithHugeK) {
   STREAMK_SKIP_WITHOUT_GPU();
   for (const Options& o : EveryModeAndReduction()) {
@@ -274,10 +338,12 @@ TEST(GemmGpu, Batched) {
   STREAMK_SKIP_WITHOUT_GPU();
   for (const Options& o : EveryModeAndReduction()) {
     for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
-      Config c;
-      c.s = {200, 300, 456, 7};
-      c.cd = cd, c.a = Layout::kColMajor, c.b = Layout::kRowMajor, c.beta = 0.5f;
-      ExpectCorrect(c, o, NextSeed());
+      for (float beta : {0.0f, 0.5f}) {  // D stored by TMA on sm_90a, and by the block
+        Config c;
+        c.s = {200, 300, 456, 7};
+        c.cd = cd, c.a = Layout::kColMajor, c.b = Layout::kRowMajor, c.beta = beta;
+        ExpectCorrect(c, o, NextSeed());
+      }
     }
   }
 }
@@ -400,10 +466,12 @@ TEST(GemmGpu, SmallShapesEveryMode) {
   STREAMK_SKIP_WITHOUT_GPU();
   for (const Shape& s : {Shape{100, 77, 300, 1}, Shape{256, 384, 640, 2}}) {
     for (const Options& o : EveryModeAndReduction()) {
-      Config c;
-      c.s = s;
-      c.beta = 1.0f;
-      ExpectCorrect(c, o, NextSeed());
+      for (float beta : {1.0f, 0.0f}) {  // 256 x 384 with beta 0: D stored by TMA on sm_90a
+        Config c;
+        c.s = s;
+        c.beta = beta;
+        ExpectCorrect(c, o, NextSeed());
+      }
     }
   }
 }
