@@ -156,6 +156,22 @@ struct StreamKGemm {
     }
   }
 
+  // Whether a work block after `work` on this persistent block runs a mainloop (reduction blocks
+  // have none).
+  __device__ static bool LaterMainloop(const Plan& p, int work) {
+    for (int w = work + gridDim.x; w < p.work_blocks; w += gridDim.x) {
+      const mapping::Role role = mapping::RoleOf(p, w).role;
+      if (role == mapping::Role::kStreamK || role == mapping::Role::kDataParallel) return true;
+    }
+    return false;
+  }
+
+  // A specialized mainloop's ring as a take's landing area (a whole partial fits).
+  __device__ static float4* RingArea(char* smem, const Pipeline& pipe) {
+    static_assert(Fix::kFragments * kThreads * 16 <= Mainloop::kRingBytes, "a partial fits the ring");
+    return reinterpret_cast<float4*>(smem + (pipe.ring - sm80::SmemAddr(smem)));
+  }
+
   __device__ static float4* SlotOf(const Plan& p, char* workspace, const mapping::SkUnit& u) {
     return reinterpret_cast<float4*>(workspace + mapping::PartialSlotOffset(p, u));
   }
@@ -182,10 +198,18 @@ struct StreamKGemm {
         if (s.publish != fixup::Publish::kNone) Fix::Publish(s.publish, slot, acc);
         if (s.take) {
           if constexpr (kSpecialized) {
-            AwaitStage(tma);
-            Fix::template Take<kTakeStageFragments>(
-                slot, acc, reinterpret_cast<float4*>(smem + kEpilogueOffset));
-            ComputeSync();  // the epilogue reuses the area: every thread's reads are done
+            if (!mapping::SkNextUnit(p, u).valid() && !LaterMainloop(p, work)) {
+              // The block's last mainloop is done, so its producer has stopped and the whole
+              // ring is free: the partial lands there in one round trip instead of the
+              // epilogue area's two. Nothing writes the ring after this.
+              sm90::FenceProxyAsyncShared();  // the ring was last written and read by async copies
+              Fix::template Take<Fix::kFragments>(slot, acc, RingArea(smem, pipe));
+            } else {
+              AwaitStage(tma);
+              Fix::template Take<kTakeStageFragments>(
+                  slot, acc, reinterpret_cast<float4*>(smem + kEpilogueOffset));
+              ComputeSync();  // the epilogue reuses the area: every thread's reads are done
+            }
           } else {
             Fix::Take(slot, acc);
           }
