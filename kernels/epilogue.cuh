@@ -14,7 +14,7 @@
 
 #include "compute_sync.cuh"
 #include "kernel_args.h"
-#include "tma_store.cuh"
+#include "tma.cuh"
 
 namespace streamk::kernels {
 

@@ -36,6 +36,9 @@ ABSL_FLAG(std::string, sk_tiles, "",
 ABSL_FLAG(int, reduction_slices, 0, "separate: reduction blocks per tile (0: the planner picks)");
 ABSL_FLAG(std::string, reduction, "", "deterministic, atomic or separate (empty: the planner's)");
 ABSL_FLAG(std::string, dtype, "fp16", "fp16 or bf16 inputs and output");
+ABSL_FLAG(double, beta, 0,
+          "D = A B + beta C, with C the same buffer as D (random values before the checked run; "
+          "the timed runs accumulate into it)");
 ABSL_FLAG(int, traces, 5, "traced launches; the one with the median span is reported");
 ABSL_FLAG(std::string, csv, "", "write the reported launch's pieces to this CSV file");
 
@@ -84,12 +87,16 @@ int main(int argc, char** argv) {
   }
 
   namespace tools = streamk::tools;
-  tools::DeviceBuffer a(g.lda * m * 2), b(g.ldb * n * 2), d(g.ldd * m * 2);
-  if (!a.get() || !b.get() || !d.get()) return Fail("cudaMalloc of A, B or D failed");
+  tools::DeviceBuffer a(g.lda * m * 2), b(g.ldb * n * 2), d(g.ldd * m * 2), c(g.ldd * m * 2);
+  if (!a.get() || !b.get() || !d.get() || !c.get()) return Fail("cudaMalloc of A, B, C or D failed");
   if (tools::Fill(a.get(), g.input, g.lda * m, 1) != cudaSuccess ||
-      tools::Fill(b.get(), g.input, g.ldb * n, 2) != cudaSuccess)
+      tools::Fill(b.get(), g.input, g.ldb * n, 2) != cudaSuccess ||
+      tools::Fill(c.get(), g.output, g.ldd * m, 3) != cudaSuccess ||
+      cudaMemcpy(d.get(), c.get(), c.bytes(), cudaMemcpyDeviceToDevice) != cudaSuccess)
     return Fail("filling the inputs failed");
   g.a = a.get(), g.b = b.get(), g.d = d.get();
+  g.beta = static_cast<float>(absl::GetFlag(FLAGS_beta));
+  g.c = g.d, g.ldc = g.ldd;  // C is D: read before it is written
   absl::StatusOr<streamk::Plan> plan = streamk::PlanGemm(g, options);
   if (!plan.ok()) return Fail(std::string(plan.status().message()));
   const size_t trace_count = static_cast<size_t>(plan->grid_blocks) * kEventsPerBlock;
@@ -107,9 +114,9 @@ int main(int argc, char** argv) {
     const size_t elems = static_cast<size_t>(m) * n;
     tools::DeviceBuffer ref(elems * 4), got(elems * 4);
     const tools::RefView av{g.a, g.input, true, g.lda, 0}, bv{g.b, g.input, false, g.ldb, 0};
-    const tools::RefView dv{g.d, g.output, true, g.ldd, 0};
+    const tools::RefView cv{c.get(), g.output, true, g.ldd, 0}, dv{g.d, g.output, true, g.ldd, 0};
     if (!ref.get() || !got.get() ||
-        tools::ReferenceGemm(av, bv, dv, 1, 0, m, n, k, 1, static_cast<float*>(ref.get())) !=
+        tools::ReferenceGemm(av, bv, cv, 1, g.beta, m, n, k, 1, static_cast<float*>(ref.get())) !=
             cudaSuccess ||
         tools::Gather(dv, m, n, 1, static_cast<float*>(got.get())) != cudaSuccess)
       return Fail("reference GEMM failed");

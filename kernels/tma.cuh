@@ -1,0 +1,112 @@
+// PTX wrappers for the TMA unit and mbarriers (sm_90a): the loads the TMA mainloop's producer and
+// the epilogue issue (TmaLoad, completing on an mbarrier), and the stores the epilogue issues
+// (TmaStore: shared memory -> a tensor in global memory, issued by one thread and completed
+// asynchronously).
+//
+// Store protocol, for one issuing thread:
+//   1. every thread that wrote the shared-memory box runs FenceProxyAsyncShared() (its generic
+//      writes become visible to the TMA unit), then the block synchronizes;
+//   2. the issuing thread calls TmaStore() for each box, then BulkCommit();
+//   3. before anything writes those bytes again, the issuing thread calls BulkWaitRead() (the TMA
+//      unit has read the boxes), then the block synchronizes; and before the block exits.
+// Every wrapper compiles to nothing where __CUDA_ARCH_FEAT_SM90_ALL is not defined; only the
+// sm_90a TMA kernel calls them.
+#pragma once
+
+#include <cuda.h>
+
+#include <cstdint>
+
+namespace streamk::kernels::sm90 {
+
+__device__ __forceinline__ void MbarrierInit(uint32_t bar, uint32_t count) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+#endif
+}
+// Makes the initialized barriers visible to the other threads and to the TMA unit.
+__device__ __forceinline__ void FenceBarrierInit() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+#endif
+}
+__device__ __forceinline__ void MbarrierArrive(uint32_t bar) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+#endif
+}
+// One arrival plus `bytes` of expected TMA transactions for the current phase.
+__device__ __forceinline__ void MbarrierArriveExpectTx(uint32_t bar, uint32_t bytes) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes)
+               : "memory");
+#endif
+}
+// Returns once the phase of parity `parity` has completed. A fresh barrier is in phase 0, and a
+// wait for parity 1 on it returns at once (the phase before the first counts as complete).
+__device__ __forceinline__ void MbarrierWait(uint32_t bar, uint32_t parity) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  uint32_t done = 0;
+  do {
+    asm volatile(
+        "{\n.reg .pred p;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
+#endif
+}
+// TMA: the box of `map` at coordinates (c0, c1, c2) into shared memory at dst, completing
+// its bytes on mbarrier bar.
+__device__ __forceinline__ void TmaLoad(uint32_t dst, const CUtensorMap* map, uint32_t bar,
+                                        int c0, int c1, int c2) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4, %5}], [%2];\n" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+#endif
+}
+__device__ __forceinline__ void PrefetchTensorMap(const CUtensorMap* map) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
+#endif
+}
+
+
+__device__ __forceinline__ void FenceProxyAsyncShared() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+// The box of `map` at coordinates (c0, c1, c2) from shared memory at src (the box's layout and
+// swizzle are the map's).
+__device__ __forceinline__ void TmaStore(const CUtensorMap* map, uint32_t src, int c0, int c1,
+                                         int c2) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::
+          "l"(reinterpret_cast<uint64_t>(map)),
+      "r"(src), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+#endif
+}
+
+__device__ __forceinline__ void BulkCommit() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+#endif
+}
+
+// Returns once every bulk group this thread committed has finished reading shared memory.
+__device__ __forceinline__ void BulkWaitRead() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
+#endif
+}
+
+}  // namespace streamk::kernels::sm90
