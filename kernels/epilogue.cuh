@@ -77,43 +77,44 @@ struct Epilogue {
     }
   }
 
-  // D = alpha * acc for 16-bit T (beta == 0) through TMA stores of `d` (a {n, m, batch} map of
-  // D, box kBoxCols x kTileM, 128-byte swizzle: launch.cu). Every thread writes its fragments,
-  // scaled and converted, into kTileN / 64 boxes of 128 rows x 128 bytes; thread 0 hands them to
-  // the TMA unit, which clips them at m and n, and the block returns without waiting for the
-  // writes. The old path's two passes with a block barrier each, and its stores from every
-  // thread, kept the tensor cores idle for 3.7-4.7 us per 128 x 256 tile (streamk-trace, H200).
-  // The caller has made the stage free (AwaitStoreReads) and waits again before its next use of
-  // the area and before the block exits.
+  // D = alpha * acc + beta * C for 16-bit T through TMA copies: `d` (and `c` where beta != 0) map
+  // D (C) as a {n, m, batch} tensor, box kBoxCols x kTileM, 128-byte swizzle (launch.cu). With
+  // beta != 0, thread 0 first loads the tile of C into the stage's boxes on mbarrier `bar` (shared
+  // address, freshly initialized for one arrival by the caller), zero-filled outside C. Every thread then replaces its fragments' elements of the boxes with D's, scaled and
+  // converted, and thread 0 hands the boxes to the TMA unit, which writes D clipped at m and n,
+  // and the block returns without waiting for the writes. The old path's two passes with a block
+  // barrier each, and its stores from every thread, kept the tensor cores idle for 3.7-4.7 us per
+  // 128 x 256 tile (streamk-trace, H200), 6 us with C. The caller has made the stage free (the TMA
+  // unit's reads done, as in AwaitStoreReads) and waits again before its next use of the area and
+  // before the block exits.
   template <class Mainloop, typename T>
   __device__ static void RunTma(char* smem, const typename Mainloop::Accumulators& acc, float alpha,
-                                const CUtensorMap* d, int batch, int tile_m0, int tile_n0) {
+                                float beta, const CUtensorMap* d, const CUtensorMap* c,
+                                uint32_t bar, int batch, int tile_m0, int tile_n0) {
     static_assert(Mainloop::kMI == 1 && Mainloop::kColumnBlocks && Mainloop::kBN == kTileN,
                   "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows");
     static_assert(sizeof(T) == 2, "16-bit D");
+    constexpr int kBoxes = kTileN / kBoxCols;
     char* boxes = AlignedBoxes(smem);
+    const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(boxes));
     const int tid = threadIdx.x;
-    const int rows[2] = {Mainloop::AccRow(tid, 0, 0), Mainloop::AccRow(tid, 0, 2)};
+    if (beta != 0.0f) {
+      if (tid == 0) {
+        sm90::MbarrierArriveExpectTx(bar, kBoxes * kBoxBytes);
 #pragma unroll
-    for (int j = 0; j < Mainloop::kNI; ++j) {
-      const int col = Mainloop::AccCol(tid, j, 0);
-      char* box = boxes + (col / kBoxCols) * kBoxBytes;
-      const int chunk = (col % kBoxCols) / 8, within = (col % 8) * 2;
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        // 128-byte swizzle: 16-byte chunk c of row r sits at chunk c ^ (r % 8). A warp's 8 rows
-        // then cover all 32 banks.
-        const int row = rows[h];
-        *reinterpret_cast<uint32_t*>(box + row * 128 + ((chunk ^ (row & 7)) << 4) + within) =
-            Pack<T>(alpha * acc.v[0][j][2 * h], alpha * acc.v[0][j][2 * h + 1]);
+        for (int b = 0; b < kBoxes; ++b)
+          sm90::TmaLoad(base + b * kBoxBytes, c, bar, tile_n0 + b * kBoxCols, tile_m0, batch);
       }
+      sm90::MbarrierWait(bar, 0);
+      StageTile<Mainloop, T, true>(boxes, acc, alpha, beta);
+    } else {
+      StageTile<Mainloop, T, false>(boxes, acc, alpha, 0.0f);
     }
     sm90::FenceProxyAsyncShared();
     ComputeSync();
     if (tid == 0) {
-      const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(boxes));
 #pragma unroll
-      for (int b = 0; b < kTileN / kBoxCols; ++b)
+      for (int b = 0; b < kBoxes; ++b)
         sm90::TmaStore(d, base + b * kBoxBytes, tile_n0 + b * kBoxCols, tile_m0, batch);
       sm90::BulkCommit();
     }
@@ -148,6 +149,45 @@ struct Epilogue {
   __device__ static char* AlignedBoxes(char* smem) {
     const uint32_t at = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
     return smem + ((1024u - (at & 1023u)) & 1023u);
+  }
+
+  // RunTma's pass through the boxes: every thread's fragments, scaled (with kBeta, plus beta times
+  // the boxes' C), converted, in place. Two instantiations, so that the pass without C keeps the
+  // plain stores the compiler schedules freely (with the C reads' volatile accesses it ran 3-4%
+  // slower over the waveq set).
+  template <class Mainloop, typename T, bool kBeta>
+  __device__ static void StageTile(char* boxes, const typename Mainloop::Accumulators& acc,
+                                   float alpha, float beta) {
+    const int tid = threadIdx.x;
+    const int rows[2] = {Mainloop::AccRow(tid, 0, 0), Mainloop::AccRow(tid, 0, 2)};
+#pragma unroll
+    for (int j = 0; j < Mainloop::kNI; ++j) {
+      const int col = Mainloop::AccCol(tid, j, 0);
+      char* box = boxes + (col / kBoxCols) * kBoxBytes;
+      const int chunk = (col % kBoxCols) / 8, within = (col % 8) * 2;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        // 128-byte swizzle: 16-byte chunk c of row r sits at chunk c ^ (r % 8). A warp's 8 rows
+        // then cover all 32 banks.
+        const int row = rows[h];
+        char* at = box + row * 128 + ((chunk ^ (row & 7)) << 4) + within;
+        float v0 = alpha * acc.v[0][j][2 * h], v1 = alpha * acc.v[0][j][2 * h + 1];
+        if constexpr (kBeta) {
+          // One element pair at a time, read and written by volatile accesses: left free, the
+          // compiler read all 64 pairs of C ahead of the stores and spilled accumulators.
+          const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(at));
+          uint32_t word;
+          asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(word) : "r"(addr) : "memory");
+          T in[2];
+          memcpy(in, &word, 4);
+          v0 += beta * ToFloat(in[0]);
+          v1 += beta * ToFloat(in[1]);
+          asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(addr), "r"(Pack<T>(v0, v1)) : "memory");
+        } else {
+          *reinterpret_cast<uint32_t*>(at) = Pack<T>(v0, v1);
+        }
+      }
+    }
   }
 
   template <typename T>

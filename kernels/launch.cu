@@ -104,34 +104,42 @@ cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const vo
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-// D as a {n, m, batch} tensor of 16-bit elements for the epilogue's TMA stores (tma_operands.h),
-// box 64 x tile_m with the 128-byte swizzle. False where the epilogue keeps its own stores: fp32
-// D (a tile's boxes would not fit the stage), beta != 0 (C is read), rows whose n elements end
-// inside a 16-byte chunk, or a D the driver cannot describe. The TMA unit writes whole 16-byte
-// chunks: a box that crosses n overwrote the elements from n up to the next 16-byte boundary
-// (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue 11583), and those may
-// belong to another matrix (D a column slice of a wider one).
-bool EncodeOutput(CUtensorMap* map, const Plan& plan, const GemmKernelArgs& args) {
-  if (args.d == nullptr || args.output == DType::kF32 || args.beta != 0.0f) return false;
-  if (plan.n * 2 % 16 != 0) return false;
+// A 16-bit row-major m x n matrix (C or D) as a {n, m, batch} tensor for the epilogue's TMA
+// copies (tma_operands.h): box 64 x tile_m, 128-byte swizzle.
+bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t ld, int64_t stride,
+                        const Plan& plan) {
   const EncodeTiledFn encode = EncodeTiled();
-  if (encode == nullptr) return false;
+  if (encode == nullptr || ptr == nullptr) return false;
   const int64_t entries = plan.batch > 1 ? plan.batch : 1;
   const cuuint64_t dims[3] = {static_cast<cuuint64_t>(plan.n), static_cast<cuuint64_t>(plan.m),
                               static_cast<cuuint64_t>(entries)};
-  const cuuint64_t strides[2] = {
-      static_cast<cuuint64_t>(args.ldd) * 2,
-      static_cast<cuuint64_t>(entries > 1 ? args.stride_d : args.ldd * plan.m) * 2};
+  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld) * 2,
+                                 static_cast<cuuint64_t>(entries > 1 ? stride : ld * plan.m) * 2};
   const cuuint32_t box[3] = {64u, static_cast<cuuint32_t>(plan.tile_m), 1u};
   const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUresult r = encode(
-      map,
-      args.output == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                  : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-      3, args.d, dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+      map, type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+      3, const_cast<void*>(ptr), dims, strides, box, element_strides,
+      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS;
+}
+
+// The epilogue's TMA maps: D (tma->d_store) and, with beta != 0, C (tma->c_load). None where the
+// epilogue keeps its own loads and stores: fp32 D (a tile's boxes would not fit the stage), rows
+// whose n elements end inside a 16-byte chunk, or a C or D the driver cannot describe. The TMA
+// unit writes whole 16-byte chunks: a box that crosses n overwrote the elements from n up to the
+// next 16-byte boundary (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue
+// 11583), and those may belong to another matrix (D a column slice of a wider one).
+void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
+  tma->d_store = tma->c_load = 0;
+  if (args.output == DType::kF32 || plan.n * 2 % 16 != 0) return;
+  if (!EncodeOutputMatrix(&tma->d, args.output, args.d, args.ldd, args.stride_d, plan)) return;
+  if (args.beta != 0.0f) {
+    if (!EncodeOutputMatrix(&tma->c, args.output, args.c, args.ldc, args.stride_c, plan)) return;
+    tma->c_load = 1;
+  }
+  tma->d_store = 1;
 }
 
 }  // namespace
@@ -168,7 +176,7 @@ cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaO
                         plan.k, args.ldb, args.stride_b, plan.batch, plan.tile_n, plan.tile_k);
       err != cudaSuccess)
     return err;
-  tma->d_store = EncodeOutput(&tma->d, plan, args) ? 1 : 0;
+  EncodeOutput(plan, args, tma);
   return cudaSuccess;
 }
 

@@ -65,7 +65,7 @@ struct KernelConfig {
 };
 
 // The TMA descriptors of A and B for a kSm90Tma launch of `plan` (m, n, k, batch, tile) with
-// `args`, and D's where the epilogue stores D by TMA (16-bit D, beta == 0; tma->d_store). Fails
+// `args`, and D's (and C's) where the epilogue stores D by TMA (tma->d_store, tma->c_load). Fails
 // (cudaErrorInvalidValue) where the driver cannot describe an operand; operands that pass
 // gemm()'s checks (16-byte aligned pointers, rows and batch strides) always can.
 cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma);

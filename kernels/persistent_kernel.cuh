@@ -62,8 +62,11 @@ struct StreamKGemm {
   // its own area after it. Otherwise the two share the same bytes.
   using Epi = Epilogue<Mainloop::kBN>;
   static constexpr int kEpilogueOffset = kSpecialized ? Mainloop::kSmemBytes : 0;
+  // And an mbarrier after the area, for the epilogue's TMA loads of C (Epilogue::RunTma).
+  static constexpr int kEpilogueBarOffset = kEpilogueOffset + Epi::kSmemBytes;
+  static_assert(kEpilogueBarOffset % 8 == 0, "mbarrier alignment");
   static constexpr int kSmemBytes =
-      kSpecialized ? Mainloop::kSmemBytes + Epi::kSmemBytes
+      kSpecialized ? kEpilogueBarOffset + 8
                    : (Mainloop::kSmemBytes > Epi::kSmemBytes ? Mainloop::kSmemBytes
                                                              : Epi::kSmemBytes);
 
@@ -100,22 +103,35 @@ struct StreamKGemm {
     return c;
   }
 
-  // The epilogue. With the TMA store (tma->d_store: a specialized mainloop, 16-bit D, beta == 0)
-  // D is written asynchronously from the stage, and every later use of the stage waits for the
-  // TMA unit's reads first (AwaitStage).
+  // The epilogue. With the TMA store (tma->d_store: a specialized mainloop, 16-bit D) D is written
+  // asynchronously from the stage, and every later use of the stage waits for the TMA unit's
+  // reads first (AwaitStage).
   __device__ static void Finish(char* smem, const Plan& p, const GemmKernelArgs& a,
                                 const TmaOperands* tma, const mapping::TileCoord& c,
                                 const Acc& acc) {
     const int tile_m0 = c.tm * Mainloop::kBM, tile_n0 = c.tn * Mainloop::kBN;
     if constexpr (kSpecialized) {
       if (tma->d_store) {
-        AwaitStage(tma);
+        const uint32_t bar = sm80::SmemAddr(smem + kEpilogueBarOffset);
+        if (threadIdx.x == 0) {
+          sm90::BulkWaitRead();
+          // A fresh barrier for this tile's load of C (phase 0): every compute thread is past
+          // the previous tile's wait, and the barrier below orders the init before the waits.
+          if (tma->c_load) {
+            sm90::MbarrierInit(bar, 1);
+            sm90::FenceBarrierInit();
+          }
+        }
+        ComputeSync();
+        const float beta = tma->c_load ? a.beta : 0.0f;
         if (a.output == DType::kBF16) {
           Epi::template RunTma<Mainloop, __nv_bfloat16>(smem + kEpilogueOffset, acc, a.alpha,
-                                                         &tma->d, c.batch, tile_m0, tile_n0);
+                                                         beta, &tma->d, &tma->c, bar, c.batch,
+                                                         tile_m0, tile_n0);
         } else {
-          Epi::template RunTma<Mainloop, __half>(smem + kEpilogueOffset, acc, a.alpha, &tma->d,
-                                                 c.batch, tile_m0, tile_n0);
+          Epi::template RunTma<Mainloop, __half>(smem + kEpilogueOffset, acc, a.alpha, beta,
+                                                 &tma->d, &tma->c, bar, c.batch, tile_m0,
+                                                 tile_n0);
         }
         return;
       }

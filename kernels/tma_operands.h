@@ -6,9 +6,10 @@
 //   m/n-contiguous (A column-major, B row-major): {m or n, k, batch}, box {64, 32, 1}, 128-byte
 //     swizzle: one box is one 64-wide half of the tile; two boxes 4096 bytes apart make the tile.
 // Elements outside the tensor (m, n or k tails) are filled with zeros by the TMA unit.
-// D, where the epilogue stores it by TMA (d_store: 16-bit D, beta == 0, rows of n elements a
-// multiple of 16 bytes: launch.cu), is a {n, m, batch}
-// tensor, box {64, 128, 1}, 128-byte swizzle (Epilogue::RunTma); stores outside it are clipped.
+// D, where the epilogue stores it by TMA (d_store: 16-bit D with rows of n elements a multiple of
+// 16 bytes; launch.cu), is a {n, m, batch} tensor, box {64, 128, 1}, 128-byte swizzle
+// (Epilogue::RunTma); stores outside it are clipped. With beta != 0 the epilogue then loads C the
+// same way (c_load), zero-filled outside.
 #pragma once
 
 #include <cuda.h>
@@ -23,7 +24,9 @@ struct TmaOperands {
   int a_broadcast = 0;
   int b_broadcast = 0;
   CUtensorMap d;    // valid where d_store
+  CUtensorMap c;    // valid where c_load
   int d_store = 0;  // 1: the epilogue writes D through `d`
+  int c_load = 0;   // 1: ... and reads C through `c` (beta != 0)
 };
 
 }  // namespace streamk::kernels

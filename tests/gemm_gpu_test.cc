@@ -269,16 +269,20 @@ TEST(GemmGpu, EveryModeReductionDtypeAndLayoutOnTailShapes) {
   }
 }
 
+// 333 x 517: rows of 333 or 517 elements, whose C and D the epilogue reads and writes itself;
+// 336 x 520: on sm_90a a 16-bit C and D go through TMA loads and stores, also when C is D.
 TEST(GemmGpu, OutputTypesLayoutsAndBeta) {
   STREAMK_SKIP_WITHOUT_GPU();
-  for (DType out : {DType::kF16, DType::kBF16, DType::kF32}) {
-    for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
-      for (bool c_is_d : {false, true}) {
-        for (const Options& o : EveryModeAndReduction()) {
-          Config c;
-          c.s = {333, 517, 700, 1};
-          c.out = out, c.cd = cd, c.alpha = 0.75f, c.beta = -1.25f, c.c_is_d = c_is_d;
-          ExpectCorrect(c, o, NextSeed());
+  for (const Shape& shape : {Shape{333, 517, 700, 1}, Shape{336, 520, 700, 1}}) {
+    for (DType out : {DType::kF16, DType::kBF16, DType::kF32}) {
+      for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (bool c_is_d : {false, true}) {
+          for (const Options& o : EveryModeAndReduction()) {
+            Config c;
+            c.s = shape;
+            c.out = out, c.cd = cd, c.alpha = 0.75f, c.beta = -1.25f, c.c_is_d = c_is_d;
+            ExpectCorrect(c, o, NextSeed());
+          }
         }
       }
     }
@@ -287,9 +291,9 @@ TEST(GemmGpu, OutputTypesLayoutsAndBeta) {
 
 // The epilogue writes D's m x n entries and nothing else: rows padded past n (or m), batch entries
 // apart by more than a matrix, alpha scaling, and every output type with beta 0 and beta != 0.
-// On sm_90a, 16-bit D with beta 0 and stored rows a multiple of 16 bytes long is stored by TMA,
-// clipped at partial tiles (here 520 and 136 wide); the rest by the block's own stores. TMA
-// stores of rows 517 or 257 elements long wrote up to the next 16-byte boundary.
+// On sm_90a, 16-bit D with stored rows a multiple of 16 bytes long is stored by TMA (and C loaded
+// by TMA), clipped at partial tiles (here 520 and 136 wide); the rest by the block's own stores.
+// TMA stores of rows 517 or 257 elements long wrote up to the next 16-byte boundary.
 TEST(GemmGpu, EpilogueWritesOnlyDsEntries) {
   STREAMK_SKIP_WITHOUT_GPU();
   const Shape shapes[] = {{333, 520, 700, 2}, {136, 264, 64, 1}, {129, 257, 64, 1}, {1, 1, 1, 1}};
@@ -338,7 +342,7 @@ TEST(GemmGpu, Batched) {
   STREAMK_SKIP_WITHOUT_GPU();
   for (const Options& o : EveryModeAndReduction()) {
     for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
-      for (float beta : {0.0f, 0.5f}) {  // D stored by TMA on sm_90a, and by the block
+      for (float beta : {0.0f, 0.5f}) {
         Config c;
         c.s = {200, 300, 456, 7};
         c.cd = cd, c.a = Layout::kColMajor, c.b = Layout::kRowMajor, c.beta = beta;
@@ -466,7 +470,7 @@ TEST(GemmGpu, SmallShapesEveryMode) {
   STREAMK_SKIP_WITHOUT_GPU();
   for (const Shape& s : {Shape{100, 77, 300, 1}, Shape{256, 384, 640, 2}}) {
     for (const Options& o : EveryModeAndReduction()) {
-      for (float beta : {1.0f, 0.0f}) {  // 256 x 384 with beta 0: D stored by TMA on sm_90a
+      for (float beta : {1.0f, 0.0f}) {  // 256 x 384: C and D through TMA on sm_90a
         Config c;
         c.s = s;
         c.beta = beta;
