@@ -80,13 +80,13 @@ struct Epilogue {
   // D = alpha * acc + beta * C for 16-bit T through TMA copies: `d` (and `c` where beta != 0) map
   // D (C) as a {n, m, batch} tensor, box kBoxCols x kTileM, 128-byte swizzle (launch.cu). With
   // beta != 0, thread 0 first loads the tile of C into the stage's boxes on mbarrier `bar` (shared
-  // address, freshly initialized for one arrival by the caller), zero-filled outside C. Every thread then replaces its fragments' elements of the boxes with D's, scaled and
-  // converted, and thread 0 hands the boxes to the TMA unit, which writes D clipped at m and n,
-  // and the block returns without waiting for the writes. The old path's two passes with a block
-  // barrier each, and its stores from every thread, kept the tensor cores idle for 3.7-4.7 us per
-  // 128 x 256 tile (streamk-trace, H200), 6 us with C. The caller has made the stage free (the TMA
-  // unit's reads done, as in AwaitStoreReads) and waits again before its next use of the area and
-  // before the block exits.
+  // address, freshly initialized for one arrival by the caller), zero-filled outside C. Every
+  // thread then replaces its fragments' elements of the boxes with D's, scaled and converted, and
+  // thread 0 hands the boxes to the TMA unit, which writes D clipped at m and n, and the block
+  // returns without waiting for the writes. The old path's two passes with a block barrier each,
+  // and its stores from every thread, kept the tensor cores idle for 3.7-4.7 us per 128 x 256 tile
+  // (streamk-trace, H200), 5-7 us with C. The caller has made the stage free (AwaitStoreReads) and
+  // waits again before its next use of the area and before the block exits.
   template <class Mainloop, typename T>
   __device__ static void RunTma(char* smem, const typename Mainloop::Accumulators& acc, float alpha,
                                 float beta, const CUtensorMap* d, const CUtensorMap* c,
@@ -120,9 +120,17 @@ struct Epilogue {
     }
   }
 
-  // Makes the stage free after RunTma: the TMA unit has read every box (block-wide).
-  __device__ static void AwaitStoreReads() {
-    if (threadIdx.x == 0) sm90::BulkWaitRead();
+  // Makes the stage free after RunTma: the TMA unit has read every box (block-wide). With
+  // `c_bar` (a shared address), also initializes that mbarrier afresh for RunTma's load of C: every
+  // compute thread is past its previous wait, and the barrier orders the init before the next.
+  __device__ static void AwaitStoreReads(bool init_c_bar = false, uint32_t c_bar = 0) {
+    if (threadIdx.x == 0) {
+      sm90::BulkWaitRead();
+      if (init_c_bar) {
+        sm90::MbarrierInit(c_bar, 1);
+        sm90::FenceBarrierInit();
+      }
+    }
     ComputeSync();
   }
 
@@ -173,8 +181,8 @@ struct Epilogue {
         char* at = box + row * 128 + ((chunk ^ (row & 7)) << 4) + within;
         float v0 = alpha * acc.v[0][j][2 * h], v1 = alpha * acc.v[0][j][2 * h + 1];
         if constexpr (kBeta) {
-          // One element pair at a time, read and written by volatile accesses: left free, the
-          // compiler read all 64 pairs of C ahead of the stores and spilled accumulators.
+          // One element pair at a time, read and written by volatile accesses: with plain ones
+          // this kernel spilled more (188 against 112 bytes of stores, ptxas for sm_90a).
           const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(at));
           uint32_t word;
           asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(word) : "r"(addr) : "memory");

@@ -113,16 +113,7 @@ struct StreamKGemm {
     if constexpr (kSpecialized) {
       if (tma->d_store) {
         const uint32_t bar = sm80::SmemAddr(smem + kEpilogueBarOffset);
-        if (threadIdx.x == 0) {
-          sm90::BulkWaitRead();
-          // A fresh barrier for this tile's load of C (phase 0): every compute thread is past
-          // the previous tile's wait, and the barrier below orders the init before the waits.
-          if (tma->c_load) {
-            sm90::MbarrierInit(bar, 1);
-            sm90::FenceBarrierInit();
-          }
-        }
-        ComputeSync();
+        Epi::AwaitStoreReads(tma->c_load != 0, bar);  // and a fresh barrier for C
         const float beta = tma->c_load ? a.beta : 0.0f;
         if (a.output == DType::kBF16) {
           Epi::template RunTma<Mainloop, __nv_bfloat16>(smem + kEpilogueOffset, acc, a.alpha,
@@ -184,7 +175,8 @@ struct StreamKGemm {
 
   // A specialized mainloop's ring as a take's landing area (a whole partial fits).
   __device__ static float4* RingArea(char* smem, const Pipeline& pipe) {
-    static_assert(Fix::kFragments * kThreads * 16 <= Mainloop::kRingBytes, "a partial fits the ring");
+    static_assert(Fix::kFragments * kThreads * 16 <= Mainloop::kRingBytes,
+                  "a partial fits the ring");
     return reinterpret_cast<float4*>(smem + (pipe.ring - sm80::SmemAddr(smem)));
   }
 
@@ -303,8 +295,8 @@ struct StreamKGemm {
     TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, 0);
   }
 
-  // tma: the operands' TMA descriptors and D's, read only with a specialized mainloop (else
-  // nullptr).
+  // tma: the TMA descriptors of the operands (and of C and D for the epilogue), read only with a
+  // specialized mainloop (else nullptr).
   __device__ static void Run(const Plan& p, const GemmKernelArgs& a, char* ws,
                              const TmaOperands* tma) {
     extern __shared__ __align__(128) char smem[];

@@ -88,7 +88,8 @@ int main(int argc, char** argv) {
 
   namespace tools = streamk::tools;
   tools::DeviceBuffer a(g.lda * m * 2), b(g.ldb * n * 2), d(g.ldd * m * 2), c(g.ldd * m * 2);
-  if (!a.get() || !b.get() || !d.get() || !c.get()) return Fail("cudaMalloc of A, B, C or D failed");
+  if (!a.get() || !b.get() || !d.get() || !c.get())
+    return Fail("cudaMalloc of A, B, C or D failed");
   if (tools::Fill(a.get(), g.input, g.lda * m, 1) != cudaSuccess ||
       tools::Fill(b.get(), g.input, g.ldb * n, 2) != cudaSuccess ||
       tools::Fill(c.get(), g.output, g.ldd * m, 3) != cudaSuccess ||
