@@ -110,7 +110,7 @@ struct Epilogue {
     } else {
       StageTile<Mainloop, T, false>(boxes, acc, alpha, 0.0f);
     }
-    sm90::FenceProxyAsyncShared();
+    sm90::FenceProxyAsync();
     ComputeSync();
     if (tid == 0) {
 #pragma unroll

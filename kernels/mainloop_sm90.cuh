@@ -27,6 +27,7 @@
 #include <cuda_fp16.h>
 
 #include "mainloop_sm80.cuh"  // MainloopOperands, cp.async helpers
+#include "tma.cuh"            // sm90::FenceProxyAsync
 
 namespace streamk::kernels {
 
@@ -61,13 +62,6 @@ template <int N>
 __device__ __forceinline__ void WgmmaWait() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
-#endif
-}
-// Orders the generic-proxy writes to shared memory (cp.async) before later async-proxy reads
-// (wgmma operands).
-__device__ __forceinline__ void FenceProxyAsync() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
 }
 

@@ -210,7 +210,7 @@ struct StreamKGemm {
               // The block's last mainloop is done, so its producer has stopped and the whole
               // ring is free: the partial lands there in one round trip instead of the
               // epilogue area's two. Nothing writes the ring after this.
-              sm90::FenceProxyAsyncShared();  // the ring was last written and read by async copies
+              sm90::FenceProxyAsync();  // the ring was last written and read by async copies
               Fix::template Take<Fix::kFragments>(slot, acc, RingArea(smem, pipe));
             } else {
               AwaitStage(tma);

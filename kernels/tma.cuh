@@ -4,7 +4,7 @@
 // asynchronously).
 //
 // Store protocol, for one issuing thread:
-//   1. every thread that wrote the shared-memory box runs FenceProxyAsyncShared() (its generic
+//   1. every thread that wrote the shared-memory box runs FenceProxyAsync() (its generic
 //      writes become visible to the TMA unit), then the block synchronizes;
 //   2. the issuing thread calls TmaStore() for each box, then BulkCommit();
 //   3. before anything writes those bytes again, the issuing thread calls BulkWaitRead() (the TMA
@@ -76,8 +76,9 @@ __device__ __forceinline__ void PrefetchTensorMap(const CUtensorMap* map) {
 #endif
 }
 
-
-__device__ __forceinline__ void FenceProxyAsyncShared() {
+// Orders this thread's generic-proxy accesses to shared memory before later async-proxy ones
+// (TMA stores, wgmma operand reads) and the other way round.
+__device__ __forceinline__ void FenceProxyAsync() {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
