@@ -72,6 +72,27 @@ EncodeTiledFn EncodeTiled() {
   return fn;
 }
 
+// A {inner, outer, entries} tensor of 2-byte elements for `encode`: `ld` elements between
+// consecutive outer indices, `stride` between entries (read only where entries > 1), boxes of
+// box_inner x box_outer x 1.
+CUresult EncodeTensor16(EncodeTiledFn encode, CUtensorMap* map, DType type, const void* ptr,
+                        int64_t inner, int64_t outer, int64_t entries, int64_t ld, int64_t stride,
+                        int box_inner, int box_outer, CUtensorMapSwizzle swizzle,
+                        CUtensorMapL2promotion promotion) {
+  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
+                              static_cast<cuuint64_t>(entries)};
+  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld) * 2,
+                                 static_cast<cuuint64_t>(entries > 1 ? stride : ld * outer) * 2};
+  const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_inner),
+                             static_cast<cuuint32_t>(box_outer), 1u};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  const CUtensorMapDataType data =
+      type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  return encode(map, data, 3, const_cast<void*>(ptr), dims, strides, box, element_strides,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion,
+                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+}
+
 // One operand as a {inner, outer, batch} tensor of 2-byte elements (tma_operands.h): mn rows or
 // columns and k deep, `ld` elements between consecutive outer indices, `stride` between batch
 // entries (0: one matrix for every entry, *broadcast = 1).
@@ -81,26 +102,17 @@ cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const vo
                           int batch, int tile_mn, int tile_k) {
   const EncodeTiledFn encode = EncodeTiled();
   if (encode == nullptr) return cudaErrorNotSupported;
-  const int64_t outer = mn_contiguous ? k : mn;
   *broadcast = stride == 0 ? 1 : 0;
   const int64_t entries = batch > 1 && stride != 0 ? batch : 1;
-  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(mn_contiguous ? mn : k),
-                              static_cast<cuuint64_t>(outer), static_cast<cuuint64_t>(entries)};
-  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld) * 2,
-                                 static_cast<cuuint64_t>(entries > 1 ? stride : ld * outer) * 2};
   // k-contiguous: tile_mn rows of tile_k elements (64 or 128 bytes: the swizzle of that width);
   // mn-contiguous: tile_k rows of 64 elements (128 bytes: the 128-byte swizzle), loaded
   // tile_mn / 64 times.
-  const cuuint32_t box[3] = {
-      mn_contiguous ? 64u : static_cast<cuuint32_t>(tile_k),
-      static_cast<cuuint32_t>(mn_contiguous ? tile_k : tile_mn), 1u};
   const bool wide = mn_contiguous || tile_k * 2 == 128;
-  const cuuint32_t element_strides[3] = {1, 1, 1};
-  const CUresult r = encode(
-      map, type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-      3, const_cast<void*>(ptr), dims, strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+  const CUresult r = EncodeTensor16(
+      encode, map, type, ptr, mn_contiguous ? mn : k, mn_contiguous ? k : mn, entries, ld, stride,
+      mn_contiguous ? 64 : tile_k, mn_contiguous ? tile_k : tile_mn,
       wide ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
-      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
@@ -110,20 +122,9 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t l
                         const Plan& plan) {
   const EncodeTiledFn encode = EncodeTiled();
   if (encode == nullptr || ptr == nullptr) return false;
-  const int64_t entries = plan.batch > 1 ? plan.batch : 1;
-  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(plan.n), static_cast<cuuint64_t>(plan.m),
-                              static_cast<cuuint64_t>(entries)};
-  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld) * 2,
-                                 static_cast<cuuint64_t>(entries > 1 ? stride : ld * plan.m) * 2};
-  const cuuint32_t box[3] = {64u, static_cast<cuuint32_t>(plan.tile_m), 1u};
-  const cuuint32_t element_strides[3] = {1, 1, 1};
-  const CUresult r = encode(
-      map,
-      type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3,
-      const_cast<void*>(ptr), dims, strides, box, element_strides,
-      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
-      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  return r == CUDA_SUCCESS;
+  return EncodeTensor16(encode, map, type, ptr, plan.n, plan.m, plan.batch > 1 ? plan.batch : 1,
+                        ld, stride, 64, plan.tile_m, CU_TENSOR_MAP_SWIZZLE_128B,
+                        CU_TENSOR_MAP_L2_PROMOTION_NONE) == CUDA_SUCCESS;
 }
 
 // The epilogue's TMA maps: D (tma->d_store) and, with beta != 0, C (tma->c_load). None where the
