@@ -104,7 +104,8 @@ PlanOptions ToPlanOptions(const Options& o) {
   p.sk_tiles = o.sk_tiles;
   p.reduction = o.reduction;
   p.reduction_slices = o.reduction_slices;
-  p.avail_sms = o.avail_sms;  // the tile is the device's kernel tile (DeviceSpec::tile)
+  p.avail_sms = o.avail_sms;
+  p.tile = o.tile;
   return p;
 }
 
@@ -194,7 +195,10 @@ class PlanCache {
                   o.sk_tiles,
                   o.reduction_slices,
                   o.reduction.has_value() ? static_cast<int>(*o.reduction) : -1,
-                  o.avail_sms};
+                  o.avail_sms,
+                  o.tile.m,
+                  o.tile.n,
+                  o.tile.k};
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = plans_.find(key);
@@ -212,7 +216,7 @@ class PlanCache {
   static constexpr size_t kMaxPlans = 4096;
   using Key =
       std::tuple<int, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int, int,
-                 int, int>;
+                 int, int, int, int, int>;
   std::mutex mu_;
   std::map<Key, Plan> plans_;
 };
@@ -227,12 +231,23 @@ WorkspacePool& Pool() {
   return *pool;
 }
 
+// Options::tile names a kernel configuration, so it must be one of the device's.
+absl::Status CheckTile(const Options& o, const DeviceSpec& device) {
+  if (o.tile == kNoTile || o.tile == device.tile || o.tile == device.alt_tile)
+    return absl::OkStatus();
+  std::string tiles = TileShapeName(device.tile);
+  if (device.alt_tile != kNoTile) absl::StrAppend(&tiles, " or ", TileShapeName(device.alt_tile));
+  return Invalid(absl::StrCat("tile = ", TileShapeName(o.tile), ": ", device.name,
+                              " runs kernels for ", tiles, " only (kNoTile: the planner picks)"));
+}
+
 absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
                  size_t workspace_bytes, bool caller_workspace, cudaStream_t stream) {
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
   int ordinal = 0;
   absl::StatusOr<DeviceSpec> device = CurrentDevice(&ordinal);
   if (!device.ok()) return device.status();
+  if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
   const Lowered l = Lower(args);
   absl::StatusOr<Plan> plan = Plans().Get(ordinal, l.problem, *device, ToPlanOptions(options));
   if (!plan.ok()) return plan.status();
@@ -306,6 +321,7 @@ absl::Status ValidateGemmArgs(const GemmArgs& g, const Options& options) {
 absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
                               const Options& options) {
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
+  if (absl::Status s = CheckTile(options, device); !s.ok()) return s;
   return MakePlan(Lower(args).problem, device, ToPlanOptions(options));
 }
 
@@ -313,6 +329,7 @@ absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options) {
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
   absl::StatusOr<DeviceSpec> device = CurrentDevice();
   if (!device.ok()) return device.status();
+  if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
   return MakePlan(Lower(args).problem, *device, ToPlanOptions(options));
 }
 

@@ -16,11 +16,13 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "cost_terms.h"
 #include "work_mapping.h"
 
@@ -318,6 +320,18 @@ std::optional<int> ParseSkTiles(std::string_view s) {
   if (!absl::SimpleAtoi(absl::string_view(s.data(), s.size()), &tiles) || tiles < 1) return std::nullopt;
   return tiles;
 }
+
+std::optional<TileShape> ParseTileShape(std::string_view s) {
+  const std::vector<absl::string_view> parts =
+      absl::StrSplit(absl::string_view(s.data(), s.size()), 'x');
+  TileShape t;
+  if (parts.size() != 3 || !absl::SimpleAtoi(parts[0], &t.m) || !absl::SimpleAtoi(parts[1], &t.n) ||
+      !absl::SimpleAtoi(parts[2], &t.k))
+    return std::nullopt;
+  return t;
+}
+
+std::string TileShapeName(const TileShape& t) { return absl::StrCat(t.m, "x", t.n, "x", t.k); }
 
 absl::Status ValidatePlanOptions(const PlanOptions& o) {
   if (o.splits < 0) return absl::InvalidArgumentError("splits must be >= 0");
@@ -768,8 +782,6 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   return p;
 }
 
-std::string TileName(const TileShape& t) { return absl::StrCat(t.m, "x", t.n, "x", t.k); }
-
 // The predicted time of the data-parallel candidate of an auto explanation.
 double DataParallelMicros(const PlanExplanation& why) {
   for (const Candidate& c : why.candidates)
@@ -782,8 +794,13 @@ double DataParallelMicros(const PlanExplanation& why) {
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
   if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
-  if (o.tile != kNoTile || device.alt_tile == kNoTile)
-    return PlanForKernel(problem, device, o, TileOf(o, device), device.cost, why);
+  if (o.tile != kNoTile || device.alt_tile == kNoTile) {
+    // One tile: priced with its configuration's constants (a tile the device has no kernel for,
+    // planned to ask "what if", with the main one's).
+    const TileShape tile = TileOf(o, device);
+    const bool alt = tile == device.alt_tile && tile != device.tile;
+    return PlanForKernel(problem, device, o, tile, alt ? device.alt_cost : device.cost, why);
+  }
 
   // Two kernel configurations: plan both, keep the one predicted faster (the main one on a tie).
   PlanExplanation main_why, alt_why;
@@ -830,12 +847,12 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
     const TileShape& other_tile = use_alt ? device.tile : device.alt_tile;
     *why = chosen;
     for (Candidate c : other.candidates) {
-      absl::StrAppend(&c.name, " [", TileName(other_tile), "]");
+      absl::StrAppend(&c.name, " [", TileShapeName(other_tile), "]");
       why->candidates.push_back(std::move(c));
     }
     why->reason =
-        absl::StrFormat("tile %s (predicted %.1f us; %s: %.1f us); %s", TileName(chosen_tile),
-                        chosen.predicted_us, TileName(other_tile), other.predicted_us,
+        absl::StrFormat("tile %s (predicted %.1f us; %s: %.1f us); %s", TileShapeName(chosen_tile),
+                        chosen.predicted_us, TileShapeName(other_tile), other.predicted_us,
                         reason.empty() ? chosen.reason : reason);
   }
   return plan;

@@ -64,7 +64,8 @@ std::string Describe(const Config& c, const Options& o) {
                       DTypeName(c.in), " out ", DTypeName(c.out), " A ", LayoutName(c.a), " B ",
                       LayoutName(c.b), " CD ", LayoutName(c.cd), " beta ", c.beta, " mode ",
                       ModeName(o.mode), " splits ", o.splits, " blocks ", o.blocks, " reduction ",
-                      o.reduction ? ReductionName(*o.reduction) : "(planner)");
+                      o.reduction ? ReductionName(*o.reduction) : "(planner)", " tile ",
+                      o.tile == kNoTile ? "(planner)" : TileShapeName(o.tile));
 }
 
 // One problem's buffers: A, B, C, D with leading dimensions a little above the minimum.
@@ -417,6 +418,44 @@ TEST(GemmGpu, PartialWaveStreamKWithEveryReductionSlicing) {
       ExpectCorrect(c, o, NextSeed());
     }
   }
+}
+
+// Options::tile runs that kernel configuration in every decomposition; a tile the device has no
+// kernel for is an InvalidArgument that leaves D alone.
+TEST(GemmGpu, ForcedTileRunsThatKernel) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  std::vector<TileShape> tiles = {dev->tile};
+  if (dev->alt_tile != kNoTile) tiles.push_back(dev->alt_tile);
+  const Shape shapes[] = {{2432, 1792, 1024, 1}, {2440, 1790, 1000, 1}};
+  for (const TileShape& tile : tiles) {
+    for (const Shape& shape : shapes) {
+      for (Options o : EveryModeAndReduction()) {
+        o.tile = tile;
+        Config c;
+        c.s = shape;
+        Buffers buf(c);
+        absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+        ASSERT_TRUE(plan.ok()) << plan.status() << "\n" << Describe(c, o);
+        EXPECT_EQ(TileShapeName({plan->tile_m, plan->tile_n, plan->tile_k}), TileShapeName(tile));
+        ExpectCorrect(c, o, NextSeed());
+      }
+    }
+  }
+  Config c;
+  c.s = {256, 256, 256, 1};
+  Buffers buf(c);
+  ASSERT_EQ(buf.Refresh(c, NextSeed()), cudaSuccess);
+  Options o;
+  o.tile = TileShape{64, 64, 16};
+  absl::Status s = gemm(buf.args, nullptr, o);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+  EXPECT_NE(s.message().find("tile = 64x64x16"), std::string::npos) << s;
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<float> d = buf.Result(c);  // still the NaN poison of Refresh
+  EXPECT_TRUE(std::all_of(d.begin(), d.end(), [](float x) { return std::isnan(x); }));
+  EXPECT_EQ(buf.WrittenOutsideD(c), 0);
 }
 
 // A traced launch records every piece of work of its plan, in order, and still computes D right.

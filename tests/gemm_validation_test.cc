@@ -150,6 +150,36 @@ TEST(GemmValidation, PlanForAnyDeviceWithoutOne) {
   EXPECT_EQ(p->n, 1000);
 }
 
+TEST(GemmValidation, OptionsTileRunsOneOfTheDevicesKernels) {
+  Fixture f;
+  GemmArgs g = f.Valid();
+  g.m = 1536, g.n = 3072, g.k = 4096, g.lda = 4096, g.ldb = 4096, g.ldd = 3072, g.ldc = 3072;
+  const DeviceSpec h200 = H200Spec();
+  for (const TileShape& tile : {h200.tile, h200.alt_tile}) {
+    Options o;
+    o.tile = tile;
+    absl::StatusOr<Plan> p = PlanGemm(g, h200, o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->tile_n, tile.n);
+    EXPECT_EQ(p->tile_k, tile.k);
+  }
+  // A tile no kernel computes is an error naming the field and the tiles there are.
+  Options o;
+  o.tile = TileShape{128, 64, 64};
+  absl::StatusOr<Plan> p = PlanGemm(g, h200, o);
+  ASSERT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << p.status();
+  const std::string message(p.status().message());
+  for (const char* part : {"tile = 128x64x64", "128x256x64 or 128x128x64"})
+    EXPECT_NE(message.find(part), std::string::npos) << message;
+  // A device with one configuration runs only its tile.
+  const DeviceSpec one = H200CpAsyncSpec();
+  ASSERT_EQ(one.alt_tile, kNoTile);
+  o.tile = one.tile;
+  EXPECT_TRUE(PlanGemm(g, one, o).ok());
+  o.tile = h200.tile;
+  EXPECT_EQ(PlanGemm(g, one, o).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 TEST(GemmValidation, PlanKnowsWhichOperandRowsAreMisaligned) {
   // K-major rows at odd multiples of 16 bytes (Problem::a_rows_misaligned): from the leading
   // dimension, the base address or the batch stride, and only for K-major operands.

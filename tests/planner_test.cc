@@ -121,6 +121,38 @@ TEST(PlannerNamedCases, HopperPicksTheTileShapePerShape) {
   EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, KernelCost(dev, *p)));
 }
 
+TEST(PlannerNamedCases, AForcedTileIsPricedWithItsOwnConstants) {
+  // PlanOptions::tile = the 128 x 128 configuration must plan and predict as a device whose only
+  // kernel is that configuration: its constants, not the 128 x 256 kernel's.
+  const DeviceSpec dev = H200Spec();
+  DeviceSpec only_alt = dev;
+  only_alt.tile = dev.alt_tile, only_alt.cost = dev.alt_cost, only_alt.alt_tile = kNoTile;
+  for (const Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK}) {
+    PlanOptions o;
+    o.mode = mode;
+    PlanExplanation expected, forced;
+    const Plan want = MustPlan(Shape(2432, 1792, 1024), only_alt, o);
+    ASSERT_TRUE(MakePlan(Shape(2432, 1792, 1024), only_alt, o, &expected).ok());
+    o.tile = dev.alt_tile;
+    absl::StatusOr<Plan> p = MakePlan(Shape(2432, 1792, 1024), dev, o, &forced);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->tile_n, dev.alt_tile.n);
+    EXPECT_EQ(p->mode, want.mode) << *p;
+    EXPECT_EQ(p->sk_blocks, want.sk_blocks) << *p;
+    EXPECT_DOUBLE_EQ(forced.predicted_us, expected.predicted_us) << ModeName(mode);
+    EXPECT_NE(forced.predicted_us, PredictMicros(*p, dev.cost)) << ModeName(mode);
+  }
+}
+
+TEST(PlannerNamedCases, TileShapesParseAndPrint) {
+  const std::optional<TileShape> t = ParseTileShape("128x256x64");
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(*t, (TileShape{128, 256, 64}));
+  EXPECT_EQ(TileShapeName(*t), "128x256x64");
+  for (const char* bad : {"", "128x256", "128x256x64x1", "128xx64", "ax256x64", "0x-1"})
+    EXPECT_FALSE(ParseTileShape(bad).has_value()) << bad;
+}
+
 TEST(PlannerNamedCases, DeepOneWaveShapesRunEveryTileStreamK) {
   // 17 x 8 = 136 and 12 x 12 = 144 tiles of 128 x 256 with k = 8192 on an H200 (measured, run 31
   // of docs/results/2026-11-21-h200-overlap/: every tile Stream-K 123.1 and 126.5 us, the partial

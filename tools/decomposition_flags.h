@@ -1,5 +1,5 @@
 // The decomposition flags streamk-plan and streamk-trace share (--mode, --splits, --blocks,
-// --sk_tiles, --reduction, --reduction_slices), parsed into PlanOptions or Options, which name
+// --sk_tiles, --reduction, --reduction_slices, --tile), parsed into PlanOptions or Options, which name
 // these fields alike.
 #pragma once
 
@@ -20,6 +20,7 @@ struct DecompositionFlags {
   std::string sk_tiles;   // empty: all tiles
   std::string reduction;  // empty: the planner's
   int reduction_slices = 0;
+  std::string tile;  // BMxBNxBK; empty: the planner's pick
 };
 
 // Sets `o`'s decomposition fields from `f`; InvalidArgument naming the flag and what it expects.
@@ -46,6 +47,11 @@ absl::Status SetDecomposition(const DecompositionFlags& f, Options* o) {
     if (!o->reduction)
       return absl::InvalidArgumentError(
           absl::StrCat("--reduction ", f.reduction, ": expected deterministic, atomic or separate"));
+  }
+  if (!f.tile.empty()) {
+    const std::optional<TileShape> tile = ParseTileShape(f.tile);
+    if (!tile) return absl::InvalidArgumentError(absl::StrCat("--tile ", f.tile, ": expected BMxBNxBK"));
+    o->tile = *tile;
   }
   return absl::OkStatus();
 }

@@ -50,8 +50,9 @@ ABSL_FLAG(uint64_t, seed, 1, "seed for --set paper");
 ABSL_FLAG(std::vector<std::string>, modes, std::vector<std::string>({"auto", "dp", "splitk", "streamk", "cublas"}),
           "auto, dp, splitk (best split) or splitk:S, streamk (all tiles Stream-K) or streamk:B "
           "(B blocks), streamk-tail (the partial wave's tiles Stream-K, the rest data-parallel) or "
-          "streamk-tail:B, cublas; append @deterministic, @atomic, @separate or @separate:R (R "
-          "reduction blocks per tile) to force the reduction");
+          "streamk-tail:B, cublas; append /BMxBNxBK to run one of the GPU's kernel "
+          "configurations (e.g. dp/128x128x64), then @deterministic, @atomic, @separate or "
+          "@separate:R (R reduction blocks per tile) to force the reduction");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(std::string, layout, "tn", "BLAS-style op(A) op(B): tn | nn | nt | tt (D column-major)");
@@ -84,8 +85,9 @@ struct ModeSpec {
 };
 
 // A mode word: auto | dp | splitk | splitk:S | streamk | streamk:B | streamk-tail |
-// streamk-tail:B | cublas, optionally followed by @deterministic, @atomic, @separate or
-// @separate:R to force the reduction strategy (not for dp or cublas).
+// streamk-tail:B | cublas, optionally followed by /BMxBNxBK to force the kernel configuration
+// (not for cublas), then by @deterministic, @atomic, @separate or @separate:R to force the
+// reduction strategy (not for dp or cublas).
 absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>& words) {
   std::vector<ModeSpec> out;
   for (const std::string& word : words) {
@@ -106,6 +108,14 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
         return absl::InvalidArgumentError(absl::StrCat(
             "--modes: '", word, "': the reduction after @ must be deterministic, atomic or separate"));
       w = word.substr(0, at);
+    }
+    if (const size_t slash = w.find('/'); slash != std::string::npos) {
+      const std::optional<TileShape> tile = ParseTileShape(w.substr(slash + 1));
+      if (!tile)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--modes: '", word, "': the tile after / must be BMxBNxBK, e.g. 128x128x64"));
+      m.options.tile = *tile;
+      w = w.substr(0, slash);
     }
     // streamk / streamk-tail with an optional :B block count.
     auto streamk = [&m](const std::string& rest) {
@@ -134,6 +144,9 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
           "' (auto, dp, splitk, splitk:S, streamk, streamk:B, streamk-tail, streamk-tail:B, "
           "cublas)"));
     }
+    if (m.cublas && m.options.tile != kNoTile)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--modes: '", word, "': cublas picks its own kernel; no /tile"));
     if (m.options.reduction && (m.cublas || m.options.mode == Mode::kDataParallel))
       return absl::InvalidArgumentError(
           absl::StrCat("--modes: '", word, "': dp and cublas have no reduction to choose"));

@@ -16,7 +16,6 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "streamk/device_spec.h"
 #include "decomposition_flags.h"
 #include "streamk/plan_print.h"
@@ -118,17 +117,10 @@ int main(int argc, char** argv) {
   if (absl::GetFlag(FLAGS_occupancy) != -1) device->occupancy = absl::GetFlag(FLAGS_occupancy);
 
   streamk::PlanOptions options;
-  // No --tile: the device's tile, or the faster of its two kernel configurations.
-  if (const std::string flag = absl::GetFlag(FLAGS_tile); !flag.empty()) {
-    std::vector<std::string> tile = absl::StrSplit(flag, 'x');
-    if (tile.size() != 3 || !absl::SimpleAtoi(tile[0], &options.tile.m) ||
-        !absl::SimpleAtoi(tile[1], &options.tile.n) || !absl::SimpleAtoi(tile[2], &options.tile.k))
-      return Fail(absl::StrCat("--tile ", flag, ": expected BMxBNxBK"));
-  }
   if (absl::Status s = streamk::tools::SetDecomposition(
           {absl::GetFlag(FLAGS_mode), absl::GetFlag(FLAGS_splits), absl::GetFlag(FLAGS_blocks),
            absl::GetFlag(FLAGS_sk_tiles), absl::GetFlag(FLAGS_reduction),
-           absl::GetFlag(FLAGS_reduction_slices)},
+           absl::GetFlag(FLAGS_reduction_slices), absl::GetFlag(FLAGS_tile)},
           &options);
       !s.ok())
     return Fail(std::string(s.message()));

@@ -34,6 +34,8 @@ ABSL_FLAG(std::string, sk_tiles, "",
           "streamk: the tiles that go Stream-K, a count or 'tail' (the partial wave's); the rest "
           "run data-parallel (default: all)");
 ABSL_FLAG(int, reduction_slices, 0, "separate: reduction blocks per tile (0: the planner picks)");
+ABSL_FLAG(std::string, tile, "",
+          "kernel configuration BMxBNxBK, one of the GPU's (default: the planner's pick)");
 ABSL_FLAG(std::string, reduction, "", "deterministic, atomic or separate (empty: the planner's)");
 ABSL_FLAG(std::string, dtype, "fp16", "fp16 or bf16 inputs and output");
 ABSL_FLAG(double, beta, 0,
@@ -66,7 +68,7 @@ int main(int argc, char** argv) {
   if (absl::Status s = streamk::tools::SetDecomposition(
           {absl::GetFlag(FLAGS_mode), absl::GetFlag(FLAGS_splits), absl::GetFlag(FLAGS_blocks),
            absl::GetFlag(FLAGS_sk_tiles), absl::GetFlag(FLAGS_reduction),
-           absl::GetFlag(FLAGS_reduction_slices)},
+           absl::GetFlag(FLAGS_reduction_slices), absl::GetFlag(FLAGS_tile)},
           &options);
       !s.ok())
     return Fail(std::string(s.message()));

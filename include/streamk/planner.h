@@ -45,6 +45,11 @@ inline constexpr int kPartialWaveTiles = -1;  // PlanOptions::sk_tiles
 // kPartialWaveTiles; nullopt for anything else.
 std::optional<int> ParseSkTiles(std::string_view s);
 
+// A tile from its spelling BMxBNxBK ("128x256x64"); nullopt for anything else. TileShapeName is
+// the inverse.
+std::optional<TileShape> ParseTileShape(std::string_view s);
+std::string TileShapeName(const TileShape& tile);
+
 struct PlanOptions {
   Mode mode = Mode::kAuto;
   int splits = 0;  // kSplitK: k-slices per tile (0: the planner picks); other modes: must be 0

@@ -81,6 +81,9 @@ struct Options {
   // kSeparate: reduction blocks per Stream-K tile (0: the planner picks). See PlanOptions.
   int reduction_slices = 0;
   int avail_sms = 0;                   // SMs to balance over (0: all)
+  // The kernel configuration to run: kNoTile for the planner's pick, else one of the device's
+  // (DeviceSpec::tile or DeviceSpec::alt_tile; on an H200 128x256x64 or 128x128x64).
+  TileShape tile = kNoTile;
   // Launch plans whose blocks wait on each other cooperatively (co-residency guaranteed by the
   // runtime). Off only to measure what that costs.
   bool cooperative = true;
