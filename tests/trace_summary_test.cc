@@ -119,5 +119,38 @@ TEST(TraceSummary, WrongSizedBufferGivesAnEmptySummary) {
   EXPECT_EQ(SummarizeTrace(*plan, events, 0).blocks, 0);
 }
 
+TEST(TraceSummary, ShortLaunchesAreTimedAtTheSmsOwnClock) {
+  // A full wave of 132 tiles whose blocks live ~15 us each at 1.6 GHz, %globaltimer read in 1 us
+  // steps: no block alone lives long enough to time the clock, all of them together do. At the
+  // nominal 1.98 GHz the span would read 19% short.
+  DeviceSpec dev = H200Spec();
+  Problem pr;
+  pr.m = 12 * 128, pr.n = 11 * 256, pr.k = 1024;
+  PlanOptions o;
+  o.mode = Mode::kDataParallel;
+  o.tile = dev.tile;
+  absl::StatusOr<Plan> plan = MakePlan(pr, dev, o);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->grid_blocks, 132);
+  const int per_block = 4;
+  std::vector<TraceEvent> events(132 * per_block);
+  Recorder r{events, per_block, 1.6};
+  for (int b = 0; b < 132; ++b) {
+    r.Start(b, 7000000 + 37 * b);  // starts spread over 4.9 us
+    const double end = 14 + (b % 7) * 0.25;
+    r.Add(TraceKind::kBegin, b, b, 0, 16, 0);
+    r.Add(TraceKind::kMainloopEnd, b, b, 0, 16, end - 1);
+    r.Add(TraceKind::kEpilogueEnd, b, b, 0, 16, end);
+  }
+  for (TraceEvent& e : events) e.ns -= e.ns % 1000;  // a coarse global timer
+  const TraceSummary s = SummarizeTrace(*plan, events, per_block);
+  EXPECT_NEAR(s.clock_ghz, 1.6, 0.05);
+  // The last block to end: started 131 * 37 ns after the first (read as 4 us or 5 us late),
+  // ended 15.5 us after its own start.
+  EXPECT_NEAR(s.span_us, 4.8 + 15.5, 1.0);
+  EXPECT_NEAR(s.data_parallel.mainloop_us, 13.75, 0.5);
+  EXPECT_NE(FormatTraceSummary(s).find("SM clock 1.6"), std::string::npos) << FormatTraceSummary(s);
+}
+
 }  // namespace
 }  // namespace streamk
