@@ -89,12 +89,24 @@ constexpr CostModel kHopperTmaCost{/*block_us=*/2.66, /*unit_us=*/1.82, /*stream
 // 8.5%; docs/results/2026-11-21-h200-tma/). 12 tail tiles of 128 iterations take 19 us, a full
 // round of 132 takes 34 us: 132 SMs streaming 16 KiB per 1 MFLOP iteration saturate the L2
 // (iter_us alone, iter_busy_us with every SM busy).
+//
+// Session 15 (docs/results/2026-11-21-h200-tile/run61): both tiles data-parallel over the paper,
+// waveq and llm sets showed the 64-deep 128 x 128 kernel priced too high with every SM busy:
+// 512 x 12288 x 4096 ran 78 us on 384 tiles of 128 x 128 against 96 us on 192 of 128 x 256
+// (predicted 109.5 against 108.4), and 20 of 26 wrong tile choices by 3% or more went that way.
+// Traced with every SM busy, a 128 x 128 x 64 iteration takes 0.67 of what the model charges, a
+// 128 x 256 x 64 one 0.75; iter_busy_us 0.275 -> 0.24 brings the two to the same ratio. Rows
+// misaligned cost the 128 x 128 kernel more with every SM busy (4144 x 1488 x 5208: 182 us on
+// 396 tiles of 128 x 128, 156 us on 198 of 128 x 256), hence misaligned_busy_load 1.3. Replayed
+// (streamk-fit) over runs 56, 60 and 61 (fp16): auto/dp paper 1.023 -> 1.025, waveq 1.184 ->
+// 1.192, llm 1.087 -> 1.098, no pick moved to an unmeasured plan.
 constexpr CostModel kHopperTma128Cost{/*block_us=*/1.0, /*unit_us=*/1.1, /*streamk_us=*/4.2,
                                       /*partial_us=*/2.6, /*iter_us=*/0.16,
                                       /*iter_shared_us=*/0.0, /*peer_us=*/0.3,
                                       /*epilogue_us=*/0.3, /*reduce_peer_us=*/0.4,
-                                      /*iter_busy_us=*/0.275, /*misaligned_load=*/0.9,
-                                      /*reduce_latency_us=*/0.13};
+                                      /*iter_busy_us=*/0.24, /*misaligned_load=*/0.9,
+                                      /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/false,
+                                      /*misaligned_busy_load=*/1.3};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)
