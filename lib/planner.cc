@@ -278,6 +278,12 @@ TileShape TileOf(const PlanOptions& o, const DeviceSpec& dev) {
   return o.tile == kNoTile ? dev.tile : o.tile;
 }
 
+// The constants of the kernel configuration that computes `tile`: the second one's for its tile,
+// else the main one's (also for a tile the device has no kernel for, planned to ask "what if").
+const CostModel& CostOfTile(const DeviceSpec& dev, const TileShape& tile) {
+  return tile == dev.alt_tile && tile != dev.tile ? dev.alt_cost : dev.cost;
+}
+
 absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOptions& o) {
   auto positive = [](const char* name, int64_t v) -> absl::Status {
     if (v < 1) return absl::InvalidArgumentError(absl::StrCat(name, " = ", v, ": must be >= 1"));
@@ -325,8 +331,8 @@ std::optional<TileShape> ParseTileShape(std::string_view s) {
   const std::vector<absl::string_view> parts =
       absl::StrSplit(absl::string_view(s.data(), s.size()), 'x');
   TileShape t;
-  if (parts.size() != 3 || !absl::SimpleAtoi(parts[0], &t.m) || !absl::SimpleAtoi(parts[1], &t.n) ||
-      !absl::SimpleAtoi(parts[2], &t.k))
+  if (parts.size() != 3 || !absl::SimpleAtoi(parts[0], &t.m) ||
+      !absl::SimpleAtoi(parts[1], &t.n) || !absl::SimpleAtoi(parts[2], &t.k))
     return std::nullopt;
   return t;
 }
@@ -795,11 +801,8 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
   if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
   if (o.tile != kNoTile || device.alt_tile == kNoTile) {
-    // One tile: priced with its configuration's constants (a tile the device has no kernel for,
-    // planned to ask "what if", with the main one's).
     const TileShape tile = TileOf(o, device);
-    const bool alt = tile == device.alt_tile && tile != device.tile;
-    return PlanForKernel(problem, device, o, tile, alt ? device.alt_cost : device.cost, why);
+    return PlanForKernel(problem, device, o, tile, CostOfTile(device, tile), why);
   }
 
   // Two kernel configurations: plan both, keep the one predicted faster (the main one on a tie).
@@ -859,8 +862,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
 }
 
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan) {
-  const TileShape tile{plan.tile_m, plan.tile_n, plan.tile_k};
-  return tile == device.alt_tile && tile != device.tile ? device.alt_cost : device.cost;
+  return CostOfTile(device, TileShape{plan.tile_m, plan.tile_n, plan.tile_k});
 }
 
 }  // namespace streamk

@@ -24,6 +24,13 @@ constexpr double kNominalCyclesPerNs = 1.98;  // an H200's max SM clock, if the 
 // Block lifetimes, summed, that time the SM clock against %globaltimer to better than ~1%.
 constexpr double kMinRateNs = 20000;
 
+// How many events a block recorded: those before its first empty slot.
+int EventCount(const TraceEvent* ev, int per_block) {
+  int n = 0;
+  while (n < per_block && ev[n].kind != TraceKind::kEmpty) ++n;
+  return n;
+}
+
 // The SMs' cycles per nanosecond, pooled over every block: all SMs run one clock, and each block's
 // %globaltimer readings are coarse, so one block of ~15 us would misjudge it, 132 of them do not.
 // (The nominal rate instead read spans of short launches 10-20% short: an H200 under a full wave
@@ -32,8 +39,7 @@ double CyclesPerNs(const std::vector<TraceEvent>& events, int per_block, int blo
   double ns = 0, cycles = 0;
   for (int b = 0; b < blocks; ++b) {
     const TraceEvent* ev = events.data() + static_cast<size_t>(b) * per_block;
-    int n = 0;
-    while (n < per_block && ev[n].kind != TraceKind::kEmpty) ++n;
+    const int n = EventCount(ev, per_block);
     if (n < 2 || ev[n - 1].ns <= ev[0].ns || ev[n - 1].cycles <= ev[0].cycles) continue;
     ns += static_cast<double>(ev[n - 1].ns - ev[0].ns);
     cycles += static_cast<double>(ev[n - 1].cycles - ev[0].cycles);
@@ -58,8 +64,7 @@ std::vector<Piece> Pieces(const std::vector<TraceEvent>& events, int per_block, 
   std::vector<Piece> pieces;
   for (int b = 0; b < blocks; ++b) {
     const TraceEvent* ev = events.data() + static_cast<size_t>(b) * per_block;
-    int n = 0;
-    while (n < per_block && ev[n].kind != TraceKind::kEmpty) ++n;
+    const int n = EventCount(ev, per_block);
     if (n == 0) continue;
     ++*traced_blocks;
     if (n == per_block) ++*truncated;

@@ -1,6 +1,6 @@
 // The decomposition flags streamk-plan and streamk-trace share (--mode, --splits, --blocks,
-// --sk_tiles, --reduction, --reduction_slices, --tile), parsed into PlanOptions or Options, which name
-// these fields alike.
+// --sk_tiles, --reduction, --reduction_slices, --tile), parsed into PlanOptions or Options, which
+// name these fields alike.
 #pragma once
 
 #include <optional>
@@ -50,7 +50,8 @@ absl::Status SetDecomposition(const DecompositionFlags& f, Options* o) {
   }
   if (!f.tile.empty()) {
     const std::optional<TileShape> tile = ParseTileShape(f.tile);
-    if (!tile) return absl::InvalidArgumentError(absl::StrCat("--tile ", f.tile, ": expected BMxBNxBK"));
+    if (!tile)
+      return absl::InvalidArgumentError(absl::StrCat("--tile ", f.tile, ": expected BMxBNxBK"));
     o->tile = *tile;
   }
   return absl::OkStatus();
