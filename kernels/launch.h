@@ -34,13 +34,18 @@ constexpr KernelTile TileOf(Arch arch) {
                                 : KernelTile{kTileM, kTileN, kTileK};
 }
 // Ring stages of the kSm90Tma configurations: 144 KiB of operands in flight for the 256-wide
-// tile (6 stages of 24 KiB at k 32, 3 of 48 KiB at k 64), 128 KiB for the 128-wide one (8 of
-// 16 KiB, 4 of 32 KiB).
+// tile (6 stages of 24 KiB at k 32, 3 of 48 KiB at k 64), 160 KiB for the 128-wide one (10 of
+// 16 KiB, 5 of 32 KiB). A stage more does not fit either beside the epilogue's area (227 KiB).
+// The 128-wide tile had 4 stages until session 16: the fifth made decode shapes, which stream
+// one operand and barely use the other, up to 1.2x faster (docs/performance.md).
 #ifndef STREAMK_SM90_TMA_STAGES
 #define STREAMK_SM90_TMA_STAGES (kTmaTileK == 64 ? 3 : 6)
 #endif
+#ifndef STREAMK_SM90_TMA_STAGES_128
+#define STREAMK_SM90_TMA_STAGES_128 (kTmaTileK == 64 ? 5 : 10)
+#endif
 constexpr int TmaStagesOf(int tile_n) {
-  return tile_n == kTmaTileN ? STREAMK_SM90_TMA_STAGES : 256 / kTmaTileK;
+  return tile_n == kTmaTileN ? STREAMK_SM90_TMA_STAGES : STREAMK_SM90_TMA_STAGES_128;
 }
 // Whether `arch` has a kernel configuration for a tile_m x tile_n x tile_k tile.
 constexpr bool ComputesTile(Arch arch, int tile_m, int tile_n, int tile_k) {

@@ -63,7 +63,7 @@ __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
 // 128 x 256 configuration from 577 to 642 TFLOP/s on 8192^3 (docs/performance.md, session 11).
 // Three 48 KiB stages hold as many bytes in flight as six of 24 KiB, and leave room for the
 // 64-row epilogue staging area of a 256-wide tile.
-// STREAMK_SM90_TMA_STAGES (256-wide; launch.h) / _BLOCKS_PER_SM as above.
+// STREAMK_SM90_TMA_STAGES (256-wide), _STAGES_128 (launch.h) / _BLOCKS_PER_SM as above.
 #ifndef STREAMK_SM90_TMA_BLOCKS_PER_SM
 #define STREAMK_SM90_TMA_BLOCKS_PER_SM 1
 #endif
@@ -92,8 +92,17 @@ cudaError_t PrepareGemm(Kernel kernel, KernelConfig* config) {
   return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, config->smem);
 }
 
+// The most shared memory one block may opt into on sm_90: a ring deeper than fits fails to compile
+// here rather than at launch.
+constexpr int kSm90MaxSmemBytes = 227 * 1024;
+
 template <typename Element, bool kAColMajor, bool kBRowMajor>
 cudaError_t PrepareKernel(Arch arch, int tile_n, KernelConfig* config) {
+  static_assert(Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>::kSmemBytes <=
+                        kSm90MaxSmemBytes &&
+                    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>::kSmemBytes <=
+                        kSm90MaxSmemBytes,
+                "the TMA configurations' rings and epilogue areas fit one block's shared memory");
   static_assert(Sm80Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock &&
                     Sm90Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock &&
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>::kThreads ==

@@ -82,13 +82,13 @@ constexpr CostModel kHopperTmaCost{/*block_us=*/2.66, /*unit_us=*/1.82, /*stream
                                    /*iter_busy_us=*/0.228, /*misaligned_load=*/0.5,
                                    /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/true,
                                    /*misaligned_busy_load=*/0.8};
-// The same kernel with 128 x 128 tiles (8 stages of 16 KiB; the planner picks it per shape, e.g.
-// for skinny shapes whose 256-wide tiles would be mostly empty): fitted 2026-11-21 by least
-// squares (log of time) to 78 data-parallel and all-tiles Stream-K times and 16 hybrid ones of the
-// 128 x 128 waveq and calibration shapes, measured with streamk-bench on an H200 (rms error
-// 8.5%; docs/results/2026-11-21-h200-tma/). 12 tail tiles of 128 iterations take 19 us, a full
-// round of 132 takes 34 us: 132 SMs streaming 16 KiB per 1 MFLOP iteration saturate the L2
-// (iter_us alone, iter_busy_us with every SM busy).
+// The same kernel with 128 x 128 tiles (then 8 stages of 16 KiB; the planner picks it per
+// shape, e.g. for skinny shapes whose 256-wide tiles would be mostly empty): fitted 2026-11-21
+// by least squares (log of time) to 78 data-parallel and all-tiles Stream-K times and 16 hybrid
+// ones of the 128 x 128 waveq and calibration shapes, measured with streamk-bench on an H200
+// (rms error 8.5%; docs/results/2026-11-21-h200-tma/). 12 tail tiles of 128 iterations take
+// 19 us, a full round of 132 takes 34 us: 132 SMs streaming 16 KiB per 1 MFLOP iteration
+// saturate the L2 (iter_us alone, iter_busy_us with every SM busy).
 //
 // Session 15 (docs/results/2026-11-21-h200-tile/run61): both tiles data-parallel over the paper,
 // waveq and llm sets showed the 64-deep 128 x 128 kernel priced too high with every SM busy:
@@ -100,6 +100,10 @@ constexpr CostModel kHopperTmaCost{/*block_us=*/2.66, /*unit_us=*/1.82, /*stream
 // 396 tiles of 128 x 128, 156 us on 198 of 128 x 256), hence misaligned_busy_load 1.3. Replayed
 // (streamk-fit) over runs 56, 60 and 61 (fp16): auto/dp paper 1.023 -> 1.025, waveq 1.184 ->
 // 1.192, llm 1.087 -> 1.098, no pick moved to an unmeasured plan.
+// Session 16 gave the ring a fifth stage of 32 KiB (kernels/launch.h): decode shapes, which
+// stream one operand, run up to 1.2x faster; the rest within the noise. Not refitted: replayed
+// (streamk-fit) on the five-stage runs, auto/dp is within 0.6% of the best measured plan per
+// shape in every set (docs/results/2026-11-21-h200-decode/).
 constexpr CostModel kHopperTma128Cost{/*block_us=*/1.0, /*unit_us=*/1.1, /*streamk_us=*/4.2,
                                       /*partial_us=*/2.6, /*iter_us=*/0.16,
                                       /*iter_shared_us=*/0.0, /*peer_us=*/0.3,
