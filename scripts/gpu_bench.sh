@@ -7,7 +7,7 @@ set -uo pipefail
 bundle=$1 out=$2 dtype=$3
 mkdir -p "$out"
 "$bundle/run" streamk-bench --set paper,waveq,llm --count 150 --seed 1 --dtype "$dtype" \
-  --modes auto,dp,splitk,streamk,cublas --warmup 3 --reps 9 --inner 5 \
+  --modes auto,dp,splitk,streamk,cublas --warmup 3 --reps 31 --inner 5 \
   --csv "$out/bench-$dtype.csv" --json "$out/bench-$dtype.json" --svg "$out/bench-$dtype.svg" \
   > "$out/bench-$dtype.txt" \
   2> "$out/bench-$dtype.err"
