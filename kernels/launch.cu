@@ -96,7 +96,8 @@ CUresult EncodeTensor16(EncodeTiledFn encode, CUtensorMap* map, DType type, cons
 // One operand as a {inner, outer, batch} tensor of 2-byte elements (tma_operands.h): mn rows or
 // columns and k deep, `ld` elements between consecutive outer indices, `stride` between batch
 // entries (0: one matrix for every entry, *broadcast = 1).
-// The box is one k-iteration of the operand's `tile_mn` rows or columns.
+// The box is one k-iteration of the operand's `tile_mn` rows or columns, or of fewer rows where
+// the operand has fewer (LoadOf).
 cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const void* ptr,
                           bool mn_contiguous, int64_t mn, int64_t k, int64_t ld, int64_t stride,
                           int batch, int tile_mn, int tile_k) {
@@ -104,13 +105,14 @@ cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const vo
   if (encode == nullptr) return cudaErrorNotSupported;
   *broadcast = stride == 0 ? 1 : 0;
   const int64_t entries = batch > 1 && stride != 0 ? batch : 1;
-  // k-contiguous: tile_mn rows of tile_k elements (64 or 128 bytes: the swizzle of that width);
-  // mn-contiguous: tile_k rows of 64 elements (128 bytes: the 128-byte swizzle), loaded
-  // tile_mn / 64 times.
+  // k-contiguous: tile_mn rows (at most) of tile_k elements (64 or 128 bytes: the swizzle of that
+  // width); mn-contiguous: tile_k rows of 64 elements (128 bytes: the 128-byte swizzle), loaded
+  // up to tile_mn / 64 times.
   const bool wide = mn_contiguous || tile_k * 2 == 128;
   const CUresult r = EncodeTensor16(
       encode, map, type, ptr, mn_contiguous ? mn : k, mn_contiguous ? k : mn, entries, ld, stride,
-      mn_contiguous ? 64 : tile_k, mn_contiguous ? tile_k : tile_mn,
+      mn_contiguous ? 64 : tile_k,
+      mn_contiguous ? tile_k : LoadOf(false, mn, tile_mn, tile_k).box_rows,
       wide ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
@@ -178,6 +180,11 @@ cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaO
                         plan.k, args.ldb, args.stride_b, plan.batch, plan.tile_n, plan.tile_k);
       err != cudaSuccess)
     return err;
+  const OperandLoad a = LoadOf(args.a_col_major, plan.m, plan.tile_m, plan.tile_k);
+  const OperandLoad b = LoadOf(args.b_row_major, plan.n, plan.tile_n, plan.tile_k);
+  tma->a_boxes = a.boxes;
+  tma->b_boxes = b.boxes;
+  tma->stage_bytes = a.bytes + b.bytes;
   EncodeOutput(plan, args, tma);
   return cudaSuccess;
 }

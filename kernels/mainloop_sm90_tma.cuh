@@ -6,7 +6,8 @@
 //   - A producer warp (the block's threads kThreads .. kThreads + 31; one lane works) walks the
 //     same (tile, k-range) sequence as the compute threads and, for each k-iteration, waits for a
 //     free stage of a kStages-deep ring, announces its bytes on the stage's "full" mbarrier and
-//     issues the TMA copies of the A and B tiles (2-6 instructions, zero-filled past m, n and k).
+//     issues the TMA copies of the A and B tiles (2-6 instructions, zero-filled past m, n and k;
+//     an operand narrower than its tile side loads only the part that holds it, TmaOperands).
 //   - The two compute warp groups (threads 0 .. 255) wait on "full", issue their kBK / 16
 //     wgmma.m64n{kBN}k16 per k-iteration, keep one wgmma group in flight, and release the stage of
 //     the previous k-iteration on its "empty" mbarrier (one arrival per warp group).
@@ -94,20 +95,21 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
     for (int kt = k_iter_begin; kt < k_iter_end; ++kt) {
       sm90::MbarrierWait(p.Empty(p.stage), p.phase ^ 1);
       const uint32_t full = p.Full(p.stage);
-      sm90::MbarrierArriveExpectTx(full, kStageBytes);
+      sm90::MbarrierArriveExpectTx(full, tma.stage_bytes);
       const uint32_t a = p.ring + static_cast<uint32_t>(p.stage * kStageBytes);
       const uint32_t b = a + Stages::kABytes;
       const int k0 = kt * kBK;
       if constexpr (kAColMajor) {
         sm90::TmaLoad(a, &tma.a, full, tile_m0, k0, a_batch);
-        sm90::TmaLoad(a + kHalf, &tma.a, full, tile_m0 + 64, k0, a_batch);
+        if (tma.a_boxes > 1) sm90::TmaLoad(a + kHalf, &tma.a, full, tile_m0 + 64, k0, a_batch);
       } else {
         sm90::TmaLoad(a, &tma.a, full, k0, tile_m0, a_batch);
       }
       if constexpr (kBRowMajor) {
 #pragma unroll
         for (int h = 0; h < kBN / 64; ++h)
-          sm90::TmaLoad(b + kHalf * h, &tma.b, full, tile_n0 + 64 * h, k0, b_batch);
+          if (h < tma.b_boxes)
+            sm90::TmaLoad(b + kHalf * h, &tma.b, full, tile_n0 + 64 * h, k0, b_batch);
       } else {
         sm90::TmaLoad(b, &tma.b, full, k0, tile_n0, b_batch);
       }

@@ -458,6 +458,49 @@ TEST(GemmGpu, ForcedTileRunsThatKernel) {
   EXPECT_EQ(buf.WrittenOutsideD(c), 0);
 }
 
+// An operand narrower than its tile side (decode: 16 or 64 rows of a 128-wide side) is loaded
+// only as far as it reaches (kernels::LoadOf); the rest of each ring stage keeps whatever an
+// earlier launch left there. Before each narrow GEMM, a GEMM of NaN inputs on every SM (each
+// tile) fills the rings with NaN: none of it may reach D's entries.
+TEST(GemmGpu, NarrowOperandsIgnoreStaleStageRows) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  Config poison;
+  poison.s = {4096, 2048, 512, 1};
+  Buffers nan_buf(poison);
+  ASSERT_EQ(testing::Fill(nan_buf.a.get(), poison.in, nan_buf.a_extent, 0, /*nan=*/true),
+            cudaSuccess);
+  ASSERT_EQ(testing::Fill(nan_buf.b.get(), poison.in, nan_buf.b_extent, 0, /*nan=*/true),
+            cudaSuccess);
+  auto fill_rings_with_nan = [&] {
+    for (const TileShape& tile : {dev->tile, dev->alt_tile}) {
+      if (tile == kNoTile) continue;
+      Options o;
+      o.tile = tile;
+      ASSERT_TRUE(gemm(nan_buf.args, nullptr, o).ok());
+    }
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  };
+  const Shape shapes[] = {{16, 3000, 1024, 1}, {3000, 40, 1024, 1}, {64, 1000, 512, 2},
+                          {1000, 64, 2048, 1}, {8, 8, 4096, 1}};
+  for (const Shape& shape : shapes) {
+    for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
+      for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK, Mode::kSplitK}) {
+          Config c;
+          c.s = shape;
+          c.a = a, c.b = b;
+          Options o;
+          o.mode = mode;
+          fill_rings_with_nan();
+          ExpectCorrect(c, o, NextSeed());
+        }
+      }
+    }
+  }
+}
+
 // A traced launch records every piece of work of its plan, in order, and still computes D right.
 TEST(GemmGpu, TraceRecordsEveryPieceOfThePlan) {
   STREAMK_SKIP_WITHOUT_GPU();

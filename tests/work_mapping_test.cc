@@ -1,6 +1,7 @@
 // The invariants of DESIGN section 6, checked on the work mapping and fixup protocol over a sweep
 // of shapes, SM counts, occupancies, modes and reduction strategies. Every failure prints the plan.
 #include "work_mapping.h"
+#include "tma_operands.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -330,3 +331,26 @@ TEST(WorkMapping, RasterBandsFollowTheLongerDimension) {
 
 }  // namespace
 }  // namespace streamk
+
+// The producer loads only the part of a narrow operand's tile that holds it (tma_operands.h):
+// k-contiguous boxes of the extent's rows rounded up to a swizzle atom, m/n-contiguous 64-wide
+// boxes as many as the extent needs; the full tile otherwise.
+TEST(TmaLoads, NarrowOperandsLoadOnlyTheirRows) {
+  using streamk::kernels::LoadOf;
+  using streamk::kernels::OperandLoad;
+  auto same = [](OperandLoad x, int rows, int boxes, uint32_t bytes) {
+    return x.box_rows == rows && x.boxes == boxes && x.bytes == bytes;
+  };
+  // k-contiguous (row-major A, column-major B), 64-deep iterations of 2-byte elements.
+  EXPECT_TRUE(same(LoadOf(false, 16, 128, 64), 16, 1, 16 * 128));
+  EXPECT_TRUE(same(LoadOf(false, 1, 128, 64), 8, 1, 8 * 128));
+  EXPECT_TRUE(same(LoadOf(false, 77, 256, 64), 80, 1, 80 * 128));
+  EXPECT_TRUE(same(LoadOf(false, 128, 128, 64), 128, 1, 128 * 128));
+  EXPECT_TRUE(same(LoadOf(false, 28672, 128, 64), 128, 1, 128 * 128));  // tails stay full boxes
+  EXPECT_TRUE(same(LoadOf(false, 16, 128, 32), 16, 1, 16 * 64));
+  // m/n-contiguous (column-major A, row-major B): 64-wide boxes of 64 k-rows.
+  EXPECT_TRUE(same(LoadOf(true, 16, 256, 64), 64, 1, 64 * 128));
+  EXPECT_TRUE(same(LoadOf(true, 65, 256, 64), 64, 2, 2 * 64 * 128));
+  EXPECT_TRUE(same(LoadOf(true, 200, 256, 64), 64, 4, 4 * 64 * 128));
+  EXPECT_TRUE(same(LoadOf(true, 5000, 128, 64), 64, 2, 2 * 64 * 128));
+}
