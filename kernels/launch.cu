@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 namespace streamk::kernels {
 
@@ -88,31 +89,66 @@ CUresult EncodeTensor16(EncodeTiledFn encode, CUtensorMap* map, DType type, cons
   const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUtensorMapDataType data =
       type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-  return encode(map, data, 3, const_cast<void*>(ptr), dims, strides, box, element_strides,
-                CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion,
-                CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+
+  // A map depends on nothing but these arguments, and a program calls the same GEMMs again and
+  // again: each thread keeps its last maps and encodes only what it has not seen (the driver
+  // call is a sizeable part of a small GEMM's host time, and a launch encodes up to six).
+  struct Key {
+    const void* ptr;
+    cuuint64_t dims[3], strides[2];
+    cuuint32_t box[3];
+    int data, swizzle, promotion;
+  };
+  static_assert(std::has_unique_object_representations_v<Key>, "no padding in a bytewise key");
+  struct Entry {
+    Key key;
+    CUtensorMap map;
+  };
+  constexpr int kEntries = 32;
+  thread_local Entry cache[kEntries];
+  thread_local int used = 0, next = 0;
+  Key key;
+  key.ptr = ptr;
+  std::memcpy(key.dims, dims, sizeof(dims));
+  std::memcpy(key.strides, strides, sizeof(strides));
+  std::memcpy(key.box, box, sizeof(box));
+  key.data = data, key.swizzle = swizzle, key.promotion = promotion;
+  for (int i = 0; i < used; ++i) {
+    if (std::memcmp(&cache[i].key, &key, sizeof(key)) == 0) {
+      *map = cache[i].map;
+      return CUDA_SUCCESS;
+    }
+  }
+  const CUresult r = encode(map, data, 3, const_cast<void*>(ptr), dims, strides, box,
+                            element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion,
+                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r == CUDA_SUCCESS) {
+    cache[next] = Entry{key, *map};
+    next = (next + 1) % kEntries;
+    if (used < kEntries) ++used;
+  }
+  return r;
 }
 
 // One operand as a {inner, outer, batch} tensor of 2-byte elements (tma_operands.h): mn rows or
 // columns and k deep, `ld` elements between consecutive outer indices, `stride` between batch
 // entries (0: one matrix for every entry, *broadcast = 1).
-// The box is one k-iteration of the operand's `tile_mn` rows or columns, or of fewer rows where
-// the operand has fewer (LoadOf).
+// The box is one k-iteration: `box_rows` rows of a k-contiguous operand (a tile's side, or fewer
+// for a partial tile: LoadsOf), a 64-wide half of an m/n-contiguous one.
 cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const void* ptr,
                           bool mn_contiguous, int64_t mn, int64_t k, int64_t ld, int64_t stride,
-                          int batch, int tile_mn, int tile_k) {
+                          int batch, int box_rows, int tile_k) {
   const EncodeTiledFn encode = EncodeTiled();
   if (encode == nullptr) return cudaErrorNotSupported;
   *broadcast = stride == 0 ? 1 : 0;
   const int64_t entries = batch > 1 && stride != 0 ? batch : 1;
-  // k-contiguous: tile_mn rows (at most) of tile_k elements (64 or 128 bytes: the swizzle of that
-  // width); mn-contiguous: tile_k rows of 64 elements (128 bytes: the 128-byte swizzle), loaded
-  // up to tile_mn / 64 times.
+  // k-contiguous: box_rows rows of tile_k elements (64 or 128 bytes: the swizzle of that width);
+  // mn-contiguous: tile_k rows of 64 elements (128 bytes: the 128-byte swizzle), loaded up to
+  // tile_mn / 64 times.
   const bool wide = mn_contiguous || tile_k * 2 == 128;
   const CUresult r = EncodeTensor16(
       encode, map, type, ptr, mn_contiguous ? mn : k, mn_contiguous ? k : mn, entries, ld, stride,
-      mn_contiguous ? 64 : tile_k,
-      mn_contiguous ? tile_k : LoadOf(false, mn, tile_mn, tile_k).box_rows,
+      mn_contiguous ? 64 : tile_k, mn_contiguous ? tile_k : box_rows,
       wide ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
@@ -170,21 +206,35 @@ const char* ArchName(Arch arch) {
 }
 
 cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
-  if (cudaError_t err = EncodeOperand(&tma->a, &tma->a_broadcast, args.input, args.a,
-                                      args.a_col_major, plan.m, plan.k, args.lda, args.stride_a,
-                                      plan.batch, plan.tile_m, plan.tile_k);
-      err != cudaSuccess)
-    return err;
-  if (cudaError_t err =
-          EncodeOperand(&tma->b, &tma->b_broadcast, args.input, args.b, args.b_row_major, plan.n,
-                        plan.k, args.ldb, args.stride_b, plan.batch, plan.tile_n, plan.tile_k);
-      err != cudaSuccess)
-    return err;
-  const OperandLoad a = LoadOf(args.a_col_major, plan.m, plan.tile_m, plan.tile_k);
-  const OperandLoad b = LoadOf(args.b_row_major, plan.n, plan.tile_n, plan.tile_k);
-  tma->a_boxes = a.boxes;
-  tma->b_boxes = b.boxes;
-  tma->stage_bytes = a.bytes + b.bytes;
+  tma->a_load = LoadsOf(args.a_col_major, plan.m, plan.tile_m, plan.tile_k);
+  tma->b_load = LoadsOf(args.b_row_major, plan.n, plan.tile_n, plan.tile_k);
+  // Each operand's map, and a k-contiguous operand's map for its partial last tile.
+  struct Operand {
+    CUtensorMap *map, *edge_map;
+    int* broadcast;
+    const void* ptr;
+    bool mn_contiguous;
+    int64_t mn, ld, stride;
+    const OperandLoads& load;
+  };
+  const Operand operands[] = {
+      {&tma->a, &tma->a_edge, &tma->a_broadcast, args.a, args.a_col_major, plan.m, args.lda,
+       args.stride_a, tma->a_load},
+      {&tma->b, &tma->b_edge, &tma->b_broadcast, args.b, args.b_row_major, plan.n, args.ldb,
+       args.stride_b, tma->b_load}};
+  for (const Operand& o : operands) {
+    if (cudaError_t err = EncodeOperand(o.map, o.broadcast, args.input, o.ptr, o.mn_contiguous,
+                                        o.mn, plan.k, o.ld, o.stride, plan.batch,
+                                        o.load.whole.box_rows, plan.tile_k);
+        err != cudaSuccess)
+      return err;
+    if (o.mn_contiguous || o.load.edge_from == INT64_MAX) continue;
+    if (cudaError_t err = EncodeOperand(o.edge_map, o.broadcast, args.input, o.ptr, false, o.mn,
+                                        plan.k, o.ld, o.stride, plan.batch,
+                                        o.load.edge.box_rows, plan.tile_k);
+        err != cudaSuccess)
+      return err;
+  }
   EncodeOutput(plan, args, tma);
   return cudaSuccess;
 }

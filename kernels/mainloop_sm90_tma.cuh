@@ -7,7 +7,7 @@
 //     same (tile, k-range) sequence as the compute threads and, for each k-iteration, waits for a
 //     free stage of a kStages-deep ring, announces its bytes on the stage's "full" mbarrier and
 //     issues the TMA copies of the A and B tiles (2-6 instructions, zero-filled past m, n and k;
-//     an operand narrower than its tile side loads only the part that holds it, TmaOperands).
+//     a partial last tile along m or n loads only the rows it holds, TmaOperands).
 //   - The two compute warp groups (threads 0 .. 255) wait on "full", issue their kBK / 16
 //     wgmma.m64n{kBN}k16 per k-iteration, keep one wgmma group in flight, and release the stage of
 //     the previous k-iteration on its "empty" mbarrier (one arrival per warp group).
@@ -92,26 +92,34 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
                                  int batch, int k_iter_begin, int k_iter_end) {
     const int a_batch = tma.a_broadcast ? 0 : batch;
     const int b_batch = tma.b_broadcast ? 0 : batch;
+    // A partial last tile along m or n loads only the rows it holds (TmaOperands).
+    const bool a_edge = tile_m0 >= tma.a_load.edge_from;
+    const bool b_edge = tile_n0 >= tma.b_load.edge_from;
+    const OperandLoad& a_load = a_edge ? tma.a_load.edge : tma.a_load.whole;
+    const OperandLoad& b_load = b_edge ? tma.b_load.edge : tma.b_load.whole;
+    const CUtensorMap* a_map = a_edge && !kAColMajor ? &tma.a_edge : &tma.a;
+    const CUtensorMap* b_map = b_edge && !kBRowMajor ? &tma.b_edge : &tma.b;
+    const uint32_t bytes = a_load.bytes + b_load.bytes;
     for (int kt = k_iter_begin; kt < k_iter_end; ++kt) {
       sm90::MbarrierWait(p.Empty(p.stage), p.phase ^ 1);
       const uint32_t full = p.Full(p.stage);
-      sm90::MbarrierArriveExpectTx(full, tma.stage_bytes);
+      sm90::MbarrierArriveExpectTx(full, bytes);
       const uint32_t a = p.ring + static_cast<uint32_t>(p.stage * kStageBytes);
       const uint32_t b = a + Stages::kABytes;
       const int k0 = kt * kBK;
       if constexpr (kAColMajor) {
-        sm90::TmaLoad(a, &tma.a, full, tile_m0, k0, a_batch);
-        if (tma.a_boxes > 1) sm90::TmaLoad(a + kHalf, &tma.a, full, tile_m0 + 64, k0, a_batch);
+        sm90::TmaLoad(a, a_map, full, tile_m0, k0, a_batch);
+        if (a_load.boxes > 1) sm90::TmaLoad(a + kHalf, a_map, full, tile_m0 + 64, k0, a_batch);
       } else {
-        sm90::TmaLoad(a, &tma.a, full, k0, tile_m0, a_batch);
+        sm90::TmaLoad(a, a_map, full, k0, tile_m0, a_batch);
       }
       if constexpr (kBRowMajor) {
 #pragma unroll
         for (int h = 0; h < kBN / 64; ++h)
-          if (h < tma.b_boxes)
-            sm90::TmaLoad(b + kHalf * h, &tma.b, full, tile_n0 + 64 * h, k0, b_batch);
+          if (h < b_load.boxes)
+            sm90::TmaLoad(b + kHalf * h, b_map, full, tile_n0 + 64 * h, k0, b_batch);
       } else {
-        sm90::TmaLoad(b, &tma.b, full, k0, tile_n0, b_batch);
+        sm90::TmaLoad(b, b_map, full, k0, tile_n0, b_batch);
       }
       p.Advance();
     }

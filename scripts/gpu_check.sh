@@ -15,7 +15,7 @@ cat "$out/env.log"
 head -3 "$out/plan.log"
 # Each gtest chunk under its own timeout, so a hang names itself instead of eating the call.
 status=0
-for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:GemmGpu.Every*:GemmGpu.PartialWave*' \
+for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:GemmGpu.Every*:GemmGpu.Partial*' \
               'GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
               'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*'; do
   timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests --gtest_filter="$filter" \

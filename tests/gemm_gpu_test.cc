@@ -458,11 +458,12 @@ TEST(GemmGpu, ForcedTileRunsThatKernel) {
   EXPECT_EQ(buf.WrittenOutsideD(c), 0);
 }
 
-// An operand narrower than its tile side (decode: 16 or 64 rows of a 128-wide side) is loaded
-// only as far as it reaches (kernels::LoadOf); the rest of each ring stage keeps whatever an
-// earlier launch left there. Before each narrow GEMM, a GEMM of NaN inputs on every SM (each
-// tile) fills the rings with NaN: none of it may reach D's entries.
-TEST(GemmGpu, NarrowOperandsIgnoreStaleStageRows) {
+// A tile that holds fewer of an operand's rows than its side (the last tile along m or n, or
+// the only one of a decode operand: 16 or 64 rows of a 128-wide side) loads only those
+// (kernels::LoadsOf); the rest of each ring stage keeps whatever an earlier launch left there.
+// Before each such GEMM, a GEMM of NaN inputs on every SM (each tile) fills the rings with NaN:
+// none of it may reach D's entries.
+TEST(GemmGpu, PartialTilesIgnoreStaleStageRows) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
@@ -483,7 +484,8 @@ TEST(GemmGpu, NarrowOperandsIgnoreStaleStageRows) {
     ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   };
   const Shape shapes[] = {{16, 3000, 1024, 1}, {3000, 40, 1024, 1}, {64, 1000, 512, 2},
-                          {1000, 64, 2048, 1}, {8, 8, 4096, 1}};
+                          {1000, 64, 2048, 1}, {8, 8, 4096, 1},       {300, 136, 1024, 1},
+                          {136, 700, 512, 1},  {1000, 200, 256, 1}};
   for (const Shape& shape : shapes) {
     for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
       for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {

@@ -332,11 +332,12 @@ TEST(WorkMapping, RasterBandsFollowTheLongerDimension) {
 }  // namespace
 }  // namespace streamk
 
-// The producer loads only the part of a narrow operand's tile that holds it (tma_operands.h):
-// k-contiguous boxes of the extent's rows rounded up to a swizzle atom, m/n-contiguous 64-wide
-// boxes as many as the extent needs; the full tile otherwise.
-TEST(TmaLoads, NarrowOperandsLoadOnlyTheirRows) {
+// The producer loads only the part of a tile that holds the operand (tma_operands.h): a partial
+// last tile along m or n (or the only tile of a narrow operand) loads k-contiguous boxes of its
+// rows rounded up to a swizzle atom, or as many m/n-contiguous 64-wide boxes as they need.
+TEST(TmaLoads, PartialTilesLoadOnlyTheirRows) {
   using streamk::kernels::LoadOf;
+  using streamk::kernels::LoadsOf;
   using streamk::kernels::OperandLoad;
   auto same = [](OperandLoad x, int rows, int boxes, uint32_t bytes) {
     return x.box_rows == rows && x.boxes == boxes && x.bytes == bytes;
@@ -346,11 +347,26 @@ TEST(TmaLoads, NarrowOperandsLoadOnlyTheirRows) {
   EXPECT_TRUE(same(LoadOf(false, 1, 128, 64), 8, 1, 8 * 128));
   EXPECT_TRUE(same(LoadOf(false, 77, 256, 64), 80, 1, 80 * 128));
   EXPECT_TRUE(same(LoadOf(false, 128, 128, 64), 128, 1, 128 * 128));
-  EXPECT_TRUE(same(LoadOf(false, 28672, 128, 64), 128, 1, 128 * 128));  // tails stay full boxes
   EXPECT_TRUE(same(LoadOf(false, 16, 128, 32), 16, 1, 16 * 64));
   // m/n-contiguous (column-major A, row-major B): 64-wide boxes of 64 k-rows.
   EXPECT_TRUE(same(LoadOf(true, 16, 256, 64), 64, 1, 64 * 128));
   EXPECT_TRUE(same(LoadOf(true, 65, 256, 64), 64, 2, 2 * 64 * 128));
-  EXPECT_TRUE(same(LoadOf(true, 200, 256, 64), 64, 4, 4 * 64 * 128));
-  EXPECT_TRUE(same(LoadOf(true, 5000, 128, 64), 64, 2, 2 * 64 * 128));
+  EXPECT_TRUE(same(LoadOf(true, 256, 256, 64), 64, 4, 4 * 64 * 128));
+
+  // Whole tiles load the tile's side; the partial last one, from edge_from on, only its rows.
+  auto loads = LoadsOf(false, 136, 128, 64);  // 5968 x 136: the second tile holds 8 rows
+  EXPECT_TRUE(same(loads.whole, 128, 1, 128 * 128));
+  EXPECT_EQ(loads.edge_from, 128);
+  EXPECT_TRUE(same(loads.edge, 8, 1, 8 * 128));
+  loads = LoadsOf(false, 16, 128, 64);  // decode: the only tile is partial
+  EXPECT_EQ(loads.edge_from, 0);
+  EXPECT_TRUE(same(loads.edge, 16, 1, 16 * 128));
+  EXPECT_EQ(LoadsOf(false, 256, 128, 64).edge_from, INT64_MAX);  // whole tiles only
+  EXPECT_EQ(LoadsOf(false, 250, 128, 64).edge_from, INT64_MAX);  // 122 rows: a whole box anyway
+  EXPECT_EQ(LoadsOf(false, 248, 128, 64).edge_from, INT64_MAX);  // 120 rows: saves too little
+  EXPECT_EQ(LoadsOf(false, 224, 128, 64).edge_from, 128);        // 96 rows: a quarter saved
+  EXPECT_EQ(LoadsOf(true, 200, 256, 64).edge_from, INT64_MAX);   // needs all four boxes
+  loads = LoadsOf(true, 300, 256, 64);
+  EXPECT_EQ(loads.edge_from, 256);
+  EXPECT_TRUE(same(loads.edge, 64, 1, 64 * 128));
 }
