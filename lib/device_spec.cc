@@ -159,18 +159,38 @@ DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
   return spec;
 }
 
+// The memory floor of both TMA configurations (CostModel::hbm_bytes_per_us). Fitted on an H200
+// (docs/results/2026-11-21-h200-decode/, run 71): once decode tiles load only their rows,
+// 70b.up.m16 streams its 470 MB of weights in 125 us (3.76 TB/s with its fixed costs), and
+// 70b.qkv.m16-m128 (80 tiles, 168 MB) ran data-parallel on 80 SMs in 52-54 us, faster than
+// every tile Stream-K over 132 SMs (54-55 us), which the model without a floor predicted 10%
+// faster (50.5 against 55.8 us) and auto picked, 0.94-0.99 of dp. Replayed (streamk-fit) on
+// run 71, 3.0-3.6 TB/s move those three shapes to data-parallel and no other pick; 3.8 leaves
+// them, 2.8 also moves llm's down projections to unmeasured plans. 3.5 TB/s; the H100 scaled
+// by its HBM bandwidth (3.35 against 4.8 TB/s).
+DeviceSpec WithMemoryFloor(DeviceSpec spec, double bytes_per_us) {
+  spec.cost.hbm_bytes_per_us = bytes_per_us;
+  spec.alt_cost.hbm_bytes_per_us = bytes_per_us;
+  return spec;
+}
+constexpr double kH200HbmBytesPerUs = 3.5e6;
+
 }  // namespace
 
 DeviceSpec A100Spec() {
   return Spec("A100-SXM4", 108, kA100Occupancy, 40 << 20, kA100Cost, TileShape{});
 }
 DeviceSpec H100Spec() {
-  return WithTma128(Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile),
-                    4.8 / 3.35);
+  return WithMemoryFloor(
+      WithTma128(Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile),
+                 4.8 / 3.35),
+      kH200HbmBytesPerUs * 3.35 / 4.8);
 }
 DeviceSpec H200Spec() {
-  return WithTma128(Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile),
-                    1.0);
+  return WithMemoryFloor(
+      WithTma128(Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile),
+                 1.0),
+      kH200HbmBytesPerUs);
 }
 DeviceSpec H200CpAsyncSpec() {
   return Spec("H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{});

@@ -511,7 +511,16 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
     for (int w : {early_end, sk_end - 1})
       worst = std::max(worst, load_before(w % grid, sk_end) + red.fixed);
   }
-  return terms.fixed + worst;
+  // The memory floor (CostModel::hbm_bytes_per_us): every byte of A, B and D once, then one
+  // epilogue.
+  double floor = 0;
+  if (cost.hbm_bytes_per_us > 0) {
+    const double bytes = 2.0 * p.batch *
+                         (static_cast<double>(p.m) * p.k + static_cast<double>(p.n) * p.k +
+                          static_cast<double>(p.m) * p.n);
+    floor = bytes / cost.hbm_bytes_per_us + e;
+  }
+  return terms.fixed + std::max(worst, floor);
 }
 
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,

@@ -150,6 +150,34 @@ TEST(PlannerNamedCases, AForcedTileIsPricedWithItsOwnConstants) {
   }
 }
 
+TEST(PlannerNamedCases, DecodeProjectionsBoundByTheMemoryRunDataParallel) {
+  // 70b.qkv.m64 (10240 x 64 x 8192 in the kernel's orientation): 80 tiles of 128 x 128 stream
+  // 168 MB of weights. Measured on an H200 (run 71 of docs/results/2026-11-21-h200-decode/),
+  // data-parallel on 80 SMs ran 52.3 us and every tile Stream-K over 132 SMs 54.5: the memory,
+  // not the SMs, sets the pace. Without the memory floor the model predicted Stream-K 10% faster.
+  const DeviceSpec dev = H200Spec();
+  ASSERT_GT(dev.alt_cost.hbm_bytes_per_us, 0);
+  for (const int64_t n : {16, 64, 128}) {
+    const Plan p = MustPlan(Shape(10240, n, 8192), dev);
+    EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
+    EXPECT_EQ(p.tile_n, 128) << p;
+    DeviceSpec no_floor = dev;
+    no_floor.cost.hbm_bytes_per_us = no_floor.alt_cost.hbm_bytes_per_us = 0;
+    EXPECT_EQ(MustPlan(Shape(10240, n, 8192), no_floor).mode, Mode::kStreamK);
+  }
+  // No plan is predicted faster than its bytes at the memory's rate.
+  PlanOptions sk;
+  sk.mode = Mode::kStreamK;
+  const Plan s = MustPlan(Shape(10240, 64, 8192), dev, sk);
+  const double bytes = 2.0 * (10240.0 * 8192 + 64.0 * 8192 + 10240.0 * 64);
+  EXPECT_GE(PredictMicros(s, dev.alt_cost), bytes / dev.alt_cost.hbm_bytes_per_us);
+  // A down projection, whose few tiles are deep (32 tiles over 11008), still splits k: the
+  // floor (26 us) is under its split plan (measured 37.9 us against 64.0 data-parallel).
+  const Plan down = MustPlan(Shape(4096, 16, 11008), dev);
+  EXPECT_NE(down.mode, Mode::kDataParallel) << down;
+  EXPECT_GT(down.sk_blocks, 0) << down;
+}
+
 TEST(PlannerNamedCases, TileShapesParseAndPrint) {
   const std::optional<TileShape> t = ParseTileShape("128x256x64");
   ASSERT_TRUE(t.has_value());

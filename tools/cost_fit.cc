@@ -64,6 +64,7 @@ constexpr Field kFields[] = {
     {"misaligned_load", &CostModel::misaligned_load},
     {"reduce_latency_us", &CostModel::reduce_latency_us},
     {"misaligned_busy_load", &CostModel::misaligned_busy_load},
+    {"hbm_bytes_per_us", &CostModel::hbm_bytes_per_us},
 };
 
 }  // namespace

@@ -58,6 +58,12 @@ struct CostModel {
   // on the TMA kernel: misaligned rows cost more the more SMs load them at once (1.2-1.3x on a few
   // tiles, up to 1.7x on a full wave; the cause is not traced).
   double misaligned_busy_load = -1;
+  // The rate at which the GPU's memory delivers a GEMM's own bytes (A, B and D, 2 bytes each),
+  // in bytes per microsecond (0: no floor). A plan takes at least its fixed costs plus those
+  // bytes at this rate, however many SMs share them: decode projections, whose tiles stream
+  // weights no other tile reads, run at the memory's speed, and Stream-K's extra SMs cannot make
+  // them faster.
+  double hbm_bytes_per_us = 0;
 };
 
 // A tile of D computed by one block, and the depth of one k-iteration, in elements.
