@@ -1,10 +1,12 @@
 // The TMA descriptors of one GEMM's A and B operands (CUtensorMap, built on the host by
 // EncodeTmaOperands in launch.h, passed to the kernel as a __grid_constant__ parameter) and how
 // the kernel addresses them. Each operand is a 3-d tensor, innermost dimension first:
-//   k-contiguous (A row-major, B column-major): {k, m or n, batch}, box {32, 128, 1}, 64-byte
-//     swizzle: one box is one 128 x 32 operand tile in the layout MainloopSm90 documents;
-//   m/n-contiguous (A column-major, B row-major): {m or n, k, batch}, box {64, 32, 1}, 128-byte
-//     swizzle: one box is one 64-wide half of the tile; two boxes 4096 bytes apart make the tile.
+//   k-contiguous (A row-major, B column-major): {k, m or n, batch}, box {tile_k, tile side, 1}
+//     (fewer rows for a partial tile: LoadsOf below), 128-byte swizzle at tile_k = 64 (64-byte at
+//     32): one box is one k-iteration of the operand's tile in the layout MainloopSm90 documents;
+//   m/n-contiguous (A column-major, B row-major): {m or n, k, batch}, box {64, tile_k, 1},
+//     128-byte swizzle: one box is one 64-wide part of the tile; tile side / 64 boxes (fewer for
+//     a partial tile) make the tile.
 // Elements outside the tensor (m, n or k tails) are filled with zeros by the TMA unit.
 // D, where the epilogue stores it by TMA (d_store: 16-bit D with rows of n elements a multiple of
 // 16 bytes; launch.cu), is a {n, m, batch} tensor, box {64, 128, 1}, 128-byte swizzle
