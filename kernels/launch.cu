@@ -80,16 +80,6 @@ CUresult EncodeTensor16(EncodeTiledFn encode, CUtensorMap* map, DType type, cons
                         int64_t inner, int64_t outer, int64_t entries, int64_t ld, int64_t stride,
                         int box_inner, int box_outer, CUtensorMapSwizzle swizzle,
                         CUtensorMapL2promotion promotion) {
-  const cuuint64_t dims[3] = {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
-                              static_cast<cuuint64_t>(entries)};
-  const cuuint64_t strides[2] = {static_cast<cuuint64_t>(ld) * 2,
-                                 static_cast<cuuint64_t>(entries > 1 ? stride : ld * outer) * 2};
-  const cuuint32_t box[3] = {static_cast<cuuint32_t>(box_inner),
-                             static_cast<cuuint32_t>(box_outer), 1u};
-  const cuuint32_t element_strides[3] = {1, 1, 1};
-  const CUtensorMapDataType data =
-      type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
-
   // A map depends on nothing but these arguments, and a program calls the same GEMMs again and
   // again: each thread keeps its last maps and encodes only what it has not seen (the driver
   // call is a sizeable part of a small GEMM's host time, and a launch encodes up to six).
@@ -97,9 +87,21 @@ CUresult EncodeTensor16(EncodeTiledFn encode, CUtensorMap* map, DType type, cons
     const void* ptr;
     cuuint64_t dims[3], strides[2];
     cuuint32_t box[3];
-    int data, swizzle, promotion;
+    CUtensorMapDataType data;
+    CUtensorMapSwizzle swizzle;
+    CUtensorMapL2promotion promotion;
   };
   static_assert(std::has_unique_object_representations_v<Key>, "no padding in a bytewise key");
+  const Key key{ptr,
+                {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
+                 static_cast<cuuint64_t>(entries)},
+                {static_cast<cuuint64_t>(ld) * 2,
+                 static_cast<cuuint64_t>(entries > 1 ? stride : ld * outer) * 2},
+                {static_cast<cuuint32_t>(box_inner), static_cast<cuuint32_t>(box_outer), 1u},
+                type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                     : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                swizzle,
+                promotion};
   struct Entry {
     Key key;
     CUtensorMap map;
@@ -107,21 +109,16 @@ CUresult EncodeTensor16(EncodeTiledFn encode, CUtensorMap* map, DType type, cons
   constexpr int kEntries = 32;
   thread_local Entry cache[kEntries];
   thread_local int used = 0, next = 0;
-  Key key;
-  key.ptr = ptr;
-  std::memcpy(key.dims, dims, sizeof(dims));
-  std::memcpy(key.strides, strides, sizeof(strides));
-  std::memcpy(key.box, box, sizeof(box));
-  key.data = data, key.swizzle = swizzle, key.promotion = promotion;
   for (int i = 0; i < used; ++i) {
     if (std::memcmp(&cache[i].key, &key, sizeof(key)) == 0) {
       *map = cache[i].map;
       return CUDA_SUCCESS;
     }
   }
-  const CUresult r = encode(map, data, 3, const_cast<void*>(ptr), dims, strides, box,
-                            element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, promotion,
-                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  const CUresult r = encode(map, key.data, 3, const_cast<void*>(ptr), key.dims, key.strides,
+                            key.box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                            promotion, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r == CUDA_SUCCESS) {
     cache[next] = Entry{key, *map};
     next = (next + 1) % kEntries;
