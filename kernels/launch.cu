@@ -179,6 +179,37 @@ void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma
   tma->d_store = 1;
 }
 
+// The copies Plan::repack_a / repack_b ask for, and `args` pointed at them. Only a K-major
+// operand is ever repacked (the planner repacks misaligned K-major rows only).
+cudaError_t RepackOperands(const Plan& plan, char* workspace, cudaStream_t stream,
+                           GemmKernelArgs* args) {
+  struct Operand {
+    bool repack;
+    int64_t offset, rows;
+    const void** ptr;
+    int64_t *ld, *stride;
+  };
+  const Operand operands[] = {
+      {plan.repack_a && !args->a_col_major, plan.repack_a_offset, plan.m, &args->a, &args->lda,
+       &args->stride_a},
+      {plan.repack_b && !args->b_row_major, plan.repack_b_offset, plan.n, &args->b, &args->ldb,
+       &args->stride_b}};
+  for (const Operand& o : operands) {
+    if (!o.repack) continue;
+    // A batch whose entries share the operand (stride 0) shares its one copy.
+    const int64_t entries = plan.batch > 1 && *o.stride != 0 ? plan.batch : 1;
+    void* copy = workspace + o.offset;
+    if (cudaError_t err = LaunchRepackRows(*o.ptr, *o.ld, *o.stride, o.rows, plan.k, entries, copy,
+                                           plan.repack_ld, stream);
+        err != cudaSuccess)
+      return err;
+    *o.ptr = copy;
+    *o.ld = plan.repack_ld;
+    *o.stride = entries > 1 ? o.rows * plan.repack_ld : 0;
+  }
+  return cudaSuccess;
+}
+
 }  // namespace
 
 Arch KernelArch(int device) {
@@ -243,16 +274,17 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
   const Arch arch = KernelArch(device);
   if (!ComputesTile(arch, plan.tile_m, plan.tile_n, plan.tile_k)) return cudaErrorInvalidValue;
-  TmaOperands tma;
-  if (arch == Arch::kSm90Tma) {
-    if (cudaError_t err = EncodeTmaOperands(plan, args, &tma); err != cudaSuccess) return err;
-  }
-  KernelConfig kernel;
-  if (cudaError_t err = Prepare(arch, plan.tile_n, args, &kernel); err != cudaSuccess) return err;
-
-  Plan p = plan;
   GemmKernelArgs a = args;
   char* ws = static_cast<char*>(workspace);
+  if (cudaError_t err = RepackOperands(plan, ws, stream, &a); err != cudaSuccess) return err;
+  TmaOperands tma;
+  if (arch == Arch::kSm90Tma) {
+    if (cudaError_t err = EncodeTmaOperands(plan, a, &tma); err != cudaSuccess) return err;
+  }
+  KernelConfig kernel;
+  if (cudaError_t err = Prepare(arch, plan.tile_n, a, &kernel); err != cudaSuccess) return err;
+
+  Plan p = plan;
   void* params[] = {&p, &a, &ws, &tma};  // the last one only for the TMA kernel
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(plan.grid_blocks);

@@ -81,8 +81,17 @@ cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaO
 // whose flags area is zero (it is zero again when the kernel ends). Plans whose blocks wait on
 // each other are launched cooperatively (co-residency guaranteed by the runtime) unless
 // `cooperative` is false.
+// Operands the plan repacks (Plan::repack_a, repack_b) are first copied into the workspace
+// (LaunchRepackRows) and the kernel reads the copies.
 cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* workspace,
                        cudaStream_t stream, bool cooperative = true);
+
+// Copies `entries` matrices of `rows` rows of k 2-byte elements (row i of entry e starts
+// e * src_stride + i * src_ld elements into src; both multiples of 8) to dst, rows dst_ld
+// elements apart and entries rows * dst_ld apart, on `stream` (kernels/repack.cu).
+cudaError_t LaunchRepackRows(const void* src, int64_t src_ld, int64_t src_stride, int64_t rows,
+                             int64_t k, int64_t entries, void* dst, int64_t dst_ld,
+                             cudaStream_t stream);
 
 // Resident blocks per SM of the GEMM kernels KernelArch(device) selects on `device` (the least over
 // the configurations).

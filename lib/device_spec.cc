@@ -168,12 +168,32 @@ DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
 // run 71, 3.0-3.6 TB/s move those three shapes to data-parallel and no other pick; 3.8 leaves
 // them, 2.8 also moves llm's down projections to unmeasured plans. 3.5 TB/s; the H100 scaled
 // by its HBM bandwidth (3.35 against 4.8 TB/s).
+// Repacking operands (CostModel::repack_us, repack_bytes_per_us), measured on an H200 (run 79 of
+// docs/results/2026-11-22-h200-kmis/): data-parallel with both operands of an n x n x (n + 8)
+// GEMM repacked, against n x n x n, took 6.8, 14.5, 43.8 and about 170 us more for n = 1024,
+// 2048, 4096 and 8192, i.e. 8.7, 34, 136 and 539 MB read and written: 3.5 us plus 0.9 of the
+// memory's rate (a copy's reads and writes share the bus).
+constexpr double kH200HbmBytesPerUs = 3.5e6;
+constexpr double kRepackUs = 3.5;
+constexpr double kRepackShareOfHbm = 0.9;
+// The L2's rates for the operand loads (CostModel::l2_load_bytes_per_us,
+// misaligned_l2_load_bytes_per_us): the 128 x 256 tile's loads alone on 132 SMs, 4096 x 4096 x K
+// (tma_pair_probe, run 77): 13.9 TB/s with K = 4096 or 4160, 5.4 with K = 4104 or 4120.
+constexpr double kH200L2LoadBytesPerUs = 13.9e6;
+constexpr double kH200MisalignedL2LoadBytesPerUs = 5.4e6;
+// And the costs of repacking operands, whose bytes move at about the same rate.
 DeviceSpec WithMemoryFloor(DeviceSpec spec, double bytes_per_us) {
-  spec.cost.hbm_bytes_per_us = bytes_per_us;
-  spec.alt_cost.hbm_bytes_per_us = bytes_per_us;
+  for (CostModel* c : {&spec.cost, &spec.alt_cost}) {
+    c->hbm_bytes_per_us = bytes_per_us;
+    c->repack_us = kRepackUs;
+    c->repack_bytes_per_us = kRepackShareOfHbm * bytes_per_us;
+    // Scaled with the memory's rate, as everything else of the H100's (unmeasured).
+    c->l2_load_bytes_per_us = kH200L2LoadBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
+    c->misaligned_l2_load_bytes_per_us =
+        kH200MisalignedL2LoadBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
+  }
   return spec;
 }
-constexpr double kH200HbmBytesPerUs = 3.5e6;
 
 }  // namespace
 
@@ -233,11 +253,20 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
   DeviceSpec spec = prop.major >= 9 ? H200Spec() : A100Spec();
   const kernels::Arch arch = kernels::KernelArch(device_ordinal);
   if (prop.major >= 9) {
+    // The kernel's own constants, and the memory's (the floor and repacking), which do not
+    // depend on the kernel. (Until session 17 the memory's were dropped here, so on a GPU the
+    // 128 x 256 tile's plans had no memory floor and repacking was never predicted to pay.)
+    const CostModel memory = spec.cost;
     switch (arch) {
       case kernels::Arch::kSm90Tma: spec.cost = kHopperTmaCost; break;
       case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
       case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
     }
+    spec.cost.hbm_bytes_per_us = memory.hbm_bytes_per_us;
+    spec.cost.repack_us = memory.repack_us;
+    spec.cost.repack_bytes_per_us = memory.repack_bytes_per_us;
+    spec.cost.l2_load_bytes_per_us = memory.l2_load_bytes_per_us;
+    spec.cost.misaligned_l2_load_bytes_per_us = memory.misaligned_l2_load_bytes_per_us;
   }
   const kernels::KernelTile tile = kernels::TileOf(arch);
   spec.tile = {tile.m, tile.n, tile.k};

@@ -106,6 +106,7 @@ PlanOptions ToPlanOptions(const Options& o) {
   p.reduction_slices = o.reduction_slices;
   p.avail_sms = o.avail_sms;
   p.tile = o.tile;
+  p.repack = o.repack;
   return p;
 }
 
@@ -161,7 +162,11 @@ class WorkspacePool {
     } else if (e.zero_bytes < flags_end) {
       STREAMK_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(e.ptr, 0, flags_end, stream));
     }
-    e.zero_bytes = static_cast<size_t>(plan.partials_offset);  // partials dirty the rest
+    // Partials and operand copies dirty the rest.
+    e.zero_bytes = static_cast<size_t>(plan.partials_bytes > 0 ? plan.partials_offset
+                                       : plan.repack_a      ? plan.repack_a_offset
+                                       : plan.repack_b      ? plan.repack_b_offset
+                                                            : plan.workspace_bytes);
     return e.ptr;
   }
 
@@ -198,7 +203,8 @@ class PlanCache {
                   o.avail_sms,
                   o.tile.m,
                   o.tile.n,
-                  o.tile.k};
+                  o.tile.k,
+                  o.repack.has_value() ? static_cast<int>(*o.repack) : -1};
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = plans_.find(key);
@@ -216,7 +222,7 @@ class PlanCache {
   static constexpr size_t kMaxPlans = 4096;
   using Key =
       std::tuple<int, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int, int,
-                 int, int, int, int, int>;
+                 int, int, int, int, int, int>;
   std::mutex mu_;
   std::map<Key, Plan> plans_;
 };

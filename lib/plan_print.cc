@@ -63,13 +63,13 @@ std::string PlanSummary(const Plan& p) {
       "mode=%s m=%d n=%d k=%d batch=%d tile=%dx%dx%d tiles=%d iters_per_tile=%d dp_tiles=%d "
       "sk_tiles=%d sk_blocks=%d sk_regions=%d iters_per_block=%d+%d big=%d dp_blocks=%d "
       "dp_first_wave_tiles=%d dp_before_sk=%d reduction=%s reduction_blocks=%d/%d grid=%d/%d "
-      "sms=%d occupancy=%d workspace=%d",
+      "sms=%d occupancy=%d workspace=%d repack=%s%s",
       ModeName(p.mode), p.m, p.n, p.k, p.batch, p.tile_m, p.tile_n, p.tile_k, p.tiles, p.iters_per_tile,
       p.dp_tiles, p.sk_tiles, p.sk_blocks, p.sk_regions, p.sk_iters_per_normal_block,
       p.sk_big_blocks_per_region > 0 ? 1 : 0, p.sk_big_blocks_per_region, p.dp_blocks,
       p.dp_first_wave_tiles, p.dp_blocks_before_sk, ReductionName(p.reduction), p.reduction_blocks,
       p.reduction_slices, p.grid_blocks, p.work_blocks,
-      p.avail_sms, p.occupancy, p.workspace_bytes);
+      p.avail_sms, p.occupancy, p.workspace_bytes, p.repack_a ? "a" : "", p.repack_b ? "b" : "");
 }
 
 std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::string& device) {
@@ -83,10 +83,19 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
                         device.empty() ? "" : ", ", p.avail_sms, p.occupancy);
   absl::StrAppendFormat(&s, "tiles       %d (%d x %d x %d), %d iterations each\n", p.tiles,
                         p.tiles_m, p.tiles_n, p.batch, p.iters_per_tile);
+  auto operands = [](bool a, bool b) { return a && b ? "A and B" : a ? "A" : "B"; };
   if (p.a_rows_misaligned || p.b_rows_misaligned) {
     absl::StrAppendFormat(
         &s, "operands    K-major rows of %s start at odd multiples of 16 bytes (slower loads)\n",
-        p.a_rows_misaligned && p.b_rows_misaligned ? "A and B" : p.a_rows_misaligned ? "A" : "B");
+        operands(p.a_rows_misaligned, p.b_rows_misaligned));
+  }
+  if (p.repack_a || p.repack_b) {
+    absl::StrAppendFormat(&s,
+                          "repack      %s: K-major rows at odd multiples of 16 bytes, copied to "
+                          "rows %d elements apart (%s bytes) before the kernel\n",
+                          operands(p.repack_a, p.repack_b), p.repack_ld,
+                          Bytes((p.repack_a ? RepackedBytes(p, 'a') : 0) +
+                                (p.repack_b ? RepackedBytes(p, 'b') : 0)));
   }
   absl::StrAppendFormat(&s,
                         "waves       %d full + %d tiles (%.1f%% of the last wave) on %d SMs\n",
@@ -132,10 +141,16 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
   absl::StrAppendFormat(&s, "grid        %d persistent blocks for %d work blocks, raster %s, "
                         "swizzle %d\n",
                         p.grid_blocks, p.work_blocks, RasterName(p.raster), p.swizzle);
-  absl::StrAppendFormat(&s, "workspace   %s bytes (partials %s, flags %s)\n",
-                        Bytes(p.workspace_bytes), Bytes(p.partials_bytes), Bytes(p.flags_bytes));
+  absl::StrAppendFormat(&s, "workspace   %s bytes (partials %s, flags %s%s)\n",
+                        Bytes(p.workspace_bytes), Bytes(p.partials_bytes), Bytes(p.flags_bytes),
+                        p.repack_a || p.repack_b ? ", repacked operands" : "");
   if (why != nullptr) {
-    absl::StrAppendFormat(&s, "predicted   %.1f us\n", why->predicted_us);
+    if (why->repack_us > 0) {
+      absl::StrAppendFormat(&s, "predicted   %.1f us (%.1f us of it repacking)\n",
+                            why->predicted_us, why->repack_us);
+    } else {
+      absl::StrAppendFormat(&s, "predicted   %.1f us\n", why->predicted_us);
+    }
     absl::StrAppendFormat(&s, "candidates\n");
     for (size_t i = 0; i < why->candidates.size(); ++i) {
       const Candidate& c = why->candidates[i];
@@ -188,8 +203,13 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   num("partials_offset", p.partials_offset), num("partials_bytes", p.partials_bytes);
   num("flags_offset", p.flags_offset), num("flags_bytes", p.flags_bytes);
   num("workspace_bytes", p.workspace_bytes);
+  field("repack_a", p.repack_a ? "true" : "false");
+  field("repack_b", p.repack_b ? "true" : "false");
+  num("repack_ld", p.repack_ld);
+  num("repack_a_offset", p.repack_a_offset), num("repack_b_offset", p.repack_b_offset);
   if (why != nullptr) {
     field("predicted_us", absl::StrFormat("%.3f", why->predicted_us));
+    field("repack_us", absl::StrFormat("%.3f", why->repack_us));
     field("reason", JsonString(why->reason));
     std::string list = "[";
     for (size_t i = 0; i < why->candidates.size(); ++i) {

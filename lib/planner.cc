@@ -16,6 +16,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -41,6 +42,10 @@ constexpr int kMaxAutoSplits = 16;
 // error on the H200 runs is up to ~10% on short-k shapes, and losing to data-parallel is the
 // failure users notice.
 constexpr double kMinPredictedGain = 0.08;
+// Auto repacks operands (Plan::repack_a) for an estimated gain of at least this fraction. The
+// estimate's parts: the L2 floor (LoadFloorMicros) within 8% of five measured shapes, the aligned
+// plan's prediction 10-30% above its measurement (a bias against repacking).
+constexpr double kMinRepackGain = 0.03;
 // Band width of the tile raster, in tiles: a band of 8 tile rows (or columns) keeps the operand
 // panels that the ~132 concurrently running tiles share resident in L2.
 constexpr int kDefaultSwizzle = 8;
@@ -804,11 +809,10 @@ double DataParallelMicros(const PlanExplanation& why) {
   return std::numeric_limits<double>::infinity();
 }
 
-}  // namespace
-
-absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
-                              const PlanOptions& o, PlanExplanation* why) {
-  if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
+// MakePlan for the problem's rows as they are (no repacking): the device's tile, or the faster of
+// its two.
+absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device,
+                                const PlanOptions& o, PlanExplanation* why) {
   if (o.tile != kNoTile || device.alt_tile == kNoTile) {
     const TileShape tile = TileOf(o, device);
     return PlanForKernel(problem, device, o, tile, CostOfTile(device, tile), why);
@@ -868,6 +872,92 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                         reason.empty() ? chosen.reason : reason);
   }
   return plan;
+}
+
+// The operand copies' place in the workspace: after [flags | partials], at or past
+// kMinFlagsBytes (Plan::repack_a).
+void AddRepack(bool a, bool b, Plan& p) {
+  p.repack_a = a, p.repack_b = b;
+  p.repack_ld = AlignUp(p.k, Plan::kRepackRowElements);
+  int64_t end = AlignUp(std::max(p.workspace_bytes, Plan::kMinFlagsBytes), Plan::kWorkspaceAlignment);
+  if (a) {
+    p.repack_a_offset = end;
+    end = AlignUp(end + RepackedBytes(p, 'a'), Plan::kWorkspaceAlignment);
+  }
+  if (b) {
+    p.repack_b_offset = end;
+    end = AlignUp(end + RepackedBytes(p, 'b'), Plan::kWorkspaceAlignment);
+  }
+  p.workspace_bytes = end;
+}
+
+}  // namespace
+
+int64_t RepackedBytes(const Plan& p, char operand) {
+  const int64_t rows = operand == 'a' ? p.m : p.n;
+  return int64_t{p.batch} * rows * AlignUp(p.k, Plan::kRepackRowElements) * 2;
+}
+
+double LoadFloorMicros(const Plan& p, bool a_misaligned, bool b_misaligned,
+                       const CostModel& cost) {
+  if (cost.l2_load_bytes_per_us <= 0 || cost.misaligned_l2_load_bytes_per_us <= 0) return 0;
+  const double iterations = static_cast<double>(p.tiles) * p.iters_per_tile;
+  const double a_bytes = iterations * p.tile_m * p.tile_k * 2;
+  const double b_bytes = iterations * p.tile_n * p.tile_k * 2;
+  auto rate = [&cost](bool misaligned) {
+    return misaligned ? cost.misaligned_l2_load_bytes_per_us : cost.l2_load_bytes_per_us;
+  };
+  return a_bytes / rate(a_misaligned) + b_bytes / rate(b_misaligned);
+}
+
+double RepackMicros(const Problem& problem, bool a, bool b, const CostModel& cost) {
+  if (!a && !b) return 0;
+  if (cost.repack_bytes_per_us <= 0) return std::numeric_limits<double>::infinity();
+  const double row_bytes = 2.0 * (problem.k + AlignUp(problem.k, Plan::kRepackRowElements));
+  const double rows = static_cast<double>(problem.batch) *
+                      ((a ? problem.m : 0) + (b ? problem.n : 0));
+  return cost.repack_us + rows * row_bytes / cost.repack_bytes_per_us;
+}
+
+absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
+                              const PlanOptions& o, PlanExplanation* why) {
+  if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
+  absl::StatusOr<Plan> plan = PlanKernel(problem, device, o, why);
+  const bool a = problem.a_rows_misaligned, b = problem.b_rows_misaligned;
+  // A forced decomposition runs on the rows as they are unless repacking is forced too.
+  if (!plan.ok() || (!a && !b) || o.repack == false || (o.mode != Mode::kAuto && !o.repack))
+    return plan;
+  // The decision rests on the plan for aligned rows (predicted) plus the copies, against the
+  // plan for the rows as they are, predicted as if aligned or at the L2's pace for its loads
+  // (LoadFloorMicros), whichever is longer. (The per-iteration misaligned terms, which steer the
+  // decomposition, predict misaligned shapes 1.4-1.6x slower than they run: run 79.) Auto
+  // repacks every misaligned operand if that beats the rows as they are by kMinRepackGain.
+  // (Repacking one of two would copy less, but only copying both was measured: runs 79-80.)
+  Problem aligned = problem;
+  aligned.a_rows_misaligned = aligned.b_rows_misaligned = false;
+  PlanExplanation aligned_why;
+  absl::StatusOr<Plan> repacked =
+      PlanKernel(aligned, device, o, why != nullptr ? &aligned_why : nullptr);
+  if (!repacked.ok()) return plan;
+  const double copy_us = RepackMicros(problem, a, b, device.cost);
+  const double with_copies = PredictMicros(*repacked, KernelCost(device, *repacked)) + copy_us;
+  Plan as_aligned = *plan;
+  as_aligned.a_rows_misaligned = as_aligned.b_rows_misaligned = false;
+  const CostModel& plan_cost = KernelCost(device, *plan);
+  const double floor = LoadFloorMicros(*plan, a, b, plan_cost);
+  const double as_is = std::max(PredictMicros(as_aligned, plan_cost), floor);
+  if (o.repack != true && with_copies >= as_is * (1 - kMinRepackGain)) return plan;
+  AddRepack(a, b, *repacked);
+  if (why != nullptr) {
+    *why = std::move(aligned_why);
+    why->repack_us = copy_us;
+    why->predicted_us += copy_us;
+    why->reason = absl::StrFormat(
+        "%s; %s repacked to 128-byte rows first (%.1f us of copies): estimated %.1f us against "
+        "%.1f as the rows are (the L2 serves those loads in %.1f us)",
+        why->reason, a && b ? "A and B" : a ? "A" : "B", copy_us, with_copies, as_is, floor);
+  }
+  return *repacked;
 }
 
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan) {

@@ -44,6 +44,9 @@ struct Config {
   int64_t stride_a = -1, stride_b = -1;
   // Elements of D (and C) past each stored row's end and past each batch entry's end.
   int64_t ldd_extra = 0, stride_d_extra = 0;
+  // lda, ldb and their batch strides odd multiples of 8 elements: K-major rows then start at odd
+  // multiples of 16 bytes (the rows the planner may repack).
+  bool odd_rows = false;
 };
 
 int64_t Align(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
@@ -84,6 +87,8 @@ struct Buffers {
     const int in_align = 8, out_align = 16 / DTypeBytes(cfg.out);
     g.lda = Align(cfg.a == Layout::kRowMajor ? g.k : g.m, in_align) + in_align;
     g.ldb = Align(cfg.b == Layout::kRowMajor ? g.n : g.k, in_align);
+    auto odd = [](int64_t x) { return x % 16 == 0 ? x + 8 : x; };
+    if (cfg.odd_rows) g.lda = odd(g.lda), g.ldb = odd(g.ldb);
     g.ldd = Align(cfg.cd == Layout::kRowMajor ? g.n : g.m, out_align) + cfg.ldd_extra;
     g.ldc = g.ldd;
     const int64_t a_elems = g.lda * (cfg.a == Layout::kRowMajor ? g.m : g.k);
@@ -91,6 +96,8 @@ struct Buffers {
     d_elems = g.ldd * (cfg.cd == Layout::kRowMajor ? g.m : g.n);
     g.stride_a = cfg.stride_a >= 0 ? cfg.stride_a : Align(a_elems, in_align);
     g.stride_b = cfg.stride_b >= 0 ? cfg.stride_b : Align(b_elems, in_align);
+    if (cfg.odd_rows && cfg.stride_a < 0) g.stride_a = odd(g.stride_a);
+    if (cfg.odd_rows && cfg.stride_b < 0) g.stride_b = odd(g.stride_b);
     g.stride_c = g.stride_d = Align(d_elems, out_align) + cfg.stride_d_extra;
     a_extent = Align(g.stride_a * (g.batch - 1) + a_elems, in_align);
     b_extent = Align(g.stride_b * (g.batch - 1) + b_elems, in_align);
@@ -503,6 +510,74 @@ TEST(GemmGpu, PartialTilesIgnoreStaleStageRows) {
   }
 }
 
+// Operands whose K-major rows start at odd multiples of 16 bytes, copied to aligned rows before
+// the kernel (Options::repack): every layout (only K-major operands are copied) and mode, k with
+// a tail of fewer than 8 elements, batches with their own and with one shared A; the plan copies
+// what it says, into a caller-owned workspace of GetWorkspaceSize() bytes, which a Stream-K plan
+// then reuses with its flags still zero.
+TEST(GemmGpu, RepackedOperandsMatchTheReference) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  const Shape shapes[] = {{1000, 700, 1000, 1}, {300, 260, 997, 1}, {136, 264, 520, 3},
+                          {2, 3000, 4100, 1}};
+  for (const Shape& shape : shapes) {
+    for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
+      for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK, Mode::kSplitK}) {
+          for (int64_t stride_a : {int64_t{-1}, int64_t{0}}) {
+            if (stride_a == 0 && shape.batch == 1) continue;
+            Config c;
+            c.s = shape;
+            c.a = a, c.b = b, c.stride_a = stride_a, c.odd_rows = true;
+            Options o;
+            o.mode = mode, o.repack = true;
+            Buffers buf(c);
+            absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+            ASSERT_TRUE(plan.ok()) << plan.status();
+            // The kernel's A is the user's A here (D row-major): K-major when row-major.
+            EXPECT_EQ(plan->repack_a, a == Layout::kRowMajor) << Describe(c, o);
+            EXPECT_EQ(plan->repack_b, b == Layout::kColMajor) << Describe(c, o);
+            ExpectCorrect(c, o, NextSeed());
+          }
+        }
+      }
+    }
+  }
+  // A caller-owned workspace: the copies land past the flags, which stay zero for a Stream-K
+  // plan run on the same workspace afterwards.
+  Config c;
+  c.s = {1000, 700, 1000, 1};
+  c.odd_rows = true;
+  Buffers buf(c);
+  CUDA_ASSERT(buf.Refresh(c, NextSeed()));
+  const std::vector<float> want = buf.Reference(c);
+  Options repack, sk;
+  repack.repack = true, repack.mode = Mode::kDataParallel;
+  sk.repack = false, sk.mode = Mode::kStreamK;
+  absl::StatusOr<size_t> repack_bytes = GetWorkspaceSize(buf.args, repack);
+  absl::StatusOr<size_t> sk_bytes = GetWorkspaceSize(buf.args, sk);
+  ASSERT_TRUE(repack_bytes.ok() && sk_bytes.ok());
+  absl::StatusOr<Plan> plan = PlanGemm(buf.args, repack);
+  ASSERT_TRUE(plan.ok());
+  EXPECT_GE(*repack_bytes, static_cast<size_t>(plan->repack_b_offset + RepackedBytes(*plan, 'b')));
+  const size_t bytes = std::max(*repack_bytes, *sk_bytes);
+  DeviceBuffer ws(bytes);
+  CUDA_ASSERT(cudaMemset(ws.get(), 0, bytes));
+  for (const Options& o : {repack, sk, repack, sk}) {
+    CUDA_ASSERT(testing::Fill(buf.d.get(), c.out, buf.d_elems, 0, /*nan=*/true));
+    absl::Status s = gemm(buf.args, ws.get(), bytes, nullptr, o);
+    ASSERT_TRUE(s.ok()) << s;
+    FinishOrDie(nullptr, Describe(c, o));
+    CUDA_ASSERT(cudaDeviceSynchronize());
+    EXPECT_LT(OutputError(buf.Result(c), want, c.out), Tolerance(c.out)) << Describe(c, o);
+  }
+  // Too small a workspace for the copies is refused before anything runs.
+  absl::Status s = gemm(buf.args, ws.get(), static_cast<size_t>(plan->repack_b_offset), nullptr,
+                        repack);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+}
+
 // A traced launch records every piece of work of its plan, in order, and still computes D right.
 TEST(GemmGpu, TraceRecordsEveryPieceOfThePlan) {
   STREAMK_SKIP_WITHOUT_GPU();
@@ -706,6 +781,17 @@ TEST(GemmGpu, KernelOccupancyFeedsTheDeviceSpec) {
   EXPECT_TRUE(dev->queried);
   EXPECT_GE(dev->occupancy, 1);
   EXPECT_GT(dev->sms, 0);
+  // On Hopper both kernel configurations keep the memory's terms (the floor and repacking),
+  // whichever kernel constants replaced the preset's.
+  cudaDeviceProp prop;
+  CUDA_ASSERT(cudaGetDeviceProperties(&prop, 0));
+  if (prop.major == 9) {
+    for (const CostModel* c : {&dev->cost, &dev->alt_cost}) {
+      EXPECT_GT(c->hbm_bytes_per_us, 0);
+      EXPECT_GT(c->repack_bytes_per_us, 0);
+      EXPECT_GT(c->repack_us, 0);
+    }
+  }
   std::printf("device %s: %d SMs, kernel occupancy %d blocks/SM, L2 %lld bytes\n",
               dev->name.c_str(), dev->sms, dev->occupancy,
               static_cast<long long>(dev->l2_bytes));

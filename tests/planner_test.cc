@@ -448,6 +448,126 @@ TEST(PlannerBehaviour, BatchCountsTilesAcrossTheBatch) {
   EXPECT_EQ(q.mode, Mode::kStreamK) << q;
 }
 
+TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
+  // 4096 x 4096 x 4104 (tn: both operands' rows start at odd multiples of 16 bytes): measured on
+  // an H200 (run 75 of docs/results/2026-11-22-h200-kmis/), data-parallel 298 us with the rows
+  // as they are, 187 with K = 4096; copying both operands (135 MB read and written) costs about
+  // 40 us. The planner repacks both, puts the copies in the workspace past the flags and the
+  // partials, and plans the kernel for aligned rows.
+  const DeviceSpec dev = H200Spec();
+  Problem q = Shape(4096, 4096, 4104);
+  q.a_rows_misaligned = q.b_rows_misaligned = true;
+  PlanExplanation why;
+  const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->repack_a && p->repack_b) << *p;
+  EXPECT_FALSE(p->a_rows_misaligned || p->b_rows_misaligned) << *p;
+  EXPECT_EQ(p->repack_ld, 4160);
+  EXPECT_GE(p->repack_a_offset, std::max(Plan::kMinFlagsBytes, p->partials_offset + p->partials_bytes));
+  EXPECT_EQ(p->repack_a_offset % Plan::kWorkspaceAlignment, 0);
+  EXPECT_GE(p->repack_b_offset, p->repack_a_offset + RepackedBytes(*p, 'a'));
+  EXPECT_EQ(p->repack_b_offset % Plan::kWorkspaceAlignment, 0);
+  EXPECT_GE(p->workspace_bytes, p->repack_b_offset + RepackedBytes(*p, 'b'));
+  EXPECT_EQ(RepackedBytes(*p, 'a'), 4096 * 4160 * 2);
+  // The prediction includes the copies, and beats the plan without them.
+  const double copy_us = RepackMicros(q, true, true, dev.cost);
+  EXPECT_DOUBLE_EQ(why.repack_us, copy_us);
+  EXPECT_NEAR(why.predicted_us, PredictMicros(*p, KernelCost(dev, *p)) + copy_us, 1e-9);
+  PlanOptions off;
+  off.repack = false;
+  PlanExplanation why_off;
+  const absl::StatusOr<Plan> as_is = MakePlan(q, dev, off, &why_off);
+  ASSERT_TRUE(as_is.ok());
+  EXPECT_FALSE(as_is->repack_a || as_is->repack_b);
+  EXPECT_TRUE(as_is->a_rows_misaligned && as_is->b_rows_misaligned);
+  EXPECT_LT(why.predicted_us, why_off.predicted_us);
+  EXPECT_EQ(why_off.repack_us, 0);
+  // A forced decomposition runs on the rows as they are, unless repacking is forced too.
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  EXPECT_FALSE(MustPlan(q, dev, dp).repack_a);
+  dp.repack = true;
+  EXPECT_TRUE(MustPlan(q, dev, dp).repack_a);
+}
+
+TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
+  // Data-parallel on 128 x 256 tiles with both operands' rows misaligned, measured on an H200
+  // (run 79 of docs/results/2026-11-22-h200-kmis/, bench M x N x K; the kernel's problem is
+  // N x M x K): the operand loads alone set the time.
+  const DeviceSpec dev = H200Spec();
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel, dp.tile = TileShape{128, 256, 64}, dp.repack = false;
+  struct Case {
+    int64_t m, n, k;
+    double measured_us;
+  } cases[] = {{4096, 4096, 4104, 306.7}, {8192, 8192, 8200, 2561.6}, {2648, 1000, 3288, 43.0},
+               {1488, 4144, 5208, 153.9}, {2048, 2048, 2056, 39.8}};
+  for (const Case& c : cases) {
+    Problem q = Shape(c.m, c.n, c.k);
+    q.a_rows_misaligned = q.b_rows_misaligned = true;
+    const Plan p = MustPlan(q, dev, dp);
+    const double floor = LoadFloorMicros(p, true, true, dev.cost);
+    EXPECT_NEAR(floor / c.measured_us, 1.0, 0.08) << c.m << "x" << c.n << "x" << c.k;
+    // With aligned rows the loads are not what limits (4096^3: 216 us measured).
+    EXPECT_LT(LoadFloorMicros(p, false, false, dev.cost), 0.5 * floor);
+  }
+  // Forced copies of 1000 x 2648 x 3288's operands made it slower (43.0 -> 57.8 us): auto keeps
+  // the rows as they are. Of 4096 x 4096 x 4104's they made it faster (306.7 -> 261.4 us).
+  Problem small = Shape(2648, 1000, 3288), big = Shape(4096, 4096, 4104);
+  small.a_rows_misaligned = small.b_rows_misaligned = true;
+  big.a_rows_misaligned = big.b_rows_misaligned = true;
+  EXPECT_FALSE(MustPlan(small, dev).repack_a);
+  EXPECT_TRUE(MustPlan(big, dev).repack_a);
+}
+
+TEST(PlannerRepack, SmallShapesAndAlignedRowsAreNotCopied) {
+  const DeviceSpec dev = H200Spec();
+  // A copy of a small operand costs about as much as the misaligned loads it saves.
+  Problem small = Shape(424, 360, 3608);
+  small.a_rows_misaligned = small.b_rows_misaligned = true;
+  const Plan p = MustPlan(small, dev);
+  EXPECT_FALSE(p.repack_a || p.repack_b) << p;
+  // Forced: every misaligned operand, however small.
+  PlanOptions on;
+  on.repack = true;
+  const Plan forced = MustPlan(small, dev, on);
+  EXPECT_TRUE(forced.repack_a && forced.repack_b) << forced;
+  Problem only_b = small;
+  only_b.a_rows_misaligned = false;
+  const Plan b = MustPlan(only_b, dev, on);
+  EXPECT_FALSE(b.repack_a);
+  EXPECT_TRUE(b.repack_b);
+  EXPECT_EQ(b.repack_a_offset, 0);
+  // Aligned rows: nothing to copy, forced or not.
+  const Plan aligned = MustPlan(Shape(4096, 4096, 4096), dev, on);
+  EXPECT_FALSE(aligned.repack_a || aligned.repack_b) << aligned;
+  // A device model with no memory rate never predicts a copy pays (but a forced one is made).
+  Problem big = Shape(4096, 4096, 4104);
+  big.a_rows_misaligned = big.b_rows_misaligned = true;
+  DeviceSpec no_rate = dev;
+  no_rate.cost.repack_bytes_per_us = no_rate.alt_cost.repack_bytes_per_us = 0;
+  const Plan none = MustPlan(big, no_rate);
+  EXPECT_FALSE(none.repack_a || none.repack_b) << none;
+  EXPECT_TRUE(MustPlan(big, no_rate, on).repack_a);
+}
+
+TEST(PlannerRepack, CopiesOfABatchAreCountedPerEntry) {
+  const DeviceSpec dev = H200Spec();
+  Problem q = Shape(1000, 3000, 1000, 3);
+  q.a_rows_misaligned = q.b_rows_misaligned = true;
+  PlanOptions on;
+  on.repack = true;
+  const Plan p = MustPlan(q, dev, on);
+  ASSERT_TRUE(p.repack_a && p.repack_b);
+  EXPECT_EQ(p.repack_ld, 1024);
+  EXPECT_EQ(RepackedBytes(p, 'a'), 3 * 1000 * 1024 * 2);
+  EXPECT_EQ(RepackedBytes(p, 'b'), 3 * 3000 * 1024 * 2);
+  EXPECT_DOUBLE_EQ(RepackMicros(q, true, false, dev.cost),
+                   dev.cost.repack_us +
+                       3 * 1000 * (1000 + 1024) * 2.0 / dev.cost.repack_bytes_per_us);
+  EXPECT_EQ(RepackMicros(q, false, false, dev.cost), 0);
+}
+
 TEST(PlannerBehaviour, MisalignedOperandRowsMakeIterationsSlower) {
   // The TMA unit loads K-major rows that start at odd multiples of 16 bytes at about half speed
   // (measured on an H200, tn, data-parallel: 360 x 424 x 3608 41.6 us, with K = 3616 27.9 us;

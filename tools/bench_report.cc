@@ -55,14 +55,21 @@ std::string Xml(const std::string& s) {
 
 }  // namespace
 
+std::string RepackName(const Plan& p) {
+  return absl::StrCat(p.repack_a ? "a" : "", p.repack_b ? "b" : "");
+}
+
 std::string PlanName(const Plan& p) {
   const std::string tile = absl::StrCat(p.tile_m, "x", p.tile_n);
-  if (p.sk_blocks == 0) return absl::StrCat("dp ", tile);
+  const std::string repack = RepackName(p);
+  const std::string suffix = repack.empty() ? "" : absl::StrCat(" repack-", repack);
+  if (p.sk_blocks == 0) return absl::StrCat("dp ", tile, suffix);
   return absl::StrCat(ModeName(p.mode), " ", tile, " dp", p.dp_tiles, "+sk", p.sk_tiles, "/",
                       p.sk_blocks,
                       p.reduction == Reduction::kSeparate ? " sep"
                       : p.reduction == Reduction::kAtomic ? " atom"
-                                                          : "");
+                                                          : "",
+                      suffix);
 }
 
 const ModeResult* ShapeResult::Find(const std::string& mode) const {
@@ -150,7 +157,7 @@ std::string ToCsv(const BenchReport& r) {
   std::string c =
       "gpu,set,name,m,n,k,dtype,out_dtype,layout,mode,status,time_us,spread,tflops,rel_error,"
       "plan_mode,dp_tiles,sk_tiles,sk_blocks,sk_regions,reduction,reduction_blocks,grid_blocks,"
-      "tile_m,tile_n\n";
+      "tile_m,tile_n,repack\n";
   for (const ShapeResult& row : r.rows) {
     for (const ModeResult& m : row.modes) {
       absl::StrAppendFormat(&c, "%s,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%.3f,%.4f,%.2f,%.3g,", r.gpu,
@@ -158,13 +165,13 @@ std::string ToCsv(const BenchReport& r) {
                             r.dtype, r.out_dtype, r.layout, m.mode, m.status, m.us, m.spread,
                             m.tflops, m.error);
       if (m.plan) {
-        absl::StrAppendFormat(&c, "%s,%d,%d,%d,%d,%s,%d,%d,%d,%d\n", ModeName(m.plan->mode),
+        absl::StrAppendFormat(&c, "%s,%d,%d,%d,%d,%s,%d,%d,%d,%d,%s\n", ModeName(m.plan->mode),
                               m.plan->dp_tiles, m.plan->sk_tiles, m.plan->sk_blocks,
                               m.plan->sk_regions, ReductionName(m.plan->reduction),
                               m.plan->reduction_blocks, m.plan->grid_blocks, m.plan->tile_m,
-                              m.plan->tile_n);
+                              m.plan->tile_n, RepackName(*m.plan));
       } else {
-        c += ",,,,,,,,,\n";
+        c += ",,,,,,,,,,\n";
       }
     }
   }

@@ -99,6 +99,7 @@ absl::StatusOr<std::vector<Measurement>> ParseBenchCsv(const std::string& path,
     r.set = text("set"), r.name = text("name"), r.layout = text("layout");
     r.dtype = text("dtype"), r.mode = text("mode");
     if (column.count("out_dtype") > 0) r.out_dtype = text("out_dtype");
+    if (column.count("repack") > 0) r.repack = text("repack");
     r.plan_mode = text("plan_mode"), r.reduction = text("reduction");
     bool ok = absl::SimpleAtoi(text("m"), &r.m) && absl::SimpleAtoi(text("n"), &r.n) &&
               absl::SimpleAtoi(text("k"), &r.k) && absl::SimpleAtod(text("time_us"), &r.time_us) &&
@@ -148,14 +149,21 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   }
   absl::StatusOr<GemmArgs> args = BenchArgs(r);
   if (!args.ok()) return args.status();
+  // Operands repacked as recorded: none, or every misaligned one (what the planner repacks when
+  // forced), else whatever subset it picks.
+  if (r.repack.empty()) o.repack = false;
   absl::StatusOr<Plan> p = PlanGemm(*args, one, o);
+  if (p.ok() && !r.repack.empty() && RepackName(*p) != r.repack) {
+    o.repack = true;
+    p = PlanGemm(*args, one, o);
+  }
   if (!p.ok()) return p.status();
   if (p->dp_tiles != r.dp_tiles || p->sk_tiles != r.sk_tiles || p->sk_blocks != r.sk_blocks ||
-      p->reduction_blocks != r.reduction_blocks)
+      p->reduction_blocks != r.reduction_blocks || RepackName(*p) != r.repack)
     return absl::FailedPreconditionError(absl::StrCat(
         what, ": rebuilt as ", PlanName(*p), " with ", p->reduction_blocks,
         " reduction blocks, recorded dp", r.dp_tiles, "+sk", r.sk_tiles, "/", r.sk_blocks, " with ",
-        r.reduction_blocks));
+        r.reduction_blocks, r.repack.empty() ? "" : " repack-", r.repack));
   return p;
 }
 

@@ -29,6 +29,7 @@ struct Measurement {
   std::string plan_mode, reduction;
   int dp_tiles = 0, sk_tiles = 0, sk_blocks = 0, reduction_blocks = 0;
   int tile_m = 0, tile_n = 0;
+  std::string repack;  // RepackName of the plan ("" also for CSVs from before the column)
 };
 
 // The rows of streamk-bench CSV `contents` that ran and passed (status "ok", not cuBLAS). Errors

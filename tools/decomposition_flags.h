@@ -1,6 +1,6 @@
 // The decomposition flags streamk-plan and streamk-trace share (--mode, --splits, --blocks,
-// --sk_tiles, --reduction, --reduction_slices, --tile), parsed into PlanOptions or Options, which
-// name these fields alike.
+// --sk_tiles, --reduction, --reduction_slices, --tile, --repack), parsed into PlanOptions or
+// Options, which name these fields alike.
 #pragma once
 
 #include <optional>
@@ -21,7 +21,20 @@ struct DecompositionFlags {
   std::string reduction;  // empty: the planner's
   int reduction_slices = 0;
   std::string tile;  // BMxBNxBK; empty: the planner's pick
+  std::string repack = "auto";  // auto | on | off
 };
+
+// --repack: "auto" (the planner decides), "on" or "off" (PlanOptions::repack).
+inline absl::Status ParseRepack(const std::string& s, std::optional<bool>* repack) {
+  if (s == "auto") {
+    repack->reset();
+  } else if (s == "on" || s == "off") {
+    *repack = s == "on";
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat("--repack ", s, ": expected auto, on or off"));
+  }
+  return absl::OkStatus();
+}
 
 // Sets `o`'s decomposition fields from `f`; InvalidArgument naming the flag and what it expects.
 // The values' own rules (e.g. blocks only with mode streamk) are checked later by the planner.
@@ -54,7 +67,7 @@ absl::Status SetDecomposition(const DecompositionFlags& f, Options* o) {
       return absl::InvalidArgumentError(absl::StrCat("--tile ", f.tile, ": expected BMxBNxBK"));
     o->tile = *tile;
   }
-  return absl::OkStatus();
+  return ParseRepack(f.repack, &o->repack);
 }
 
 }  // namespace streamk::tools

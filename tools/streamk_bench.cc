@@ -34,6 +34,7 @@
 #include "absl/strings/str_split.h"
 #include "bench_report.h"
 #include "cublas_gemm.h"
+#include "decomposition_flags.h"
 #include "device_util.h"
 #include "gpu_timer.h"
 #include "launch.h"
@@ -60,6 +61,9 @@ ABSL_FLAG(int, batch, 1, "batch count (strided batched GEMM)");
 ABSL_FLAG(bool, cooperative, true,
           "launch plans whose blocks wait on each other cooperatively (false only to measure what "
           "the co-residency guarantee costs)");
+ABSL_FLAG(std::string, repack, "auto",
+          "copy operands with misaligned K-major rows to aligned rows before the kernel: auto (the "
+          "planner decides), on or off (every streamk mode)");
 ABSL_FLAG(bool, rotate, false, "cycle input buffers totalling more than 2x L2 (cold-cache times)");
 ABSL_FLAG(int, warmup, 5, "launches before timing");
 ABSL_FLAG(int, reps, 15, "timed repetitions (the median is reported)");
@@ -224,7 +228,13 @@ int main(int argc, char** argv) {
 
   absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(absl::GetFlag(FLAGS_modes));
   if (!modes.ok()) return Fail(std::string(modes.status().message()));
-  for (ModeSpec& m : *modes) m.options.cooperative = absl::GetFlag(FLAGS_cooperative);
+  std::optional<bool> repack;
+  if (absl::Status s = ParseRepack(absl::GetFlag(FLAGS_repack), &repack); !s.ok())
+    return Fail(std::string(s.message()));
+  for (ModeSpec& m : *modes) {
+    m.options.cooperative = absl::GetFlag(FLAGS_cooperative);
+    m.options.repack = repack;
+  }
   absl::StatusOr<DeviceSpec> device = QueryLocalDevice();
   if (!device.ok())
     return Fail(absl::StrCat("needs a GPU: ", device.status().message()));

@@ -40,6 +40,8 @@ ABSL_FLAG(int, batch, 1, "batch count");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(bool, json, false, "print one JSON object instead of the text report");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
+ABSL_FLAG(std::string, repack, "auto",
+          "copy operands with misaligned K-major rows to aligned rows first: auto (the planner decides), on or off");
 ABSL_FLAG(std::string, misaligned, "auto",
           "operands whose K-major rows start at odd multiples of 16 bytes (slower TMA loads): "
           "none | a | b | both | auto (gemm()'s default layouts, row-major A and column-major B, "
@@ -120,7 +122,8 @@ int main(int argc, char** argv) {
   if (absl::Status s = streamk::tools::SetDecomposition(
           {absl::GetFlag(FLAGS_mode), absl::GetFlag(FLAGS_splits), absl::GetFlag(FLAGS_blocks),
            absl::GetFlag(FLAGS_sk_tiles), absl::GetFlag(FLAGS_reduction),
-           absl::GetFlag(FLAGS_reduction_slices), absl::GetFlag(FLAGS_tile)},
+           absl::GetFlag(FLAGS_reduction_slices), absl::GetFlag(FLAGS_tile),
+           absl::GetFlag(FLAGS_repack)},
           &options);
       !s.ok())
     return Fail(std::string(s.message()));

@@ -36,6 +36,8 @@ ABSL_FLAG(std::string, sk_tiles, "",
 ABSL_FLAG(int, reduction_slices, 0, "separate: reduction blocks per tile (0: the planner picks)");
 ABSL_FLAG(std::string, tile, "",
           "kernel configuration BMxBNxBK, one of the GPU's (default: the planner's pick)");
+ABSL_FLAG(std::string, repack, "auto",
+          "copy operands with misaligned K-major rows to aligned rows first: auto (the planner decides), on or off");
 ABSL_FLAG(std::string, reduction, "", "deterministic, atomic or separate (empty: the planner's)");
 ABSL_FLAG(std::string, dtype, "fp16", "fp16 or bf16 inputs and output");
 ABSL_FLAG(double, beta, 0,
@@ -68,7 +70,8 @@ int main(int argc, char** argv) {
   if (absl::Status s = streamk::tools::SetDecomposition(
           {absl::GetFlag(FLAGS_mode), absl::GetFlag(FLAGS_splits), absl::GetFlag(FLAGS_blocks),
            absl::GetFlag(FLAGS_sk_tiles), absl::GetFlag(FLAGS_reduction),
-           absl::GetFlag(FLAGS_reduction_slices), absl::GetFlag(FLAGS_tile)},
+           absl::GetFlag(FLAGS_reduction_slices), absl::GetFlag(FLAGS_tile),
+           absl::GetFlag(FLAGS_repack)},
           &options);
       !s.ok())
     return Fail(std::string(s.message()));

@@ -64,6 +64,17 @@ struct CostModel {
   // weights no other tile reads, run at the memory's speed, and Stream-K's extra SMs cannot make
   // them faster.
   double hbm_bytes_per_us = 0;
+  // Repacking operands before the kernel (Plan::repack_a, repack_b): a fixed cost (one more
+  // kernel launch and its tail) plus the bytes read and written at repack_bytes_per_us (0: no
+  // rate, repacking is never predicted to pay).
+  double repack_us = 0;
+  double repack_bytes_per_us = 0;
+  // The rate at which the L2 serves the kernel's operand loads with every SM loading, bytes per
+  // microsecond: rows that start 128-byte aligned, and rows that start at odd multiples of 16
+  // bytes (each such row takes the L2 two or more requests, none of which it merges across SMs).
+  // Measured with the loads alone (docs/performance.md, session 17); LoadFloorMicros. 0: unknown.
+  double l2_load_bytes_per_us = 0;
+  double misaligned_l2_load_bytes_per_us = 0;
 };
 
 // A tile of D computed by one block, and the depth of one k-iteration, in elements.

@@ -28,7 +28,9 @@ struct Plan {
   int tiles_m = 0, tiles_n = 0;                 // per batch entry
   int tiles = 0;                                // tiles_m * tiles_n * batch
   int iters_per_tile = 0;                       // ceil(k / tile_k)
-  // Problem::a_rows_misaligned / b_rows_misaligned, for the cost model; the kernel ignores them.
+  // Whether the rows the kernel loads of A / of B start misaligned (Problem::a_rows_misaligned /
+  // b_rows_misaligned, false for an operand the launch repacks), for the cost model; the kernel
+  // ignores them.
   bool a_rows_misaligned = false, b_rows_misaligned = false;
 
   // --- decomposition -------------------------------------------------------------------------
@@ -82,6 +84,20 @@ struct Plan {
   int64_t workspace_bytes = 0;
   static constexpr int64_t kWorkspaceAlignment = 256;
   static constexpr int64_t kMinFlagsBytes = int64_t{1} << 20;  // 262,144 Stream-K tiles
+
+  // --- operand repacking (the launch, before the kernel) ------------------------------------
+  // A K-major operand whose rows start at odd multiples of 16 bytes (Problem::a_rows_misaligned)
+  // loads up to 2.5x slower when every SM loads it: the L2 serves each such row as two or more
+  // requests and cannot merge the SMs' requests for it (docs/performance.md, session 17). Where
+  // the planner predicts it pays (PlanOptions::repack), the launch first copies that operand into
+  // the workspace with rows repack_ld elements apart (a multiple of kRepackRowElements: 128-byte
+  // rows), one entry per batch entry (one for an operand the batch shares), and the kernel reads
+  // the copy. The copies follow [flags | partials], at or past kMinFlagsBytes, so the flags of any
+  // plan that reuses the workspace stay zero.
+  bool repack_a = false, repack_b = false;
+  int64_t repack_ld = 0;  // elements between the copies' rows: k rounded up to kRepackRowElements
+  int64_t repack_a_offset = 0, repack_b_offset = 0;  // bytes into the workspace
+  static constexpr int64_t kRepackRowElements = 64;
 };
 
 static_assert(std::is_trivially_copyable_v<Plan>, "Plan is passed by value to the kernel");

@@ -69,6 +69,11 @@ struct PlanOptions {
   // kNoTile: the device's kernel tile, or, where the device has two kernel configurations
   // (DeviceSpec::alt_tile), whichever of the two is predicted faster for the shape.
   TileShape tile = kNoTile;
+  // Operands with misaligned rows (Problem::a_rows_misaligned, b_rows_misaligned), copied to
+  // aligned rows before the kernel (Plan::repack_a, repack_b). Unset: with mode kAuto, all of them
+  // where the planner estimates the copies pay for themselves (RepackMicros, LoadFloorMicros);
+  // with a forced mode, none. true: every such operand; false: none.
+  std::optional<bool> repack;
 };
 
 // One decomposition the planner weighed.
@@ -88,7 +93,8 @@ struct PlanExplanation {
   std::vector<Candidate> candidates;
   int chosen = -1;     // index into candidates
   std::string reason;  // one sentence: why the winner won
-  double predicted_us = 0;
+  double predicted_us = 0;  // the plan's, operand copies included
+  double repack_us = 0;     // of which the operand copies (Plan::repack_a, repack_b)
 };
 
 // The device-independent checks of MakePlan on options alone: mode / splits / blocks /
@@ -109,5 +115,21 @@ double PredictMicros(const Plan& plan, const CostModel& cost);
 // The cost model of the kernel configuration that runs `plan` on `device`: alt_cost for a plan
 // of the device's alt_tile, cost otherwise.
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan);
+
+// Bytes of the copy of the plan's A ('a') or B ('b') with rows Plan::repack_ld apart, every batch
+// entry (Plan::repack_a).
+int64_t RepackedBytes(const Plan& plan, char operand);
+
+// The time the L2 needs to serve the plan's operand loads (every iteration's tile_m x tile_k of
+// A and tile_n x tile_k of B) when every SM loads, at CostModel::l2_load_bytes_per_us, or at
+// misaligned_l2_load_bytes_per_us for an operand whose rows are misaligned (0 where the model
+// has neither rate). Loads of misaligned rows are bound by it: they run at 5.4 TB/s on an H200.
+double LoadFloorMicros(const Plan& plan, bool a_misaligned, bool b_misaligned,
+                       const CostModel& cost);
+
+// Predicted microseconds of copying A (a), B (b) or both to aligned rows before the kernel:
+// CostModel::repack_us plus the bytes read and written at repack_bytes_per_us (infinite where
+// that is 0; 0 for neither).
+double RepackMicros(const Problem& problem, bool a, bool b, const CostModel& cost);
 
 }  // namespace streamk

@@ -84,6 +84,12 @@ struct Options {
   // The kernel configuration to run: kNoTile for the planner's pick, else one of the device's
   // (DeviceSpec::tile or DeviceSpec::alt_tile; on an H200 128x256x64 or 128x128x64).
   TileShape tile = kNoTile;
+  // K-major A or B rows that start at odd multiples of 16 bytes (lda, ldb, a batch stride or the
+  // pointer not a multiple of 32 bytes): copy the operand to 128-byte-aligned rows in the
+  // workspace before the kernel. Unset: in auto mode, where the planner predicts the copies pay
+  // (a forced mode runs on the rows as they are); true: always; false: never. See
+  // PlanOptions::repack.
+  std::optional<bool> repack;
   // Launch plans whose blocks wait on each other cooperatively (co-residency guaranteed by the
   // runtime). Off only to measure what that costs.
   bool cooperative = true;
