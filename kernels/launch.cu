@@ -200,7 +200,7 @@ cudaError_t RepackOperands(const Plan& plan, char* workspace, cudaStream_t strea
     const int64_t entries = plan.batch > 1 && *o.stride != 0 ? plan.batch : 1;
     void* copy = workspace + o.offset;
     if (cudaError_t err = LaunchRepackRows(*o.ptr, *o.ld, *o.stride, o.rows, plan.k, entries, copy,
-                                           plan.repack_ld, stream);
+                                           plan.repack_ld, plan.avail_sms, stream);
         err != cudaSuccess)
       return err;
     *o.ptr = copy;

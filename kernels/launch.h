@@ -88,9 +88,10 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
 
 // Copies `entries` matrices of `rows` rows of k 2-byte elements (row i of entry e starts
 // e * src_stride + i * src_ld elements into src; both multiples of 8) to dst, rows dst_ld
-// elements apart and entries rows * dst_ld apart, on `stream` (kernels/repack.cu).
+// elements apart and entries rows * dst_ld apart, on `stream`, with 16 blocks per SM of `sms`
+// (kernels/repack.cu).
 cudaError_t LaunchRepackRows(const void* src, int64_t src_ld, int64_t src_stride, int64_t rows,
-                             int64_t k, int64_t entries, void* dst, int64_t dst_ld,
+                             int64_t k, int64_t entries, void* dst, int64_t dst_ld, int sms,
                              cudaStream_t stream);
 
 // Resident blocks per SM of the GEMM kernels KernelArch(device) selects on `device` (the least over

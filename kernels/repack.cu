@@ -36,17 +36,12 @@ __global__ void __launch_bounds__(kRepackThreads)
 }  // namespace
 
 cudaError_t LaunchRepackRows(const void* src, int64_t src_ld, int64_t src_stride, int64_t rows,
-                             int64_t k, int64_t entries, void* dst, int64_t dst_ld,
+                             int64_t k, int64_t entries, void* dst, int64_t dst_ld, int sms,
                              cudaStream_t stream) {
   const int64_t total_rows = rows * entries;
   if (total_rows < 1 || k < 1) return cudaSuccess;
-  int device = 0, sms = 0;
-  if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-  if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-      err != cudaSuccess)
-    return err;
   // Enough rows in flight to cover the memory latency: 16 blocks per SM, or one per row.
-  const int64_t blocks = std::min<int64_t>(total_rows, int64_t{sms} * 16);
+  const int64_t blocks = std::min<int64_t>(total_rows, int64_t{std::max(sms, 1)} * 16);
   RepackRowsKernel<<<static_cast<unsigned>(blocks), kRepackThreads, 0, stream>>>(
       static_cast<const uint16_t*>(src), src_ld, src_stride, rows, k, total_rows,
       static_cast<uint16_t*>(dst), dst_ld);

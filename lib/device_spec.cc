@@ -181,8 +181,9 @@ constexpr double kRepackShareOfHbm = 0.9;
 // (tma_pair_probe, run 77): 13.9 TB/s with K = 4096 or 4160, 5.4 with K = 4104 or 4120.
 constexpr double kH200L2LoadBytesPerUs = 13.9e6;
 constexpr double kH200MisalignedL2LoadBytesPerUs = 5.4e6;
-// And the costs of repacking operands, whose bytes move at about the same rate.
-DeviceSpec WithMemoryFloor(DeviceSpec spec, double bytes_per_us) {
+// The memory's terms of both tile configurations' cost models (the floor, repacking, the L2's
+// load rates), for a memory of `bytes_per_us`. They do not depend on the kernel's constants.
+DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
   for (CostModel* c : {&spec.cost, &spec.alt_cost}) {
     c->hbm_bytes_per_us = bytes_per_us;
     c->repack_us = kRepackUs;
@@ -201,13 +202,13 @@ DeviceSpec A100Spec() {
   return Spec("A100-SXM4", 108, kA100Occupancy, 40 << 20, kA100Cost, TileShape{});
 }
 DeviceSpec H100Spec() {
-  return WithMemoryFloor(
+  return WithMemoryTerms(
       WithTma128(Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile),
                  4.8 / 3.35),
       kH200HbmBytesPerUs * 3.35 / 4.8);
 }
 DeviceSpec H200Spec() {
-  return WithMemoryFloor(
+  return WithMemoryTerms(
       WithTma128(Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile),
                  1.0),
       kH200HbmBytesPerUs);
@@ -253,20 +254,15 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
   DeviceSpec spec = prop.major >= 9 ? H200Spec() : A100Spec();
   const kernels::Arch arch = kernels::KernelArch(device_ordinal);
   if (prop.major >= 9) {
-    // The kernel's own constants, and the memory's (the floor and repacking), which do not
-    // depend on the kernel. (Until session 17 the memory's were dropped here, so on a GPU the
-    // 128 x 256 tile's plans had no memory floor and repacking was never predicted to pay.)
-    const CostModel memory = spec.cost;
+    // The kernel's own constants, then the memory's terms again (until session 17 they were
+    // dropped here, so on a GPU the 128 x 256 tile's plans had no memory floor and repacking was
+    // never predicted to pay).
     switch (arch) {
       case kernels::Arch::kSm90Tma: spec.cost = kHopperTmaCost; break;
       case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
       case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
     }
-    spec.cost.hbm_bytes_per_us = memory.hbm_bytes_per_us;
-    spec.cost.repack_us = memory.repack_us;
-    spec.cost.repack_bytes_per_us = memory.repack_bytes_per_us;
-    spec.cost.l2_load_bytes_per_us = memory.l2_load_bytes_per_us;
-    spec.cost.misaligned_l2_load_bytes_per_us = memory.misaligned_l2_load_bytes_per_us;
+    spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
   }
   const kernels::KernelTile tile = kernels::TileOf(arch);
   spec.tile = {tile.m, tile.n, tile.k};

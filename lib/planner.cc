@@ -924,9 +924,11 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
   absl::StatusOr<Plan> plan = PlanKernel(problem, device, o, why);
   const bool a = problem.a_rows_misaligned, b = problem.b_rows_misaligned;
-  // A forced decomposition runs on the rows as they are unless repacking is forced too.
-  if (!plan.ok() || (!a && !b) || o.repack == false || (o.mode != Mode::kAuto && !o.repack))
-    return plan;
+  // Unset, repacking is auto mode's to decide: a forced decomposition runs on the rows as they
+  // are unless repacking is forced too.
+  const bool forced = o.repack == true;
+  const bool may_repack = forced || (!o.repack.has_value() && o.mode == Mode::kAuto);
+  if (!plan.ok() || (!a && !b) || !may_repack) return plan;
   // The decision rests on the plan for aligned rows (predicted) plus the copies, against the
   // plan for the rows as they are, predicted as if aligned or at the L2's pace for its loads
   // (LoadFloorMicros), whichever is longer. (The per-iteration misaligned terms, which steer the
@@ -946,7 +948,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   const CostModel& plan_cost = KernelCost(device, *plan);
   const double floor = LoadFloorMicros(*plan, a, b, plan_cost);
   const double as_is = std::max(PredictMicros(as_aligned, plan_cost), floor);
-  if (o.repack != true && with_copies >= as_is * (1 - kMinRepackGain)) return plan;
+  if (!forced && with_copies >= as_is * (1 - kMinRepackGain)) return plan;
   AddRepack(a, b, *repacked);
   if (why != nullptr) {
     *why = std::move(aligned_why);

@@ -149,14 +149,9 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   }
   absl::StatusOr<GemmArgs> args = BenchArgs(r);
   if (!args.ok()) return args.status();
-  // Operands repacked as recorded: none, or every misaligned one (what the planner repacks when
-  // forced), else whatever subset it picks.
-  if (r.repack.empty()) o.repack = false;
+  // Operands repacked as recorded: the planner repacks every misaligned operand or none.
+  o.repack = !r.repack.empty();
   absl::StatusOr<Plan> p = PlanGemm(*args, one, o);
-  if (p.ok() && !r.repack.empty() && RepackName(*p) != r.repack) {
-    o.repack = true;
-    p = PlanGemm(*args, one, o);
-  }
   if (!p.ok()) return p.status();
   if (p->dp_tiles != r.dp_tiles || p->sk_tiles != r.sk_tiles || p->sk_blocks != r.sk_blocks ||
       p->reduction_blocks != r.reduction_blocks || RepackName(*p) != r.repack)

@@ -63,7 +63,8 @@ ABSL_FLAG(bool, cooperative, true,
           "the co-residency guarantee costs)");
 ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows to aligned rows before the kernel: auto (the "
-          "planner decides), on or off (every streamk mode)");
+          "planner decides for mode auto; other modes copy nothing), on or off (every streamk "
+          "mode)");
 ABSL_FLAG(bool, rotate, false, "cycle input buffers totalling more than 2x L2 (cold-cache times)");
 ABSL_FLAG(int, warmup, 5, "launches before timing");
 ABSL_FLAG(int, reps, 15, "timed repetitions (the median is reported)");
