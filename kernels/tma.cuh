@@ -70,6 +70,58 @@ __device__ __forceinline__ void TmaLoad(uint32_t dst, const CUtensorMap* map, ui
       : "memory");
 #endif
 }
+// The same box, written to the shared memory at dst (and its bytes completed on the mbarrier at
+// bar) of every block of the cluster whose rank's bit is set in cta_mask: one read of the L2 for
+// all of them. dst and bar are this block's addresses; each receiver uses the same offsets.
+__device__ __forceinline__ void TmaLoadMulticast(uint32_t dst, const CUtensorMap* map,
+                                                 uint32_t bar, int c0, int c1, int c2,
+                                                 uint16_t cta_mask) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      ".multicast::cluster [%0], [%1, {%3, %4, %5}], [%2], %6;\n" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask)
+      : "memory");
+#endif
+}
+
+// ---- clusters ---------------------------------------------------------------------------------
+
+// This block's rank within its cluster (0 without clusters).
+__device__ __forceinline__ uint32_t ClusterRank() {
+  uint32_t r = 0;
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+#endif
+  return r;
+}
+// Every thread of every block of the cluster: returns once all have arrived. Orders each block's
+// earlier shared-memory writes (mbarrier initialization included) before the others' later
+// accesses to them.
+__device__ __forceinline__ void ClusterSync() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
+#endif
+}
+// The address of the same shared-memory offset in the block of rank `rank` of this cluster.
+__device__ __forceinline__ uint32_t PeerSmemAddr(uint32_t addr, uint32_t rank) {
+  uint32_t r = addr;
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(r) : "r"(addr), "r"(rank));
+#endif
+  return r;
+}
+// One arrival on an mbarrier of any block of the cluster (an address from PeerSmemAddr). Its
+// release is at the scope of this block (what the arrival says, "this block is done reading a
+// stage", concerns this block's accesses only): at cluster scope the arrival waits for this
+// thread's accesses to become visible to the whole cluster, which took 0.4 us per arrival in
+// run 85 and halved a probe's load rate.
+__device__ __forceinline__ void MbarrierArriveCluster(uint32_t cluster_bar) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(cluster_bar) : "memory");
+#endif
+}
+
 __device__ __forceinline__ void PrefetchTensorMap(const CUtensorMap* map) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<uint64_t>(map)) : "memory");
