@@ -11,19 +11,21 @@
 
 namespace streamk::kernels {
 
-cudaError_t PrepareF16Kernel(Arch arch, int tile_n, bool a_col_major, bool b_row_major,
-                             KernelConfig* config);
-cudaError_t PrepareBF16Kernel(Arch arch, int tile_n, bool a_col_major, bool b_row_major,
-                              KernelConfig* config);
+cudaError_t PrepareF16Kernel(Arch arch, int tile_n, int cluster_m, bool a_col_major,
+                             bool b_row_major, KernelConfig* config);
+cudaError_t PrepareBF16Kernel(Arch arch, int tile_n, int cluster_m, bool a_col_major,
+                              bool b_row_major, KernelConfig* config);
 
 namespace {
 
-// tile_n: 128 or 256 (kSm90Tma's two configurations; the other arches compute 128 only).
-cudaError_t Prepare(Arch arch, int tile_n, const GemmKernelArgs& args, KernelConfig* config) {
+// tile_n: 128 or 256 (kSm90Tma's two configurations; the other arches compute 128 only);
+// cluster_m 2: kSm90Tma's 256-wide configuration on 2-block clusters (Plan::cluster_m).
+cudaError_t Prepare(Arch arch, int tile_n, int cluster_m, const GemmKernelArgs& args,
+                    KernelConfig* config) {
   if (args.input == DType::kF16)
-    return PrepareF16Kernel(arch, tile_n, args.a_col_major, args.b_row_major, config);
+    return PrepareF16Kernel(arch, tile_n, cluster_m, args.a_col_major, args.b_row_major, config);
   if (args.input == DType::kBF16)
-    return PrepareBF16Kernel(arch, tile_n, args.a_col_major, args.b_row_major, config);
+    return PrepareBF16Kernel(arch, tile_n, cluster_m, args.a_col_major, args.b_row_major, config);
   return cudaErrorInvalidValue;
 }
 
@@ -42,7 +44,7 @@ Arch DecideArch(int device) {
   GemmKernelArgs probe;
   KernelConfig config;
   cudaFuncAttributes attr;
-  if (Prepare(Arch::kSm90Tma, kTmaTileN, probe, &config) != cudaSuccess ||
+  if (Prepare(Arch::kSm90Tma, kTmaTileN, 1, probe, &config) != cudaSuccess ||
       cudaFuncGetAttributes(&attr, config.fn) != cudaSuccess) {
     cudaGetLastError();
     return Arch::kSm80;
@@ -152,13 +154,13 @@ cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const vo
 }
 
 // A 16-bit row-major m x n matrix (C or D) as a {n, m, batch} tensor for the epilogue's TMA
-// copies (tma_operands.h): box 64 x tile_m, 128-byte swizzle.
+// copies (tma_operands.h): box 64 x a block's rows of the tile, 128-byte swizzle.
 bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t ld, int64_t stride,
                         const Plan& plan) {
   const EncodeTiledFn encode = EncodeTiled();
   if (encode == nullptr || ptr == nullptr) return false;
   return EncodeTensor16(encode, map, type, ptr, plan.n, plan.m, plan.batch > 1 ? plan.batch : 1,
-                        ld, stride, 64, plan.tile_m, CU_TENSOR_MAP_SWIZZLE_128B,
+                        ld, stride, 64, plan.tile_m / plan.cluster_m, CU_TENSOR_MAP_SWIZZLE_128B,
                         CU_TENSOR_MAP_L2_PROMOTION_NONE) == CUDA_SUCCESS;
 }
 
@@ -200,7 +202,8 @@ cudaError_t RepackOperands(const Plan& plan, char* workspace, cudaStream_t strea
     const int64_t entries = plan.batch > 1 && *o.stride != 0 ? plan.batch : 1;
     void* copy = workspace + o.offset;
     if (cudaError_t err = LaunchRepackRows(*o.ptr, *o.ld, *o.stride, o.rows, plan.k, entries, copy,
-                                           plan.repack_ld, plan.avail_sms, stream);
+                                           plan.repack_ld, plan.avail_sms * plan.cluster_m,
+                                           stream);
         err != cudaSuccess)
       return err;
     *o.ptr = copy;
@@ -234,8 +237,16 @@ const char* ArchName(Arch arch) {
 }
 
 cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
-  tma->a_load = LoadsOf(args.a_col_major, plan.m, plan.tile_m, plan.tile_k);
+  // A block loads its own rows of A (tile_m / cluster_m). With clusters, B's tile is loaded in
+  // halves, each block's written to both (mainloop_sm90_tma.cuh): a k-contiguous B's box is half
+  // the tile's rows and always whole (no partial-tile map), while "full" expects the whole tile.
+  tma->a_load = LoadsOf(args.a_col_major, plan.m, plan.tile_m / plan.cluster_m, plan.tile_k);
   tma->b_load = LoadsOf(args.b_row_major, plan.n, plan.tile_n, plan.tile_k);
+  int b_box_rows = tma->b_load.whole.box_rows;
+  if (plan.cluster_m > 1 && !args.b_row_major) {
+    tma->b_load.edge_from = INT64_MAX;
+    b_box_rows /= plan.cluster_m;
+  }
   // Each operand's map, and a k-contiguous operand's map for its partial last tile.
   struct Operand {
     CUtensorMap *map, *edge_map;
@@ -244,16 +255,17 @@ cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaO
     bool mn_contiguous;
     int64_t mn, ld, stride;
     const OperandLoads& load;
+    int box_rows;
   };
   const Operand operands[] = {
       {&tma->a, &tma->a_edge, &tma->a_broadcast, args.a, args.a_col_major, plan.m, args.lda,
-       args.stride_a, tma->a_load},
+       args.stride_a, tma->a_load, tma->a_load.whole.box_rows},
       {&tma->b, &tma->b_edge, &tma->b_broadcast, args.b, args.b_row_major, plan.n, args.ldb,
-       args.stride_b, tma->b_load}};
+       args.stride_b, tma->b_load, b_box_rows}};
   for (const Operand& o : operands) {
     if (cudaError_t err = EncodeOperand(o.map, o.broadcast, args.input, o.ptr, o.mn_contiguous,
-                                        o.mn, plan.k, o.ld, o.stride, plan.batch,
-                                        o.load.whole.box_rows, plan.tile_k);
+                                        o.mn, plan.k, o.ld, o.stride, plan.batch, o.box_rows,
+                                        plan.tile_k);
         err != cudaSuccess)
       return err;
     if (o.mn_contiguous || o.load.edge_from == INT64_MAX) continue;
@@ -273,7 +285,9 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   int device = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
   const Arch arch = KernelArch(device);
-  if (!ComputesTile(arch, plan.tile_m, plan.tile_n, plan.tile_k)) return cudaErrorInvalidValue;
+  if (!ComputesTile(arch, plan.tile_m, plan.tile_n, plan.tile_k) ||
+      plan.cluster_m != ClusterOf(arch, plan.tile_m))
+    return cudaErrorInvalidValue;
   GemmKernelArgs a = args;
   char* ws = static_cast<char*>(workspace);
   if (cudaError_t err = RepackOperands(plan, ws, stream, &a); err != cudaSuccess) return err;
@@ -282,23 +296,30 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
     if (cudaError_t err = EncodeTmaOperands(plan, a, &tma); err != cudaSuccess) return err;
   }
   KernelConfig kernel;
-  if (cudaError_t err = Prepare(arch, plan.tile_n, a, &kernel); err != cudaSuccess) return err;
+  if (cudaError_t err = Prepare(arch, plan.tile_n, plan.cluster_m, a, &kernel); err != cudaSuccess)
+    return err;
 
   Plan p = plan;
   void* params[] = {&p, &a, &ws, &tma};  // the last one only for the TMA kernel
   cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(plan.grid_blocks);
+  config.gridDim = dim3(plan.grid_blocks * plan.cluster_m);  // a plan's block: a cluster
   config.blockDim = dim3(kernel.threads);
   config.dynamicSmemBytes = static_cast<size_t>(kernel.smem);
   config.stream = stream;
-  cudaLaunchAttribute attr[1];
+  cudaLaunchAttribute attr[2];
+  config.attrs = attr;
+  if (plan.cluster_m > 1) {
+    attr[config.numAttrs].id = cudaLaunchAttributeClusterDimension;
+    attr[config.numAttrs].val.clusterDim.x = static_cast<unsigned>(plan.cluster_m);
+    attr[config.numAttrs].val.clusterDim.y = attr[config.numAttrs].val.clusterDim.z = 1;
+    ++config.numAttrs;
+  }
   // Only plans whose blocks wait on each other need co-residency.
   const bool waits = plan.sk_blocks > 0;
   if (cooperative && waits) {
-    attr[0].id = cudaLaunchAttributeCooperative;
-    attr[0].val.cooperative = 1;
-    config.attrs = attr;
-    config.numAttrs = 1;
+    attr[config.numAttrs].id = cudaLaunchAttributeCooperative;
+    attr[config.numAttrs].val.cooperative = 1;
+    ++config.numAttrs;
   }
   return cudaLaunchKernelExC(&config, kernel.fn, params);
 }
@@ -323,7 +344,7 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
         a.b_row_major = layout & 2;
         KernelConfig kernel;
         int blocks = 0;
-        result = Prepare(arch, tile_n, a, &kernel);
+        result = Prepare(arch, tile_n, 1, a, &kernel);
         if (result == cudaSuccess)
           result = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.fn,
                                                                  kernel.threads, kernel.smem);
@@ -333,6 +354,47 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   }
   if (current != device) cudaSetDevice(current);
   *blocks_per_sm = result == cudaSuccess ? least : 0;
+  return result;
+}
+
+cudaError_t ClusterSlots(int device, int* clusters) {
+  *clusters = 0;
+  int current = 0;
+  if (cudaError_t err = cudaGetDevice(&current); err != cudaSuccess) return err;
+  if (current != device) {
+    if (cudaError_t err = cudaSetDevice(device); err != cudaSuccess) return err;
+  }
+  cudaError_t result = cudaSuccess;
+  int least = 0;
+  if (KernelArch(device) == Arch::kSm90Tma) {
+    least = 1 << 30;
+    for (DType t : {DType::kF16, DType::kBF16}) {
+      for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
+        GemmKernelArgs a;
+        a.input = t;
+        a.a_col_major = layout & 1;
+        a.b_row_major = layout & 2;
+        KernelConfig kernel;
+        result = Prepare(Arch::kSm90Tma, kTmaTileN, 2, a, &kernel);
+        cudaLaunchConfig_t config = {};
+        cudaLaunchAttribute attr[1];
+        attr[0].id = cudaLaunchAttributeClusterDimension;
+        attr[0].val.clusterDim.x = 2;
+        attr[0].val.clusterDim.y = attr[0].val.clusterDim.z = 1;
+        config.attrs = attr;
+        config.numAttrs = 1;
+        config.gridDim = dim3(2);  // a whole cluster (the query rejects a grid of none)
+        config.blockDim = dim3(kernel.threads);
+        config.dynamicSmemBytes = static_cast<size_t>(kernel.smem);
+        int slots = 0;
+        if (result == cudaSuccess)
+          result = cudaOccupancyMaxActiveClusters(&slots, kernel.fn, &config);
+        if (result == cudaSuccess && slots < least) least = slots;
+      }
+    }
+  }
+  if (current != device) cudaSetDevice(current);
+  *clusters = result == cudaSuccess ? least : 0;
   return result;
 }
 

@@ -47,10 +47,17 @@ constexpr KernelTile TileOf(Arch arch) {
 constexpr int TmaStagesOf(int tile_n) {
   return tile_n == kTmaTileN ? STREAMK_SM90_TMA_STAGES : STREAMK_SM90_TMA_STAGES_128;
 }
-// Whether `arch` has a kernel configuration for a tile_m x tile_n x tile_k tile.
+// Whether `arch` has a kernel configuration for a tile_m x tile_n x tile_k tile: 128 x 128, and
+// on kSm90Tma 128 x 256, and 256 x 256 computed by 2-block clusters (ClusterOf) that share B.
+constexpr int kClusterTileM = 2 * kTileM;
 constexpr bool ComputesTile(Arch arch, int tile_m, int tile_n, int tile_k) {
-  return tile_m == kTileM && tile_k == TileOf(arch).k &&
-         (tile_n == kTileN || (arch == Arch::kSm90Tma && tile_n == kTmaTileN));
+  if (tile_k != TileOf(arch).k) return false;
+  if (arch == Arch::kSm90Tma && tile_m == kClusterTileM) return tile_n == kTmaTileN;
+  return tile_m == kTileM && (tile_n == kTileN || (arch == Arch::kSm90Tma && tile_n == kTmaTileN));
+}
+// Thread blocks per cluster of the configuration for tiles of tile_m rows (Plan::cluster_m).
+constexpr int ClusterOf(Arch arch, int tile_m) {
+  return arch == Arch::kSm90Tma && tile_m == kClusterTileM ? 2 : 1;
 }
 
 // The mainloop the kernels use on `device`: kSm90Tma where the device is compute capability 9.0
@@ -95,7 +102,11 @@ cudaError_t LaunchRepackRows(const void* src, int64_t src_ld, int64_t src_stride
                              cudaStream_t stream);
 
 // Resident blocks per SM of the GEMM kernels KernelArch(device) selects on `device` (the least over
-// the configurations).
+// the configurations without clusters).
 cudaError_t KernelOccupancy(int device, int* blocks_per_sm);
+
+// 2-block clusters of the cluster configuration (ClusterOf) resident at once on `device`, the
+// least over dtypes and layouts; 0 where the device's arch has none.
+cudaError_t ClusterSlots(int device, int* clusters);
 
 }  // namespace streamk::kernels

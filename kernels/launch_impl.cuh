@@ -67,19 +67,22 @@ __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
 #ifndef STREAMK_SM90_TMA_BLOCKS_PER_SM
 #define STREAMK_SM90_TMA_BLOCKS_PER_SM 1
 #endif
-template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN>
+// kCluster 2: the 128 x 256 configuration run by 2-block clusters that share B (Plan::cluster_m;
+// a plan's tile is then the cluster's, 256 x 256).
+template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN, int kCluster = 1>
 using Sm90TmaGemm =
     StreamKGemm<MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN, TmaStagesOf(kBN),
-                                kTmaTileK>,
+                                kTmaTileK, kCluster>,
                 Element>;
 
-template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN>
-__global__ void __launch_bounds__(Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN>::kBlockThreads,
-                                  STREAMK_SM90_TMA_BLOCKS_PER_SM)
+template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN, int kCluster>
+__global__ void __launch_bounds__(
+    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN, kCluster>::kBlockThreads,
+    STREAMK_SM90_TMA_BLOCKS_PER_SM)
     StreamKGemmKernelSm90Tma(const Plan plan, const GemmKernelArgs args, char* workspace,
                              const __grid_constant__ TmaOperands tma) {
   if constexpr (MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN>::kAvailable)
-    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN>::Run(plan, args, workspace, &tma);
+    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN, kCluster>::Run(plan, args, workspace, &tma);
 }
 
 // The kernel for `arch`, its dynamic shared memory and its block size; sets the kernel's
@@ -97,7 +100,7 @@ cudaError_t PrepareGemm(Kernel kernel, KernelConfig* config) {
 constexpr int kSm90MaxSmemBytes = 227 * 1024;
 
 template <typename Element, bool kAColMajor, bool kBRowMajor>
-cudaError_t PrepareKernel(Arch arch, int tile_n, KernelConfig* config) {
+cudaError_t PrepareKernel(Arch arch, int tile_n, int cluster_m, KernelConfig* config) {
   static_assert(Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>::kSmemBytes <=
                         kSm90MaxSmemBytes &&
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>::kSmemBytes <=
@@ -113,11 +116,14 @@ cudaError_t PrepareKernel(Arch arch, int tile_n, KernelConfig* config) {
                 "tile of the 128 x 128 kernels");
   switch (arch) {
     case Arch::kSm90Tma:
+      if (cluster_m == 2)
+        return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN, 2>>(
+            StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaTileN, 2>, config);
       if (tile_n == kTileN)
         return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>>(
-            StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTileN>, config);
+            StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTileN, 1>, config);
       return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>>(
-          StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaTileN>, config);
+          StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaTileN, 1>, config);
     case Arch::kSm90:
       return PrepareGemm<Sm90Gemm<Element, kAColMajor, kBRowMajor>>(
           StreamKGemmKernelSm90<Element, kAColMajor, kBRowMajor>, config);
@@ -128,14 +134,14 @@ cudaError_t PrepareKernel(Arch arch, int tile_n, KernelConfig* config) {
 }
 
 template <typename Element>
-cudaError_t PrepareKernelFor(Arch arch, int tile_n, bool a_col_major, bool b_row_major,
-                             KernelConfig* config) {
+cudaError_t PrepareKernelFor(Arch arch, int tile_n, int cluster_m, bool a_col_major,
+                             bool b_row_major, KernelConfig* config) {
   if (a_col_major) {
-    return b_row_major ? PrepareKernel<Element, true, true>(arch, tile_n, config)
-                       : PrepareKernel<Element, true, false>(arch, tile_n, config);
+    return b_row_major ? PrepareKernel<Element, true, true>(arch, tile_n, cluster_m, config)
+                       : PrepareKernel<Element, true, false>(arch, tile_n, cluster_m, config);
   }
-  return b_row_major ? PrepareKernel<Element, false, true>(arch, tile_n, config)
-                     : PrepareKernel<Element, false, false>(arch, tile_n, config);
+  return b_row_major ? PrepareKernel<Element, false, true>(arch, tile_n, cluster_m, config)
+                     : PrepareKernel<Element, false, false>(arch, tile_n, cluster_m, config);
 }
 
 }  // namespace streamk::kernels

@@ -285,6 +285,7 @@ struct MainloopSm80 {
   static constexpr int kStageBytes = kATileBytes + kBTileBytes;                       // 16 KiB
   static constexpr int kSmemBytes = kStages * kStageBytes;                            // 64 KiB
   static constexpr int kProducerThreads = 0;  // every thread loads and computes
+  static constexpr int kCluster = 1;          // one block computes a tile
   struct Pipeline {};                          // no state between Run calls
   __device__ static Pipeline Init(char*) { return {}; }
 

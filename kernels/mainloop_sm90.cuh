@@ -293,6 +293,7 @@ struct MainloopSm90 : sm90::WgmmaTile<128> {
   static constexpr int kSmemBytes = kStages * kStageBytes + 1024;
   static_assert(kInFlight >= 1 && kAhead >= 1, "at least one load ahead and one wgmma in flight");
   static constexpr int kProducerThreads = 0;  // every thread loads and computes
+  static constexpr int kCluster = 1;          // one block computes a tile
   struct Pipeline {};                          // no state between Run calls
   __device__ static Pipeline Init(char*) { return {}; }
 

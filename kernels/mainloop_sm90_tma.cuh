@@ -18,6 +18,16 @@
 // state (stage, phase) lives in each role's Pipeline and carries over from one unit to the next;
 // both roles see the same k-iterations in the same order, so they stay in step.
 //
+// Clusters (kCluster = 2, Plan::cluster_m): the two blocks of a cluster compute the two 128-row
+// halves of a 256 x kBN tile (the persistent kernel gives them the same units in the same order)
+// and share B: each block's producer loads half of B's box and multicasts it into the same stage
+// of both blocks, completing its bytes on both blocks' "full" barriers, so B is read from the L2
+// once per cluster. A stage is then refilled only once both blocks' compute warps have released
+// it: each warp group arrives on its own block's "empty" barrier and on the other's (four
+// arrivals per phase), and each producer waits on its own. The blocks start only once both have
+// initialized their barriers (a cluster barrier in Init) and exit together (one at the end of
+// the kernel), so no copy or arrival reaches a block that has not started or has left.
+//
 // Shared memory: [pad to 1024][kStages x (A | B: 128 and kBN rows of kBK elements)][full bars]
 // [empty bars];
 // kSmemBytes covers all of it including the pad. The persistent kernel puts the epilogue's
@@ -34,7 +44,7 @@
 namespace streamk::kernels {
 
 template <typename Element /* __half or __nv_bfloat16 */, bool kAColMajor, bool kBRowMajor,
-          int kBN_ = 256, int kStages_ = 6, int kBK_ = 32>
+          int kBN_ = 256, int kStages_ = 6, int kBK_ = 32, int kCluster_ = 1>
 struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
   using Tile = sm90::WgmmaTile<kBN_, kBK_>;
   using typename Tile::Accumulators;
@@ -44,6 +54,8 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
   static constexpr bool kAvailable = sm90::kWgmmaCompiled;
   static constexpr int kProducerThreads = 32;  // one warp after the kThreads compute threads
   static constexpr int kStages = kStages_;
+  static constexpr int kCluster = kCluster_;  // blocks per cluster along m, sharing B
+  static_assert(kCluster == 1 || kCluster == 2, "one block, or two sharing B");
   using Stages = sm90::WgmmaStages<Element, kAColMajor, kBRowMajor, kBN, kBK>;
   static constexpr uint32_t kHalf = Stages::kHalfBytes;  // one TMA box of an mn-contiguous half
   static constexpr int kStageBytes = Stages::kStageBytes;
@@ -56,12 +68,16 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
   struct Pipeline {
     uint32_t ring;  // shared address of stage 0 (1024-aligned: the swizzle patterns repeat there)
     uint32_t bars;  // full[s] at bars + 8 s, empty[s] at bars + 8 (kStages + s)
+    uint32_t peer_bars;  // kCluster 2: the other block's `bars` (a shared::cluster address)
     int stage = 0;
     uint32_t phase = 0;
 
     __device__ uint32_t Full(int s) const { return bars + 8u * static_cast<uint32_t>(s); }
     __device__ uint32_t Empty(int s) const {
       return bars + 8u * static_cast<uint32_t>(kStages + s);
+    }
+    __device__ uint32_t PeerEmpty(int s) const {
+      return peer_bars + 8u * static_cast<uint32_t>(kStages + s);
     }
     __device__ void Advance() {
       if (++stage == kStages) stage = 0, phase ^= 1;
@@ -70,24 +86,30 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
 
   // Every thread of the block, once, before the roles split: thread 0 initializes the barriers
   // (full: the producer's one arrival plus the TMA bytes; empty: one arrival per compute warp
-  // group), then the whole block synchronizes.
+  // group of each block of the cluster), then the whole block (cluster) synchronizes.
   __device__ static Pipeline Init(char* smem) {
     Pipeline p;
     p.ring = (sm80::SmemAddr(smem) + 1023u) & ~1023u;
     p.bars = p.ring + kRingBytes;
+    p.peer_bars = p.bars;
     if (threadIdx.x == 0) {
       for (int s = 0; s < kStages; ++s) {
         sm90::MbarrierInit(p.Full(s), 1);
-        sm90::MbarrierInit(p.Empty(s), kThreads / 128);
+        sm90::MbarrierInit(p.Empty(s), kCluster * (kThreads / 128));
       }
       sm90::FenceBarrierInit();
     }
     __syncthreads();
+    if constexpr (kCluster > 1) {
+      p.peer_bars = sm90::PeerSmemAddr(p.bars, sm90::ClusterRank() ^ 1u);
+      sm90::ClusterSync();
+    }
     return p;
   }
 
   // Producer (one lane): loads k-iterations [k_iter_begin, k_iter_end) of the tile at
-  // (tile_m0, tile_n0) of batch entry `batch` into the ring.
+  // (tile_m0, tile_n0) of batch entry `batch` into the ring (kCluster 2: this block's 128 rows of
+  // A, and its half of B's into both blocks' rings).
   __device__ static void Produce(Pipeline& p, const TmaOperands& tma, int tile_m0, int tile_n0,
                                  int batch, int k_iter_begin, int k_iter_end) {
     const int a_batch = tma.a_broadcast ? 0 : batch;
@@ -113,7 +135,24 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
       } else {
         sm90::TmaLoad(a, a_map, full, k0, tile_m0, a_batch);
       }
-      if constexpr (kBRowMajor) {
+      if constexpr (kCluster > 1) {
+        // This block's half of B (the host's map has a box of kBN / 2 rows for a k-contiguous
+        // B), written to both blocks. The other block loads the other half into both.
+        constexpr int kShare = kBN / kCluster;
+        const uint32_t rank = sm90::ClusterRank();
+        if constexpr (kBRowMajor) {
+#pragma unroll
+          for (int h = 0; h < kShare / 64; ++h) {
+            const int box = static_cast<int>(rank) * (kShare / 64) + h;
+            if (box < b_load.boxes)
+              sm90::TmaLoadMulticast(b + kHalf * box, b_map, full, tile_n0 + 64 * box, k0, b_batch,
+                                     0x3);
+          }
+        } else {
+          sm90::TmaLoadMulticast(b + rank * (kShare * kBK * 2), b_map, full, k0,
+                                 tile_n0 + static_cast<int>(rank) * kShare, b_batch, 0x3);
+        }
+      } else if constexpr (kBRowMajor) {
 #pragma unroll
         for (int h = 0; h < kBN / 64; ++h)
           if (h < b_load.boxes)
@@ -123,6 +162,13 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
       }
       p.Advance();
     }
+  }
+
+  // One warp group is done reading stage s: its arrival on the stage's "empty" barrier, and on the
+  // other block's where B is shared (that block's producer writes this block's stage too).
+  __device__ static void Release(const Pipeline& p, int s) {
+    sm90::MbarrierArrive(p.Empty(s));
+    if constexpr (kCluster > 1) sm90::MbarrierArriveCluster(p.PeerEmpty(s));
   }
 
   // Compute threads: acc = the tile's product over k-iterations [k_iter_begin, k_iter_end),
@@ -141,12 +187,12 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
       stages.Issue(acc.v[0], p.stage);
       // The previous k-iteration's wgmmas are done once at most this one is in flight.
       sm90::WgmmaWait<1>();
-      if (previous >= 0 && signals) sm90::MbarrierArrive(p.Empty(previous));
+      if (previous >= 0 && signals) Release(p, previous);
       previous = p.stage;
       p.Advance();
     }
     sm90::WgmmaWait<0>();
-    if (previous >= 0 && signals) sm90::MbarrierArrive(p.Empty(previous));
+    if (previous >= 0 && signals) Release(p, previous);
     sm90::FenceAccumulators(acc.v[0]);
   }
 };

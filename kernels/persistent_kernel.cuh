@@ -11,6 +11,12 @@
 // order (Produce below) and only loads operands; everything else, including every block-wide
 // barrier of the fixup and the epilogue (ComputeSync), involves the compute threads alone.
 //
+// Clusters (Mainloop::kCluster = 2, Plan::cluster_m): the thread blocks of a cluster are one
+// persistent block of the plan (cluster blockIdx.x / 2) and walk the same work blocks; rank r
+// computes, fixes up and finishes rows [128 r, 128 r + 128) of each tile with its own flag and
+// its own half of each partial slot (work_mapping.h), so the protocol below runs per rank
+// unchanged. The ranks' mainloops share B's loads and so run in step (mainloop_sm90_tma.cuh).
+//
 // Why it cannot deadlock. (1) Every wait is for a value written only by lower-numbered work
 // blocks (fixup_protocol.h; tested over a sweep in work_mapping_test.cc), and a work block never
 // waits for anything before it starts, so the lowest-numbered unfinished work block never waits
@@ -20,6 +26,10 @@
 // grid is at most avail_sms x the kernel's measured occupancy, and plans with waits are launched
 // cooperatively, which makes the runtime guarantee co-residency or refuse the launch. Hence the
 // lowest unfinished work block always makes progress, by induction every work block finishes.
+// With clusters, a rank's mainloop also waits for the other rank to release stages it read
+// kStages iterations earlier. The rank behind never waits for the rank ahead (which released
+// those stages already), and the rank of the lowest unfinished work block that is behind waits
+// for nothing unfinished; so that work block still progresses.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -33,21 +43,23 @@
 
 namespace streamk::kernels {
 
-// Records one trace event (trace.h) from thread 0 when the launch has a trace buffer. The slot
-// counter lives in shared memory, so tracing keeps no registers alive across the mainloop.
-__device__ __forceinline__ void TraceMark(const GemmKernelArgs& a, int* count, TraceKind kind,
+// Records one trace event (trace.h) from thread 0 when the launch has a trace buffer. state[0]
+// counts the events this persistent block recorded, state[1] is its index (blockIdx.x, or the
+// cluster's where a cluster is one: only its rank 0 records, state == nullptr for the others).
+// The state lives in shared memory, so tracing keeps no registers alive across the mainloop.
+__device__ __forceinline__ void TraceMark(const GemmKernelArgs& a, int* state, TraceKind kind,
                                           int work, int tile, int k_begin, int k_end) {
-  if (a.trace.events == nullptr || threadIdx.x != 0) return;
-  const int i = *count;
+  if (a.trace.events == nullptr || threadIdx.x != 0 || state == nullptr) return;
+  const int i = state[0];
   if (i >= a.trace.events_per_block) return;
-  *count = i + 1;
+  state[0] = i + 1;
   TraceEvent e;
   e.cycles = static_cast<uint64_t>(clock64());
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(e.ns));
   asm volatile("mov.u32 %0, %%smid;" : "=r"(e.sm));
   e.kind = kind;
   e.work = work, e.tile = tile, e.k_begin = k_begin, e.k_end = k_end;
-  a.trace.events[static_cast<int64_t>(blockIdx.x) * a.trace.events_per_block + i] = e;
+  a.trace.events[static_cast<int64_t>(state[1]) * a.trace.events_per_block + i] = e;
 }
 
 template <class Mainloop, class Element>
@@ -58,6 +70,7 @@ struct StreamKGemm {
   static constexpr int kThreads = Mainloop::kThreads;  // compute threads
   static constexpr bool kSpecialized = Mainloop::kProducerThreads > 0;
   static constexpr int kBlockThreads = kThreads + Mainloop::kProducerThreads;
+  static constexpr int kCluster = Mainloop::kCluster;  // thread blocks per persistent block
   // A specialized mainloop's ring is being refilled while the epilogue runs: the epilogue gets
   // its own area after it. Otherwise the two share the same bytes.
   using Epi = Epilogue<Mainloop::kBN>;
@@ -78,6 +91,15 @@ struct StreamKGemm {
     return f;
   }();
 
+  // This thread block's rank in its cluster (0 without clusters).
+  __device__ static int Rank() {
+    if constexpr (kCluster > 1) return static_cast<int>(sm90::ClusterRank());
+    return 0;
+  }
+  // The persistent block this thread block is part of, and how many there are.
+  __device__ static int FirstWork() { return static_cast<int>(blockIdx.x) / kCluster; }
+  __device__ static int WorkStride() { return static_cast<int>(gridDim.x) / kCluster; }
+
   __device__ static MainloopOperands<Element> Operands(const Plan& p, const GemmKernelArgs& a,
                                                        int batch) {
     MainloopOperands<Element> op;
@@ -97,8 +119,8 @@ struct StreamKGemm {
     if constexpr (kSpecialized) {
       Mainloop::Consume(pipe, k_begin, k_end, acc);
     } else {
-      Mainloop::Run(smem, Operands(p, a, c.batch), c.tm * Mainloop::kBM, c.tn * Mainloop::kBN,
-                    k_begin, k_end, acc);
+      Mainloop::Run(smem, Operands(p, a, c.batch), mapping::RankRow0(p, c, 0),
+                    c.tn * Mainloop::kBN, k_begin, k_end, acc);
     }
     return c;
   }
@@ -109,7 +131,7 @@ struct StreamKGemm {
   __device__ static void Finish(char* smem, const Plan& p, const GemmKernelArgs& a,
                                 const TmaOperands* tma, const mapping::TileCoord& c,
                                 const Acc& acc) {
-    const int tile_m0 = c.tm * Mainloop::kBM, tile_n0 = c.tn * Mainloop::kBN;
+    const int tile_m0 = mapping::RankRow0(p, c, Rank()), tile_n0 = c.tn * Mainloop::kBN;
     if constexpr (kSpecialized) {
       if (tma->d_store) {
         const uint32_t bar = sm80::SmemAddr(smem + kEpilogueBarOffset);
@@ -143,21 +165,22 @@ struct StreamKGemm {
   // this persistent block's compute threads run, in their order (StreamKBlock,
   // DataParallelBlock; reduction blocks have none).
   __device__ static void Produce(const Plan& p, const TmaOperands& tma, Pipeline& pipe) {
-    for (int work = blockIdx.x; work < p.work_blocks; work += gridDim.x) {
+    const int rank = Rank();
+    for (int work = FirstWork(); work < p.work_blocks; work += WorkStride()) {
       const mapping::BlockRole r = mapping::RoleOf(p, work);
       if (r.role == mapping::Role::kStreamK) {
         for (mapping::SkUnit u = mapping::SkFirstUnit(p, r.index); u.valid();
              u = mapping::SkNextUnit(p, u)) {
           const mapping::TileCoord c = mapping::TileCoordOf(p, u.tile);
-          Mainloop::Produce(pipe, tma, c.tm * Mainloop::kBM, c.tn * Mainloop::kBN, c.batch,
-                            u.k_begin, u.k_end);
+          Mainloop::Produce(pipe, tma, mapping::RankRow0(p, c, rank), c.tn * Mainloop::kBN,
+                            c.batch, u.k_begin, u.k_end);
         }
       } else if (r.role == mapping::Role::kDataParallel) {
         const mapping::DpTiles t = mapping::DpBlockTiles(p, r.index);
         for (int i = 0; i < t.count; ++i) {
           const mapping::TileCoord c = mapping::TileCoordOf(p, t.first_tile + i * t.stride);
-          Mainloop::Produce(pipe, tma, c.tm * Mainloop::kBM, c.tn * Mainloop::kBN, c.batch, 0,
-                            p.iters_per_tile);
+          Mainloop::Produce(pipe, tma, mapping::RankRow0(p, c, rank), c.tn * Mainloop::kBN,
+                            c.batch, 0, p.iters_per_tile);
         }
       }
     }
@@ -166,7 +189,7 @@ struct StreamKGemm {
   // Whether a work block after `work` on this persistent block runs a mainloop (reduction blocks
   // have none).
   __device__ static bool LaterMainloop(const Plan& p, int work) {
-    for (int w = work + gridDim.x; w < p.work_blocks; w += gridDim.x) {
+    for (int w = work + WorkStride(); w < p.work_blocks; w += WorkStride()) {
       const mapping::Role role = mapping::RoleOf(p, w).role;
       if (role == mapping::Role::kStreamK || role == mapping::Role::kDataParallel) return true;
     }
@@ -180,11 +203,13 @@ struct StreamKGemm {
     return reinterpret_cast<float4*>(smem + (pipe.ring - sm80::SmemAddr(smem)));
   }
 
+  // This rank's part of the unit's partial slot, and its flag of a tile.
   __device__ static float4* SlotOf(const Plan& p, char* workspace, const mapping::SkUnit& u) {
-    return reinterpret_cast<float4*>(workspace + mapping::PartialSlotOffset(p, u));
+    return reinterpret_cast<float4*>(workspace + mapping::PartialSlotOffset(p, u) +
+                                     mapping::RankPartOffset(p, Rank()));
   }
   __device__ static int* FlagOf(const Plan& p, char* workspace, int tile) {
-    return reinterpret_cast<int*>(workspace + mapping::FlagOffset(p, tile));
+    return reinterpret_cast<int*>(workspace + mapping::FlagOffset(p, tile, Rank()));
   }
 
   // `work` and `trace` only label trace events (TraceMark).
@@ -260,15 +285,17 @@ struct StreamKGemm {
     TraceMark(a, trace, TraceKind::kWaitEnd, work, tile, 0, 0);
     // The last peer's slot takes its block range; the others' are arithmetic (PeerSlotOffset).
     const int count = peers.count();
-    const int64_t last_slot = mapping::PeerSlotOffset(p, tile, peers, count - 1);
+    const int64_t part = mapping::RankPartOffset(p, Rank());
+    const int64_t last_slot = mapping::PeerSlotOffset(p, tile, peers, count - 1) + part;
     auto slot_of = [&](int g) {
-      const int64_t at = g == count - 1 ? last_slot : mapping::PeerSlotOffset(p, tile, peers, g);
+      const int64_t at =
+          g == count - 1 ? last_slot : mapping::PeerSlotOffset(p, tile, peers, g) + part;
       return reinterpret_cast<const float4*>(ws + at);
     };
     const mapping::TileCoord c = mapping::TileCoordOf(p, tile);
     float* stage = reinterpret_cast<float*>(smem + kEpilogueOffset);
     AwaitStage(tma);
-    const int tile_m0 = c.tm * Mainloop::kBM, tile_n0 = c.tn * Mainloop::kBN;
+    const int tile_m0 = mapping::RankRow0(p, c, Rank()), tile_n0 = c.tn * Mainloop::kBN;
     // A slice narrow enough for all its rows to fit the stage is summed in one round of loads.
     const int pitch = rw.col_end - rw.col_begin + 8;
     bool one_round = false;
@@ -300,26 +327,28 @@ struct StreamKGemm {
   __device__ static void Run(const Plan& p, const GemmKernelArgs& a, char* ws,
                              const TmaOperands* tma) {
     extern __shared__ __align__(128) char smem[];
-    __shared__ int trace_count;  // events this block recorded (thread 0 only)
-    if (threadIdx.x == 0) trace_count = 0;
+    __shared__ int trace_state[2];  // TraceMark's (thread 0 only)
+    if (threadIdx.x == 0) trace_state[0] = 0, trace_state[1] = FirstWork();
+    int* const trace = Rank() == 0 ? trace_state : nullptr;
     Pipeline pipe = Mainloop::Init(smem);
     if constexpr (kSpecialized) {
       if (threadIdx.x >= kThreads) {
         if (threadIdx.x == kThreads) Produce(p, *tma, pipe);
+        if constexpr (kCluster > 1) sm90::ClusterSync();  // see the end
         return;
       }
     }
-    for (int work = blockIdx.x; work < p.work_blocks; work += gridDim.x) {
+    for (int work = FirstWork(); work < p.work_blocks; work += WorkStride()) {
       const mapping::BlockRole r = mapping::RoleOf(p, work);
       switch (r.role) {
         case mapping::Role::kStreamK:
-          StreamKBlock(smem, pipe, p, a, tma, ws, r.index, work, &trace_count);
+          StreamKBlock(smem, pipe, p, a, tma, ws, r.index, work, trace);
           break;
         case mapping::Role::kDataParallel:
-          DataParallelBlock(smem, pipe, p, a, tma, r.index, work, &trace_count);
+          DataParallelBlock(smem, pipe, p, a, tma, r.index, work, trace);
           break;
         case mapping::Role::kReduction:
-          ReductionBlock(smem, p, a, tma, ws, r.index, work, &trace_count);
+          ReductionBlock(smem, p, a, tma, ws, r.index, work, trace);
           break;
         case mapping::Role::kNone: break;
       }
@@ -328,6 +357,9 @@ struct StreamKGemm {
     if constexpr (kSpecialized) {
       if (tma->d_store && threadIdx.x == 0) sm90::BulkWaitRead();
     }
+    // The ranks of a cluster leave together: the other rank's producer may still be writing this
+    // rank's ring and its compute warps arriving on this rank's barriers until it is done.
+    if constexpr (kCluster > 1) sm90::ClusterSync();
   }
 };
 

@@ -219,8 +219,21 @@ STREAMK_HD int64_t PeerSlotOffset(const Plan& p, int tile, const Peers& peers, i
   return p.partials_offset + static_cast<int64_t>(slot) * p.partial_tile_bytes;
 }
 
-STREAMK_HD int64_t FlagOffset(const Plan& p, int sk_tile) {
-  return p.flags_offset + static_cast<int64_t>(sk_tile) * 4;
+// The flag of Stream-K tile `sk_tile` for cluster rank `rank` (Plan::cluster_m): the ranks of a
+// cluster run the protocol on their rows of the tile independently.
+STREAMK_HD int64_t FlagOffset(const Plan& p, int sk_tile, int rank = 0) {
+  return p.flags_offset + (static_cast<int64_t>(sk_tile) * p.cluster_m + rank) * 4;
+}
+
+// Cluster rank `rank`'s part of a partial slot (the slot offsets above are the cluster's): the
+// partial of its tile_m / cluster_m rows, partial_tile_bytes / cluster_m bytes from this offset.
+STREAMK_HD int64_t RankPartOffset(const Plan& p, int rank) {
+  return rank * (p.partial_tile_bytes / p.cluster_m);
+}
+
+// The first row of D (within its batch entry) that cluster rank `rank` computes of tile `c`.
+STREAMK_HD int RankRow0(const Plan& p, const TileCoord& c, int rank) {
+  return c.tm * p.tile_m + rank * (p.tile_m / p.cluster_m);
 }
 
 }  // namespace streamk::mapping

@@ -23,10 +23,14 @@ struct CostTerms {
 };
 
 inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
-  // Iterations scale with tile volume, per-tile traffic with tile area.
-  const double volume = 1.0 * p.tile_m * p.tile_n * p.tile_k / (128.0 * 128.0 * 32.0);
-  const double area = 1.0 * p.tile_m * p.tile_n / (128.0 * 128.0);
-  // An iteration loads tile_m rows of A and tile_n rows of B, tile_k deep.
+  // Iterations scale with a block's tile volume, per-tile traffic with its area. With clusters
+  // (Plan::cluster_m) each of a cluster's SMs computes and exchanges its own tile_m / cluster_m
+  // rows at the same time as the others, so a cluster's iteration takes one SM's.
+  const double block_m = 1.0 * p.tile_m / p.cluster_m;
+  const double volume = block_m * p.tile_n * p.tile_k / (128.0 * 128.0 * 32.0);
+  const double area = block_m * p.tile_n / (128.0 * 128.0);
+  // An iteration loads tile_m rows of A and tile_n rows of B, tile_k deep (per block: its rows
+  // of A and its share of B's).
   const double misaligned = ((p.a_rows_misaligned ? p.tile_m : 0) +
                              (p.b_rows_misaligned ? p.tile_n : 0)) /
                             static_cast<double>(p.tile_m + p.tile_n);

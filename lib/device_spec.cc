@@ -159,6 +159,18 @@ DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
   return spec;
 }
 
+// Adds the 128 x 256 TMA kernel on 2-SM clusters that share B (256 x 256 tiles per cluster) as
+// the cluster configuration of a Hopper preset. A cluster's 256 x 256 x 64 iteration is each of
+// its SMs' 128 x 256 x 64 iteration, and each SM exchanges its own 128 x 256 partials, so the
+// main configuration's constants price it per cluster (unmeasured as such; only its L2 loads,
+// LoadFloorMicros, differ: B is read once per cluster).
+DeviceSpec WithClusters(DeviceSpec spec) {
+  spec.cluster_tile = TileShape{2 * kHopperTmaTile.m, kHopperTmaTile.n, kHopperTmaTile.k};
+  spec.cluster_cost = spec.cost;
+  spec.cluster_slots = spec.sms / 2;
+  return spec;
+}
+
 // The memory floor of both TMA configurations (CostModel::hbm_bytes_per_us). Fitted on an H200
 // (docs/results/2026-11-21-h200-decode/, run 71): once decode tiles load only their rows,
 // 70b.up.m16 streams its 470 MB of weights in 125 us (3.76 TB/s with its fixed costs), and
@@ -184,7 +196,7 @@ constexpr double kH200MisalignedL2LoadBytesPerUs = 5.4e6;
 // The memory's terms of both tile configurations' cost models (the floor, repacking, the L2's
 // load rates), for a memory of `bytes_per_us`. They do not depend on the kernel's constants.
 DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
-  for (CostModel* c : {&spec.cost, &spec.alt_cost}) {
+  for (CostModel* c : {&spec.cost, &spec.alt_cost, &spec.cluster_cost}) {
     c->hbm_bytes_per_us = bytes_per_us;
     c->repack_us = kRepackUs;
     c->repack_bytes_per_us = kRepackShareOfHbm * bytes_per_us;
@@ -203,14 +215,15 @@ DeviceSpec A100Spec() {
 }
 DeviceSpec H100Spec() {
   return WithMemoryTerms(
-      WithTma128(Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile),
-                 4.8 / 3.35),
+      WithClusters(WithTma128(
+          Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile),
+          4.8 / 3.35)),
       kH200HbmBytesPerUs * 3.35 / 4.8);
 }
 DeviceSpec H200Spec() {
   return WithMemoryTerms(
-      WithTma128(Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile),
-                 1.0),
+      WithClusters(WithTma128(
+          Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile), 1.0)),
       kH200HbmBytesPerUs);
 }
 DeviceSpec H200CpAsyncSpec() {
@@ -258,7 +271,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     // dropped here, so on a GPU the 128 x 256 tile's plans had no memory floor and repacking was
     // never predicted to pay).
     switch (arch) {
-      case kernels::Arch::kSm90Tma: spec.cost = kHopperTmaCost; break;
+      case kernels::Arch::kSm90Tma: spec.cost = spec.cluster_cost = kHopperTmaCost; break;
       case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
       case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
     }
@@ -266,7 +279,10 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
   }
   const kernels::KernelTile tile = kernels::TileOf(arch);
   spec.tile = {tile.m, tile.n, tile.k};
-  if (arch != kernels::Arch::kSm90Tma) spec.alt_tile = kNoTile;  // one kernel configuration
+  if (arch != kernels::Arch::kSm90Tma) {  // one kernel configuration
+    spec.alt_tile = kNoTile;
+    spec.cluster_tile = kNoTile;
+  }
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;
   spec.l2_bytes = prop.l2CacheSize;
@@ -283,6 +299,17 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
         "the GEMM kernel fits 0 blocks per SM on ", prop.name,
         " (shared memory or registers too small for its configuration)"));
   spec.occupancy = occupancy;
+  if (spec.cluster_tile != kNoTile) {
+    // A GPU on which the cluster configuration cannot run (or be asked about) still runs the
+    // others: it just has none (GemmGpu.KernelOccupancyFeedsTheDeviceSpec expects one on Hopper).
+    int clusters = 0;
+    if (kernels::ClusterSlots(device_ordinal, &clusters) != cudaSuccess) {
+      cudaGetLastError();
+      clusters = 0;
+    }
+    spec.cluster_slots = clusters;
+    if (clusters < 1) spec.cluster_tile = kNoTile;
+  }
   return spec;
 }
 

@@ -30,8 +30,14 @@ class Emulator {
   }
 
   absl::StatusOr<EmulatorResult> Run(uint64_t seed) {
-    std::vector<Block> blocks(static_cast<size_t>(p_.grid_blocks));
-    for (int i = 0; i < p_.grid_blocks; ++i) blocks[i].next_work = i;
+    // With clusters every rank of a persistent block runs as a block of its own: each walks the
+    // same work blocks on its rows (their mainloops' lockstep is not modeled; it cannot deadlock,
+    // kernels/persistent_kernel.cuh).
+    std::vector<Block> blocks(static_cast<size_t>(p_.grid_blocks) * p_.cluster_m);
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      blocks[i].next_work = static_cast<int>(i) / p_.cluster_m;
+      blocks[i].rank = static_cast<int>(i) % p_.cluster_m;
+    }
     std::mt19937_64 rng(seed);
     std::vector<int> order(blocks.size());
     std::iota(order.begin(), order.end(), 0);
@@ -63,9 +69,12 @@ class Emulator {
       }
     }
     for (int t = 0; t < p_.sk_tiles; ++t) {
-      if (Flag(t) != 0)
-        return absl::InternalError(absl::StrCat("flag of tile ", t, " is ", Flag(t),
-                                                " after the launch; plan: ", PlanSummary(p_)));
+      for (int r = 0; r < p_.cluster_m; ++r) {
+        if (Flag(t, r) != 0)
+          return absl::InternalError(absl::StrCat("flag of tile ", t, " rank ", r, " is ",
+                                                  Flag(t, r), " after the launch; plan: ",
+                                                  PlanSummary(p_)));
+      }
     }
     return std::move(result_);
   }
@@ -73,6 +82,7 @@ class Emulator {
  private:
   struct Block {
     int next_work = 0;  // next work block this persistent block takes
+    int rank = 0;       // its rank in its cluster (Plan::cluster_m)
     bool done = false;
     bool busy = false;  // inside a work block
     int work = 0;       // the work block in progress
@@ -106,14 +116,14 @@ class Emulator {
     switch (b.role.role) {
       case Role::kDataParallel: {
         const int tile = b.dp.first_tile + b.dp_done * b.dp.stride;
-        Mainloop(tile, 0, p_.iters_per_tile, b.acc);
-        Epilogue(tile, b.acc);
+        Mainloop(tile, 0, p_.iters_per_tile, b.rank, b.acc);
+        Epilogue(tile, b.rank, b.acc);
         if (++b.dp_done == b.dp.count) b.busy = false;
         return true;
       }
       case Role::kStreamK: {
         if (!b.acc_ready) {
-          Mainloop(b.unit.tile, b.unit.k_begin, b.unit.k_end, b.acc);
+          Mainloop(b.unit.tile, b.unit.k_begin, b.unit.k_end, b.rank, b.acc);
           b.acc_ready = true;
         }
         const fixup::Step step = fixup::SkStep(p_, b.unit);
@@ -121,7 +131,7 @@ class Emulator {
           return absl::InternalError(absl::StrCat("block ", b.work, " waits for tile ",
                                                   b.unit.tile, " whose first peer is ",
                                                   b.unit.peers.first));
-        absl::StatusOr<bool> ran = Fixup(step, b.unit, {b.unit}, b.acc);
+        absl::StatusOr<bool> ran = Fixup(step, b.unit, {b.unit}, b.rank, b.acc);
         if (!ran.ok() || !*ran) return ran;
         b.acc_ready = false;
         b.unit = mapping::SkNextUnit(p_, b.unit);
@@ -142,10 +152,11 @@ class Emulator {
           while (u.tile != tile) u = mapping::SkNextUnit(p_, u);
           slots.push_back(u);
         }
-        b.acc.assign(static_cast<size_t>(p_.tile_m) * p_.tile_n, 0.0f);
+        b.acc.assign(static_cast<size_t>(RankRows()) * p_.tile_n, 0.0f);
         mapping::SkUnit self{};
         self.tile = tile;
-        absl::StatusOr<bool> ran = Fixup(step, self, slots, b.acc, rw.col_begin, rw.col_end);
+        absl::StatusOr<bool> ran =
+            Fixup(step, self, slots, b.rank, b.acc, rw.col_begin, rw.col_end);
         if (!ran.ok() || !*ran) return ran;
         b.busy = false;
         return true;
@@ -159,13 +170,13 @@ class Emulator {
   // Executes a fixup step for `unit`; `slots` are the units whose partial slots `take` reads.
   // `take` and the epilogue cover tile columns [col_begin, col_end) (a reduction slice).
   absl::StatusOr<bool> Fixup(const fixup::Step& s, const mapping::SkUnit& unit,
-                             const std::vector<mapping::SkUnit>& slots, std::vector<float>& acc,
-                             int col_begin = 0, int col_end = -1) {
+                             const std::vector<mapping::SkUnit>& slots, int rank,
+                             std::vector<float>& acc, int col_begin = 0, int col_end = -1) {
     if (col_end < 0) col_end = p_.tile_n;
-    if (!fixup::WaitSatisfied(s, Flag(unit.tile))) return false;
-    const size_t count = static_cast<size_t>(p_.tile_m) * p_.tile_n;
+    if (!fixup::WaitSatisfied(s, Flag(unit.tile, rank))) return false;
+    const size_t count = static_cast<size_t>(RankRows()) * p_.tile_n;
     if (s.publish != fixup::Publish::kNone) {
-      absl::StatusOr<float*> slot = Slot(unit);
+      absl::StatusOr<float*> slot = Slot(unit, rank);
       if (!slot.ok()) return slot.status();
       for (size_t i = 0; i < count; ++i) {
         if (s.publish == fixup::Publish::kStore) {
@@ -177,7 +188,7 @@ class Emulator {
     }
     if (s.take) {
       for (const mapping::SkUnit& u : slots) {
-        absl::StatusOr<float*> slot = Slot(u);
+        absl::StatusOr<float*> slot = Slot(u, rank);
         if (!slot.ok()) return slot.status();
         for (size_t i = 0; i < count; ++i) {
           const int col = static_cast<int>(i % p_.tile_n);
@@ -187,48 +198,57 @@ class Emulator {
     }
     switch (s.signal) {
       case fixup::Signal::kNone: break;
-      case fixup::Signal::kSet: SetFlag(unit.tile, s.signal_value); break;
-      case fixup::Signal::kIncrement: SetFlag(unit.tile, Flag(unit.tile) + 1); break;
-      case fixup::Signal::kReset: SetFlag(unit.tile, 0); break;
+      case fixup::Signal::kSet: SetFlag(unit.tile, rank, s.signal_value); break;
+      case fixup::Signal::kIncrement: SetFlag(unit.tile, rank, Flag(unit.tile, rank) + 1); break;
+      case fixup::Signal::kReset: SetFlag(unit.tile, rank, 0); break;
       case fixup::Signal::kDepart: {
-        const int v = Flag(unit.tile) + 1;
-        SetFlag(unit.tile, v == s.signal_value ? 0 : v);
+        const int v = Flag(unit.tile, rank) + 1;
+        SetFlag(unit.tile, rank, v == s.signal_value ? 0 : v);
         break;
       }
     }
-    if (s.epilogue) Epilogue(unit.tile, acc, col_begin, col_end);
+    if (s.epilogue) Epilogue(unit.tile, rank, acc, col_begin, col_end);
     return true;
   }
 
-  absl::StatusOr<float*> Slot(const mapping::SkUnit& u) {
-    const int64_t off = mapping::PartialSlotOffset(p_, u);
-    if (off < p_.partials_offset || off + p_.partial_tile_bytes > p_.partials_offset + p_.partials_bytes ||
-        off % 16 != 0)
+  // Rows of a tile one rank computes.
+  int RankRows() const { return p_.tile_m / p_.cluster_m; }
+
+  // Rank `rank`'s part of u's partial slot.
+  absl::StatusOr<float*> Slot(const mapping::SkUnit& u, int rank) {
+    const int64_t slot = mapping::PartialSlotOffset(p_, u);
+    const int64_t off = slot + mapping::RankPartOffset(p_, rank);
+    const int64_t part = p_.partial_tile_bytes / p_.cluster_m;
+    if (slot < p_.partials_offset || off + part > p_.partials_offset + p_.partials_bytes ||
+        off + part > slot + p_.partial_tile_bytes || off % 16 != 0)
       return absl::InternalError(absl::StrCat("partial slot of block ", u.block, " tile ", u.tile,
-                                              " at byte ", off, " is outside the partials area or "
-                                              "misaligned; plan: ", PlanSummary(p_)));
+                                              " rank ", rank, " at byte ", off,
+                                              " is outside the partials area or misaligned; "
+                                              "plan: ", PlanSummary(p_)));
     return reinterpret_cast<float*>(workspace_.data() + off);
   }
 
-  int32_t& FlagRef(int tile) {
-    const int64_t off = mapping::FlagOffset(p_, tile);
+  int32_t& FlagRef(int tile, int rank) {
+    const int64_t off = mapping::FlagOffset(p_, tile, rank);
     // Bounds are an invariant of the plan; the tests assert them separately.
     return *reinterpret_cast<int32_t*>(workspace_.data() + off);
   }
-  int Flag(int tile) { return tile < 0 || p_.sk_tiles == 0 ? 0 : FlagRef(tile); }
-  void SetFlag(int tile, int v) { FlagRef(tile) = v; }
+  int Flag(int tile, int rank) { return tile < 0 || p_.sk_tiles == 0 ? 0 : FlagRef(tile, rank); }
+  void SetFlag(int tile, int rank, int v) { FlagRef(tile, rank) = v; }
 
-  void Mainloop(int tile, int k_begin, int k_end, std::vector<float>& acc) {
+  // Rank `rank`'s rows of the tile. Iteration visits count rank 0's mainloops (a cluster's ranks
+  // run each iteration together, on their own rows).
+  void Mainloop(int tile, int k_begin, int k_end, int rank, std::vector<float>& acc) {
     const mapping::TileCoord c = mapping::TileCoordOf(p_, tile);
-    acc.assign(static_cast<size_t>(p_.tile_m) * p_.tile_n, 0.0f);
+    acc.assign(static_cast<size_t>(RankRows()) * p_.tile_n, 0.0f);
     const int64_t bo = int64_t{c.batch};
     const float* a = in_.a + bo * p_.m * p_.k;
     const float* bm = in_.b + bo * p_.k * p_.n;
     for (int kk = k_begin; kk < k_end; ++kk) {
-      ++result_.iteration_visits[static_cast<size_t>(tile) * p_.iters_per_tile + kk];
+      if (rank == 0) ++result_.iteration_visits[static_cast<size_t>(tile) * p_.iters_per_tile + kk];
       const int k0 = kk * p_.tile_k, k1 = std::min(p_.k, k0 + p_.tile_k);
-      for (int i = 0; i < p_.tile_m; ++i) {
-        const int row = c.tm * p_.tile_m + i;
+      for (int i = 0; i < RankRows(); ++i) {
+        const int row = mapping::RankRow0(p_, c, rank) + i;
         if (row >= p_.m) break;
         for (int j = 0; j < p_.tile_n; ++j) {
           const int col = c.tn * p_.tile_n + j;
@@ -241,12 +261,13 @@ class Emulator {
     }
   }
 
-  void Epilogue(int tile, const std::vector<float>& acc, int col_begin = 0, int col_end = -1) {
+  void Epilogue(int tile, int rank, const std::vector<float>& acc, int col_begin = 0,
+                int col_end = -1) {
     if (col_end < 0) col_end = p_.tile_n;
     const mapping::TileCoord c = mapping::TileCoordOf(p_, tile);
     const int64_t base = int64_t{c.batch} * p_.m * p_.n;
-    for (int i = 0; i < p_.tile_m; ++i) {
-      const int row = c.tm * p_.tile_m + i;
+    for (int i = 0; i < RankRows(); ++i) {
+      const int row = mapping::RankRow0(p_, c, rank) + i;
       if (row >= p_.m) break;
       for (int j = col_begin; j < col_end; ++j) {
         const int col = c.tn * p_.tile_n + j;

@@ -59,7 +59,7 @@ std::string Bytes(int64_t b) {
 std::ostream& operator<<(std::ostream& os, const Plan& plan) { return os << PlanSummary(plan); }
 
 std::string PlanSummary(const Plan& p) {
-  return absl::StrFormat(
+  std::string s = absl::StrFormat(
       "mode=%s m=%d n=%d k=%d batch=%d tile=%dx%dx%d tiles=%d iters_per_tile=%d dp_tiles=%d "
       "sk_tiles=%d sk_blocks=%d sk_regions=%d iters_per_block=%d+%d big=%d dp_blocks=%d "
       "dp_first_wave_tiles=%d dp_before_sk=%d reduction=%s reduction_blocks=%d/%d grid=%d/%d "
@@ -70,6 +70,8 @@ std::string PlanSummary(const Plan& p) {
       p.dp_first_wave_tiles, p.dp_blocks_before_sk, ReductionName(p.reduction), p.reduction_blocks,
       p.reduction_slices, p.grid_blocks, p.work_blocks,
       p.avail_sms, p.occupancy, p.workspace_bytes, p.repack_a ? "a" : "", p.repack_b ? "b" : "");
+  if (p.cluster_m > 1) absl::StrAppend(&s, " cluster=", p.cluster_m);
+  return s;
 }
 
 std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::string& device) {
@@ -79,8 +81,16 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
   std::string s;
   absl::StrAppendFormat(&s, "problem     %d x %d x %d, batch %d, tile %dx%dx%d\n", p.m, p.n, p.k,
                         p.batch, p.tile_m, p.tile_n, p.tile_k);
-  absl::StrAppendFormat(&s, "device      %s%s%d SMs (avail), occupancy %d blocks/SM\n", device,
-                        device.empty() ? "" : ", ", p.avail_sms, p.occupancy);
+  if (p.cluster_m > 1) {
+    absl::StrAppendFormat(&s,
+                          "device      %s%s%d clusters of %d SMs (avail), each block a cluster "
+                          "sharing B's loads; %d rows of each tile per SM\n",
+                          device, device.empty() ? "" : ", ", p.avail_sms, p.cluster_m,
+                          p.tile_m / p.cluster_m);
+  } else {
+    absl::StrAppendFormat(&s, "device      %s%s%d SMs (avail), occupancy %d blocks/SM\n", device,
+                          device.empty() ? "" : ", ", p.avail_sms, p.occupancy);
+  }
   absl::StrAppendFormat(&s, "tiles       %d (%d x %d x %d), %d iterations each\n", p.tiles,
                         p.tiles_m, p.tiles_n, p.batch, p.iters_per_tile);
   auto operands = [](bool a, bool b) { return a && b ? "A and B" : a ? "A" : "B"; };
@@ -98,9 +108,9 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
                                 (p.repack_b ? RepackedBytes(p, 'b') : 0)));
   }
   absl::StrAppendFormat(&s,
-                        "waves       %d full + %d tiles (%.1f%% of the last wave) on %d SMs\n",
+                        "waves       %d full + %d tiles (%.1f%% of the last wave) on %d %s\n",
                         waves_full, waves_partial, 100.0 * waves_partial / p.avail_sms,
-                        p.avail_sms);
+                        p.avail_sms, p.cluster_m > 1 ? "clusters" : "SMs");
   absl::StrAppendFormat(&s, "mode        %s\n", ModeName(p.mode));
   absl::StrAppendFormat(&s, "dp tiles    %d in %d blocks (first wave: %d tiles per block)\n",
                         p.dp_tiles, p.dp_blocks, p.dp_first_wave_tiles);
@@ -198,7 +208,7 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   field("reduction", JsonString(ReductionName(p.reduction)));
   num("reduction_slices", p.reduction_slices), num("reduction_blocks", p.reduction_blocks);
   num("work_blocks", p.work_blocks), num("grid_blocks", p.grid_blocks);
-  num("avail_sms", p.avail_sms), num("occupancy", p.occupancy);
+  num("avail_sms", p.avail_sms), num("occupancy", p.occupancy), num("cluster_m", p.cluster_m);
   field("raster", JsonString(RasterName(p.raster))), num("swizzle", p.swizzle);
   num("partials_offset", p.partials_offset), num("partials_bytes", p.partials_bytes);
   num("flags_offset", p.flags_offset), num("flags_bytes", p.flags_bytes);

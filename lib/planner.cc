@@ -139,7 +139,7 @@ void Derive(const Decomposition& d, Plan& p) {
     // never sees that plan's partials land on its flags (which must be zero between launches).
     p.flags_offset = 0;
     p.flags_bytes = std::max(Plan::kMinFlagsBytes,
-                             AlignUp(int64_t{p.sk_tiles} * 4, Plan::kWorkspaceAlignment));
+                             AlignUp(int64_t{p.sk_tiles} * p.cluster_m * 4, Plan::kWorkspaceAlignment));
     p.partials_offset = p.flags_offset + p.flags_bytes;
     p.workspace_bytes = p.partials_offset + p.partials_bytes;
   }
@@ -286,7 +286,14 @@ TileShape TileOf(const PlanOptions& o, const DeviceSpec& dev) {
 // The constants of the kernel configuration that computes `tile`: the second one's for its tile,
 // else the main one's (also for a tile the device has no kernel for, planned to ask "what if").
 const CostModel& CostOfTile(const DeviceSpec& dev, const TileShape& tile) {
-  return tile == dev.alt_tile && tile != dev.tile ? dev.alt_cost : dev.cost;
+  if (tile == dev.tile) return dev.cost;
+  if (tile == dev.alt_tile) return dev.alt_cost;
+  return tile == dev.cluster_tile ? dev.cluster_cost : dev.cost;
+}
+
+// Whether `tile` is the device's cluster configuration (DeviceSpec::cluster_tile).
+bool IsClusterTile(const DeviceSpec& dev, const TileShape& tile) {
+  return dev.cluster_tile != kNoTile && tile == dev.cluster_tile && tile != dev.tile;
 }
 
 absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOptions& o) {
@@ -320,6 +327,13 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
     return absl::InvalidArgumentError(absl::StrCat("avail_sms = ", o.avail_sms,
                                                    ": must be in [0, ", dev.sms,
                                                    "] (0: all SMs of ", dev.name, ")"));
+  if (IsClusterTile(dev, tile)) {
+    const int sms = o.avail_sms > 0 ? o.avail_sms : dev.sms;
+    if (sms < 2 || dev.cluster_slots < 1)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "avail_sms = ", sms, ": tile ", TileShapeName(tile), " runs on clusters of 2 SMs (",
+          dev.name, " holds ", dev.cluster_slots, " at once); it needs at least 2 SMs"));
+  }
   return ValidatePlanOptions(o);
 }
 
@@ -563,6 +577,12 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   p.tiles = static_cast<int>(tiles);
   p.avail_sms = o.avail_sms > 0 ? o.avail_sms : device.sms;
   p.occupancy = device.occupancy;
+  if (IsClusterTile(device, tile)) {
+    // Clusters of two SMs stand in for the SMs, one resident per pair of them.
+    p.cluster_m = 2;
+    p.avail_sms = std::max(1, std::min(p.avail_sms / 2, device.cluster_slots));
+    p.occupancy = 1;
+  }
   p.raster = p.tiles_n >= p.tiles_m ? Raster::kAlongN : Raster::kAlongM;
   p.swizzle = std::min(kDefaultSwizzle, p.raster == Raster::kAlongN ? p.tiles_m : p.tiles_n);
 
@@ -928,38 +948,89 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   // are unless repacking is forced too.
   const bool forced = o.repack == true;
   const bool may_repack = forced || (!o.repack.has_value() && o.mode == Mode::kAuto);
-  if (!plan.ok() || (!a && !b) || !may_repack) return plan;
-  // The decision rests on the plan for aligned rows (predicted) plus the copies, against the
-  // plan for the rows as they are, predicted as if aligned or at the L2's pace for its loads
-  // (LoadFloorMicros), whichever is longer. (The per-iteration misaligned terms, which steer the
-  // decomposition, predict misaligned shapes 1.4-1.6x slower than they run: run 79.) Auto
-  // repacks every misaligned operand if that beats the rows as they are by kMinRepackGain.
+  // Auto, free to pick the tile, may also run misaligned rows on the cluster configuration,
+  // whose B the L2 serves once per pair of SMs.
+  const bool may_cluster = !forced && o.mode == Mode::kAuto && o.tile == kNoTile &&
+                           device.cluster_tile != kNoTile;
+  if (!plan.ok() || (!a && !b) || (!may_repack && !may_cluster)) return plan;
+  // Every option is estimated the same way: its plan for aligned rows (predicted), or the time
+  // the L2 needs for its operand loads at the misaligned rate (LoadFloorMicros), whichever is
+  // longer, plus the copies where it repacks. (The per-iteration misaligned terms, which steer
+  // the decomposition, predict misaligned shapes 1.4-1.6x slower than they run: run 79.) Auto
+  // takes repacking, then clusters, where each beats the best so far by kMinRepackGain.
   // (Repacking one of two would copy less, but only copying both was measured: runs 79-80.)
   Problem aligned = problem;
   aligned.a_rows_misaligned = aligned.b_rows_misaligned = false;
-  PlanExplanation aligned_why;
-  absl::StatusOr<Plan> repacked =
-      PlanKernel(aligned, device, o, why != nullptr ? &aligned_why : nullptr);
-  if (!repacked.ok()) return plan;
-  const double copy_us = RepackMicros(problem, a, b, device.cost);
-  const double with_copies = PredictMicros(*repacked, KernelCost(device, *repacked)) + copy_us;
   Plan as_aligned = *plan;
   as_aligned.a_rows_misaligned = as_aligned.b_rows_misaligned = false;
   const CostModel& plan_cost = KernelCost(device, *plan);
   const double floor = LoadFloorMicros(*plan, a, b, plan_cost);
   const double as_is = std::max(PredictMicros(as_aligned, plan_cost), floor);
-  if (!forced && with_copies >= as_is * (1 - kMinRepackGain)) return plan;
-  AddRepack(a, b, *repacked);
-  if (why != nullptr) {
-    *why = std::move(aligned_why);
-    why->repack_us = copy_us;
-    why->predicted_us += copy_us;
-    why->reason = absl::StrFormat(
-        "%s; %s repacked to 128-byte rows first (%.1f us of copies): estimated %.1f us against "
-        "%.1f as the rows are (the L2 serves those loads in %.1f us)",
-        why->reason, a && b ? "A and B" : a ? "A" : "B", copy_us, with_copies, as_is, floor);
+  double best_us = as_is;
+
+  PlanExplanation repack_why;
+  absl::StatusOr<Plan> repacked = absl::UnknownError("not planned");
+  double copy_us = 0;
+  if (may_repack) {
+    repacked = PlanKernel(aligned, device, o, why != nullptr ? &repack_why : nullptr);
+    if (repacked.ok()) {
+      copy_us = RepackMicros(problem, a, b, device.cost);
+      const double with_copies =
+          PredictMicros(*repacked, KernelCost(device, *repacked)) + copy_us;
+      if (forced || with_copies < best_us * (1 - kMinRepackGain)) {
+        best_us = with_copies;
+        AddRepack(a, b, *repacked);
+      } else {
+        repacked = absl::UnknownError("not chosen");
+      }
+    }
   }
-  return *repacked;
+
+  PlanExplanation cluster_why;
+  absl::StatusOr<Plan> clustered = absl::UnknownError("not planned");
+  double cluster_floor = 0;
+  if (may_cluster) {
+    PlanOptions oc = o;
+    oc.tile = device.cluster_tile;
+    clustered = PlanKernel(aligned, device, oc, why != nullptr ? &cluster_why : nullptr);
+    if (clustered.ok()) {
+      const double predicted = PredictMicros(*clustered, device.cluster_cost);  // aligned rows
+      clustered->a_rows_misaligned = a, clustered->b_rows_misaligned = b;
+      cluster_floor = LoadFloorMicros(*clustered, a, b, device.cluster_cost);
+      const double cluster_us = std::max(predicted, cluster_floor);
+      if (cluster_us < best_us * (1 - kMinRepackGain)) {
+        best_us = cluster_us;
+        repacked = absl::UnknownError("not chosen");
+      } else {
+        clustered = absl::UnknownError("not chosen");
+      }
+    }
+  }
+
+  if (clustered.ok()) {
+    if (why != nullptr) {
+      *why = std::move(cluster_why);
+      why->predicted_us = best_us;
+      why->reason = absl::StrFormat(
+          "%s; on 2-SM clusters that read B once (tile %s): estimated %.1f us against %.1f as "
+          "the rows are (the L2 serves those loads in %.1f us, %.1f with clusters)",
+          why->reason, TileShapeName(device.cluster_tile), best_us, as_is, floor, cluster_floor);
+    }
+    return *clustered;
+  }
+  if (repacked.ok()) {
+    if (why != nullptr) {
+      *why = std::move(repack_why);
+      why->repack_us = copy_us;
+      why->predicted_us += copy_us;
+      why->reason = absl::StrFormat(
+          "%s; %s repacked to 128-byte rows first (%.1f us of copies): estimated %.1f us "
+          "against %.1f as the rows are (the L2 serves those loads in %.1f us)",
+          why->reason, a && b ? "A and B" : a ? "A" : "B", copy_us, best_us, as_is, floor);
+    }
+    return *repacked;
+  }
+  return plan;
 }
 
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan) {

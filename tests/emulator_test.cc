@@ -55,16 +55,19 @@ struct Case {
 };
 
 // Small tiles (16x16x4) give many tiles and iterations on problems the CPU multiplies quickly.
-Plan MustPlan(const Case& c, std::optional<Reduction> reduction) {
+// cluster: plan a 32x16x4 tile on 2-SM clusters (Plan::cluster_m), each SM 16 rows of it.
+Plan MustPlan(const Case& c, std::optional<Reduction> reduction, bool cluster = false) {
   DeviceSpec dev = H200Spec();
   dev.sms = c.sms;
   dev.occupancy = c.occupancy;
+  dev.cluster_tile = {32, 16, 4};
+  dev.cluster_slots = c.sms / 2;
   Problem pr;
   pr.m = c.m, pr.n = c.n, pr.k = c.k, pr.batch = c.batch;
   PlanOptions o;
   o.mode = c.mode, o.splits = c.splits, o.blocks = c.blocks, o.reduction = reduction;
   o.sk_tiles = c.sk_tiles;
-  o.tile = {16, 16, 4};
+  o.tile = cluster ? dev.cluster_tile : TileShape{16, 16, 4};
   absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
   EXPECT_TRUE(p.ok()) << p.status();
   return *p;
@@ -123,6 +126,31 @@ TEST(Emulator, MatchesReferenceForEveryModeAndStrategy) {
       }
     }
   }
+}
+
+// Clusters: each rank of a cluster computes its rows of every tile of its persistent block and
+// runs the protocol on them with its own flags and partial halves; together they must still
+// compute every element once, with every mode and strategy, and leave every rank's flags zero.
+TEST(Emulator, ClusterPlansMatchReferenceForEveryModeAndStrategy) {
+  uint32_t seed = 100;
+  int planned = 0;
+  for (const Case& c : kCases) {
+    if (c.sms < 2) continue;
+    for (std::optional<Reduction> red :
+         {std::optional<Reduction>(), std::optional<Reduction>(Reduction::kDeterministic),
+          std::optional<Reduction>(Reduction::kAtomic),
+          std::optional<Reduction>(Reduction::kSeparate)}) {
+      if (c.mode == Mode::kDataParallel && red.has_value()) continue;
+      const Plan p = MustPlan(c, red, /*cluster=*/true);
+      ASSERT_EQ(p.cluster_m, 2) << PlanSummary(p);
+      ASSERT_EQ(p.avail_sms, c.sms / 2) << PlanSummary(p);
+      ASSERT_GE(p.flags_bytes, int64_t{p.sk_tiles} * 2 * 4);
+      ++planned;
+      ExpectMatchesReference(p, ++seed, 0.5f);
+      if (HasFatalFailure()) return;
+    }
+  }
+  EXPECT_GT(planned, 40);
 }
 
 // The planner puts whole data-parallel rounds before the Stream-K blocks (Plan::

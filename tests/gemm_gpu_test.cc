@@ -435,6 +435,7 @@ TEST(GemmGpu, ForcedTileRunsThatKernel) {
   ASSERT_TRUE(dev.ok()) << dev.status();
   std::vector<TileShape> tiles = {dev->tile};
   if (dev->alt_tile != kNoTile) tiles.push_back(dev->alt_tile);
+  if (dev->cluster_tile != kNoTile) tiles.push_back(dev->cluster_tile);
   const Shape shapes[] = {{2432, 1792, 1024, 1}, {2440, 1790, 1000, 1}};
   for (const TileShape& tile : tiles) {
     for (const Shape& shape : shapes) {
@@ -463,6 +464,45 @@ TEST(GemmGpu, ForcedTileRunsThatKernel) {
   const std::vector<float> d = buf.Result(c);  // still the NaN poison of Refresh
   EXPECT_TRUE(std::all_of(d.begin(), d.end(), [](float x) { return std::isnan(x); }));
   EXPECT_EQ(buf.WrittenOutsideD(c), 0);
+}
+
+// The cluster configuration (2-SM clusters sharing B by TMA multicast, Plan::cluster_m) in every
+// layout, dtype, mode and reduction: tails in m (a cluster's second block entirely past m), n (an
+// n-contiguous B's last tile loading fewer boxes, split between the blocks) and k, a batch,
+// beta with C = D, and operands whose rows start at odd multiples of 16 bytes.
+TEST(GemmGpu, ClusterTileEveryLayoutModeAndTail) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  if (dev->cluster_tile == kNoTile) GTEST_SKIP() << dev->name << " has no cluster configuration";
+  const Shape shapes[] = {{100, 77, 45, 1}, {300, 260, 200, 1}, {129, 257, 1000, 1},
+                          {1536, 1536, 512, 1}, {600, 1000, 700, 2}};
+  for (const Shape& s : shapes) {
+    for (DType in : {DType::kF16, DType::kBF16}) {
+      for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
+          for (Options o : EveryModeAndReduction()) {
+            o.tile = dev->cluster_tile;
+            Config c;
+            c.s = s, c.in = c.out = in, c.a = a, c.b = b;
+            ExpectCorrect(c, o, NextSeed());
+          }
+        }
+      }
+    }
+  }
+  for (Options o : EveryModeAndReduction()) {
+    o.tile = dev->cluster_tile;
+    Config c;
+    c.s = {700, 900, 1000, 1};
+    c.alpha = 0.75f, c.beta = -1.25f, c.c_is_d = true;
+    ExpectCorrect(c, o, NextSeed());
+    Config odd;
+    odd.s = {1000, 700, 1096, 1};
+    odd.odd_rows = true;
+    o.repack = false;
+    ExpectCorrect(odd, o, NextSeed());
+  }
 }
 
 // A tile that holds fewer of an operand's rows than its side (the last tile along m or n, or
@@ -786,14 +826,21 @@ TEST(GemmGpu, KernelOccupancyFeedsTheDeviceSpec) {
   cudaDeviceProp prop;
   CUDA_ASSERT(cudaGetDeviceProperties(&prop, 0));
   if (prop.major == 9) {
-    for (const CostModel* c : {&dev->cost, &dev->alt_cost}) {
+    for (const CostModel* c : {&dev->cost, &dev->alt_cost, &dev->cluster_cost}) {
       EXPECT_GT(c->hbm_bytes_per_us, 0);
       EXPECT_GT(c->repack_bytes_per_us, 0);
       EXPECT_GT(c->repack_us, 0);
     }
   }
-  std::printf("device %s: %d SMs, kernel occupancy %d blocks/SM, L2 %lld bytes\n",
-              dev->name.c_str(), dev->sms, dev->occupancy,
+  // The TMA kernel's cluster configuration: a 2-SM cluster resident on every pair of SMs.
+  if (kernels::KernelArch(0) == kernels::Arch::kSm90Tma) {
+    EXPECT_NE(dev->cluster_tile, kNoTile);
+    EXPECT_EQ(dev->cluster_slots, dev->sms / 2);
+  } else {
+    EXPECT_EQ(dev->cluster_tile, kNoTile);
+  }
+  std::printf("device %s: %d SMs, kernel occupancy %d blocks/SM, %d 2-SM clusters, L2 %lld bytes\n",
+              dev->name.c_str(), dev->sms, dev->occupancy, dev->cluster_slots,
               static_cast<long long>(dev->l2_bytes));
 }
 

@@ -155,13 +155,17 @@ TEST(GemmValidation, OptionsTileRunsOneOfTheDevicesKernels) {
   GemmArgs g = f.Valid();
   g.m = 1536, g.n = 3072, g.k = 4096, g.lda = 4096, g.ldb = 4096, g.ldd = 3072, g.ldc = 3072;
   const DeviceSpec h200 = H200Spec();
-  for (const TileShape& tile : {h200.tile, h200.alt_tile}) {
+  for (const TileShape& tile : {h200.tile, h200.alt_tile, h200.cluster_tile}) {
     Options o;
     o.tile = tile;
     absl::StatusOr<Plan> p = PlanGemm(g, h200, o);
     ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->tile_m, tile.m);
     EXPECT_EQ(p->tile_n, tile.n);
     EXPECT_EQ(p->tile_k, tile.k);
+    // The cluster configuration's plans run on 2-SM clusters, 66 of them.
+    EXPECT_EQ(p->cluster_m, tile == h200.cluster_tile ? 2 : 1);
+    EXPECT_EQ(p->avail_sms, tile == h200.cluster_tile ? 66 : 132);
   }
   // A tile no kernel computes is an error naming the field and the tiles there are.
   Options o;
@@ -169,7 +173,8 @@ TEST(GemmValidation, OptionsTileRunsOneOfTheDevicesKernels) {
   absl::StatusOr<Plan> p = PlanGemm(g, h200, o);
   ASSERT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << p.status();
   const std::string message(p.status().message());
-  for (const char* part : {"tile = 128x64x64", "128x256x64 or 128x128x64"})
+  for (const char* part :
+       {"tile = 128x64x64", "128x256x64, 128x128x64, 256x256x64 (2-SM clusters)"})
     EXPECT_NE(message.find(part), std::string::npos) << message;
   // A device with one configuration runs only its tile.
   const DeviceSpec one = H200CpAsyncSpec();

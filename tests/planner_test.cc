@@ -453,8 +453,10 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   // an H200 (run 75 of docs/results/2026-11-22-h200-kmis/), data-parallel 298 us with the rows
   // as they are, 187 with K = 4096; copying both operands (135 MB read and written) costs about
   // 40 us. The planner repacks both, puts the copies in the workspace past the flags and the
-  // partials, and plans the kernel for aligned rows.
-  const DeviceSpec dev = H200Spec();
+  // partials, and plans the kernel for aligned rows. (On a device without the cluster
+  // configuration: the H200's runs this shape on clusters instead, PlannerClusters below.)
+  DeviceSpec dev = H200Spec();
+  dev.cluster_tile = kNoTile;
   Problem q = Shape(4096, 4096, 4104);
   q.a_rows_misaligned = q.b_rows_misaligned = true;
   PlanExplanation why;
@@ -494,7 +496,8 @@ TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
   // Data-parallel on 128 x 256 tiles with both operands' rows misaligned, measured on an H200
   // (run 79 of docs/results/2026-11-22-h200-kmis/, bench M x N x K; the kernel's problem is
   // N x M x K): the operand loads alone set the time.
-  const DeviceSpec dev = H200Spec();
+  DeviceSpec dev = H200Spec();
+  dev.cluster_tile = kNoTile;  // repacking alone
   PlanOptions dp;
   dp.mode = Mode::kDataParallel, dp.tile = TileShape{128, 256, 64}, dp.repack = false;
   struct Case {
@@ -518,6 +521,102 @@ TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
   big.a_rows_misaligned = big.b_rows_misaligned = true;
   EXPECT_FALSE(MustPlan(small, dev).repack_a);
   EXPECT_TRUE(MustPlan(big, dev).repack_a);
+}
+
+TEST(PlannerClusters, TheClusterTileRunsOnPairsOfSmsThatReadBOnce) {
+  // PlanOptions::tile = the cluster configuration: tiles of 256 x 256, one per 2-SM cluster, 66
+  // clusters on an H200 (or half the SMs asked for).
+  const DeviceSpec dev = H200Spec();
+  ASSERT_EQ(dev.cluster_tile, (TileShape{256, 256, 64}));
+  ASSERT_EQ(dev.cluster_slots, 66);
+  PlanOptions o;
+  o.tile = dev.cluster_tile;
+  const Plan p = MustPlan(Shape(4096, 4096, 4104), dev, o);
+  EXPECT_EQ(p.cluster_m, 2);
+  EXPECT_EQ(p.tile_m, 256);
+  EXPECT_EQ(p.tiles, 16 * 16);
+  EXPECT_EQ(p.avail_sms, 66);
+  EXPECT_LE(p.grid_blocks, 66);
+  o.avail_sms = 100;
+  EXPECT_EQ(MustPlan(Shape(4096, 4096, 4104), dev, o).avail_sms, 50);
+  // Every other tile plans one block per SM, and auto plans no clusters.
+  EXPECT_EQ(MustPlan(Shape(4096, 4096, 4104), dev).cluster_m, 1);
+  o.tile = dev.tile;
+  EXPECT_EQ(MustPlan(Shape(4096, 4096, 4104), dev, o).cluster_m, 1);
+  // A cluster needs two SMs.
+  o.tile = dev.cluster_tile;
+  o.avail_sms = 1;
+  absl::StatusOr<Plan> one = MakePlan(Shape(4096, 4096, 4104), dev, o);
+  ASSERT_EQ(one.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(one.status().message().find("avail_sms = 1"), absl::string_view::npos);
+  EXPECT_NE(one.status().message().find("clusters of 2 SMs"), absl::string_view::npos);
+  // The L2 serves a cluster's B once: with misaligned rows (B the larger part of a 128 x 256
+  // block's loads), the loads take two thirds of the time they take without clusters.
+  // (tma_multicast_probe, run 86: 187 against 295 us for 4096 x 4096 x 4104's loads alone.)
+  PlanOptions blocks, clusters;
+  blocks.mode = clusters.mode = Mode::kDataParallel;
+  blocks.tile = dev.tile, clusters.tile = dev.cluster_tile;
+  blocks.repack = clusters.repack = false;
+  Problem q = Shape(4096, 4096, 4104);
+  q.a_rows_misaligned = q.b_rows_misaligned = true;
+  const double without = LoadFloorMicros(MustPlan(q, dev, blocks), true, true, dev.cost);
+  const double with = LoadFloorMicros(MustPlan(q, dev, clusters), true, true, dev.cluster_cost);
+  EXPECT_NEAR(with / without, 2.0 / 3.0, 0.01);
+  EXPECT_NEAR(with / 187.0, 1.0, 0.1);
+}
+
+TEST(PlannerClusters, AutoRunsLargeMisalignedShapesOnClusters) {
+  // Measured on an H200 (run 87 of docs/results/2026-11-22-h200-cluster/, bench M x N x K; the
+  // kernel's problem is N x M x K), us: rows as they are on 128 x 256 blocks / repacked / on
+  // 256 x 256 clusters: 4096 x 4096 x 4104 305.6 / 252.7 / 227.3; 8192 x 8192 x 8200 2697 / 1817
+  // / 1783; 2048 x 2048 x 2056 39.5 / - / 30.0; 4144 x 1488 x 5208 154.3 / - / 128.0 (121.4
+  // Stream-K); 2880 x 3064 x 7752 306.0 (auto, Stream-K) / - / 250.1 (Stream-K). Auto takes the
+  // clusters there, and keeps the rows of small misaligned shapes and of aligned ones on blocks.
+  const DeviceSpec dev = H200Spec();
+  auto misaligned = [](int64_t m, int64_t n, int64_t k) {
+    Problem q = Shape(m, n, k);
+    q.a_rows_misaligned = q.b_rows_misaligned = true;
+    return q;
+  };
+  for (const Problem& q : {misaligned(4096, 4096, 4104), misaligned(8192, 8192, 8200),
+                           misaligned(2048, 2048, 2056), misaligned(1488, 4144, 5208),
+                           misaligned(3064, 2880, 7752)}) {
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->cluster_m, 2) << *p << "\n" << why.reason;
+    EXPECT_FALSE(p->repack_a || p->repack_b) << *p;
+    EXPECT_TRUE(p->a_rows_misaligned && p->b_rows_misaligned) << *p;
+    EXPECT_NE(why.reason.find("2-SM clusters"), std::string::npos) << why.reason;
+    // The estimate: the plan for aligned rows, or the L2's time for the loads at the misaligned
+    // rate with B read once per cluster, whichever is longer.
+    Plan as_aligned = *p;
+    as_aligned.a_rows_misaligned = as_aligned.b_rows_misaligned = false;
+    EXPECT_DOUBLE_EQ(why.predicted_us,
+                     std::max(PredictMicros(as_aligned, dev.cluster_cost),
+                              LoadFloorMicros(*p, true, true, dev.cluster_cost)));
+  }
+  EXPECT_EQ(MustPlan(misaligned(3064, 2880, 7752), dev).mode, Mode::kStreamK);
+  // Small misaligned shapes (1024 x 1024 x 1032: 11.5 us on 128 x 128 blocks, 17.3 on clusters)
+  // and aligned ones (4096 x 4096 x 4096: 210.2 against 215.1 us) stay on blocks.
+  EXPECT_EQ(MustPlan(misaligned(1024, 1024, 1032), dev).cluster_m, 1);
+  EXPECT_EQ(MustPlan(Shape(4096, 4096, 4096), dev).cluster_m, 1);
+  EXPECT_EQ(MustPlan(Shape(8192, 8192, 8192), dev).cluster_m, 1);
+  // Only auto picks them: a forced decomposition, a forced tile or forced copies run as asked;
+  // refusing copies leaves clusters open.
+  PlanOptions o;
+  o.mode = Mode::kDataParallel;
+  EXPECT_EQ(MustPlan(misaligned(4096, 4096, 4104), dev, o).cluster_m, 1);
+  o = {};
+  o.tile = dev.tile;
+  EXPECT_EQ(MustPlan(misaligned(4096, 4096, 4104), dev, o).cluster_m, 1);
+  o = {};
+  o.repack = true;
+  const Plan copied = MustPlan(misaligned(4096, 4096, 4104), dev, o);
+  EXPECT_EQ(copied.cluster_m, 1);
+  EXPECT_TRUE(copied.repack_a && copied.repack_b);
+  o.repack = false;
+  EXPECT_EQ(MustPlan(misaligned(4096, 4096, 4104), dev, o).cluster_m, 2);
 }
 
 TEST(PlannerRepack, SmallShapesAndAlignedRowsAreNotCopied) {

@@ -60,7 +60,7 @@ std::string RepackName(const Plan& p) {
 }
 
 std::string PlanName(const Plan& p) {
-  const std::string tile = absl::StrCat(p.tile_m, "x", p.tile_n);
+  const std::string tile = absl::StrCat(p.tile_m, "x", p.tile_n, p.cluster_m > 1 ? "/2sm" : "");
   const std::string repack = RepackName(p);
   const std::string suffix = repack.empty() ? "" : absl::StrCat(" repack-", repack);
   if (p.sk_blocks == 0) return absl::StrCat("dp ", tile, suffix);

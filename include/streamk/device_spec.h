@@ -100,6 +100,14 @@ struct DeviceSpec {
   // tiles would be mostly empty or too few).
   TileShape alt_tile = kNoTile;
   CostModel alt_cost;
+  // A configuration run by clusters of two SMs (kNoTile: none), planned where asked for
+  // (PlanOptions::tile): cluster_tile is the cluster's tile (Hopper: 256 x 256 x 64, each SM
+  // computing 128 x 256 of it, the two sharing B's loads by TMA multicast; Plan::cluster_m), its
+  // costs are per cluster, and cluster_slots clusters are resident at once (they stand in for
+  // the SMs in its plans: Plan::avail_sms).
+  TileShape cluster_tile = kNoTile;
+  CostModel cluster_cost;
+  int cluster_slots = 0;
   bool queried = false;  // true when read off a real device rather than a preset
 };
 

@@ -64,13 +64,21 @@ struct Plan {
   // --- grid ----------------------------------------------------------------------------------
   int work_blocks = 0;  // dp_blocks + sk_blocks + reduction_blocks
   int grid_blocks = 0;  // min(work_blocks, avail_sms * occupancy): every block resident at once
+  // SMs the plan balances over; with clusters (cluster_m > 1), clusters of cluster_m SMs.
   int avail_sms = 0;
-  int occupancy = 0;  // resident blocks per SM for the kernel configuration
+  int occupancy = 0;  // resident blocks (clusters) per SM (cluster slot) for the configuration
+  // Blocks per cluster (1 or 2). With 2, every "block" above is a cluster of two thread blocks on
+  // two SMs, launched as 2 * grid_blocks thread blocks: rank r of a cluster computes rows
+  // [r * tile_m / 2, (r + 1) * tile_m / 2) of each of its tiles, with its own flag and its own
+  // half of each partial slot (work_mapping.h), and the two load B's tile_n rows once for both
+  // (TMA multicast: each loads half and writes it to both), which halves B's reads from the L2.
+  // The ranks of a cluster walk the same work blocks and units in step.
+  int cluster_m = 1;
   Raster raster = Raster::kAlongN;
   int swizzle = 1;  // band width of the raster, in tiles
 
   // --- workspace (bytes) ---------------------------------------------------------------------
-  // [flags | partials]. Flags: one int32 per Stream-K tile, zero between launches (every launch
+  // [flags | partials]. Flags: one int32 per Stream-K tile and cluster rank, zero between launches (every launch
   // leaves them zero), in a region of at least kMinFlagsBytes, so any plan with at most
   // kMinFlagsBytes / 4 Stream-K tiles can reuse a workspace another plan used: partials always
   // start past every such plan's flags. Partials: fp32 tiles, tile_m * tile_n * 4 bytes each;
