@@ -324,58 +324,65 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   return cudaLaunchKernelExC(&config, kernel.fn, params);
 }
 
-cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
+namespace {
+
+// The least of `count(kernel)` over the kernels of every input type and A/B layout of the
+// configuration (arch, tile_n, cluster_m) on `device` (made current meanwhile), into *least; the
+// first error stops it.
+template <typename Count>
+cudaError_t LeastOverKernels(int device, Arch arch, int tile_n, int cluster_m, Count count,
+                             int* least) {
   int current = 0;
   if (cudaError_t err = cudaGetDevice(&current); err != cudaSuccess) return err;
   if (current != device) {
     if (cudaError_t err = cudaSetDevice(device); err != cudaSuccess) return err;
   }
-  const Arch arch = KernelArch(device);
-  int least = 1 << 30;
   cudaError_t result = cudaSuccess;
-  // Every tile configuration of the arch: a plan may use any.
-  for (const int tile_n : {kTmaTileN, kTileN}) {
-    if (!ComputesTile(arch, kTileM, tile_n, TileOf(arch).k)) continue;
-    for (DType t : {DType::kF16, DType::kBF16}) {
-      for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
-        GemmKernelArgs a;
-        a.input = t;
-        a.a_col_major = layout & 1;
-        a.b_row_major = layout & 2;
-        KernelConfig kernel;
-        int blocks = 0;
-        result = Prepare(arch, tile_n, 1, a, &kernel);
-        if (result == cudaSuccess)
-          result = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel.fn,
-                                                                 kernel.threads, kernel.smem);
-        if (result == cudaSuccess && blocks < least) least = blocks;
-      }
+  for (DType t : {DType::kF16, DType::kBF16}) {
+    for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
+      GemmKernelArgs a;
+      a.input = t;
+      a.a_col_major = layout & 1;
+      a.b_row_major = layout & 2;
+      KernelConfig kernel;
+      int n = 0;
+      result = Prepare(arch, tile_n, cluster_m, a, &kernel);
+      if (result == cudaSuccess) result = count(kernel, &n);
+      if (result == cudaSuccess && n < *least) *least = n;
     }
   }
   if (current != device) cudaSetDevice(current);
+  return result;
+}
+
+}  // namespace
+
+cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
+  const Arch arch = KernelArch(device);
+  int least = 1 << 30;
+  cudaError_t result = cudaSuccess;
+  // Every tile configuration of the arch without clusters: a plan may use any.
+  for (const int tile_n : {kTmaTileN, kTileN}) {
+    if (!ComputesTile(arch, kTileM, tile_n, TileOf(arch).k) || result != cudaSuccess) continue;
+    result = LeastOverKernels(
+        device, arch, tile_n, 1,
+        [](const KernelConfig& kernel, int* blocks) {
+          return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel.fn, kernel.threads,
+                                                               kernel.smem);
+        },
+        &least);
+  }
   *blocks_per_sm = result == cudaSuccess ? least : 0;
   return result;
 }
 
 cudaError_t ClusterSlots(int device, int* clusters) {
   *clusters = 0;
-  int current = 0;
-  if (cudaError_t err = cudaGetDevice(&current); err != cudaSuccess) return err;
-  if (current != device) {
-    if (cudaError_t err = cudaSetDevice(device); err != cudaSuccess) return err;
-  }
-  cudaError_t result = cudaSuccess;
-  int least = 0;
-  if (KernelArch(device) == Arch::kSm90Tma) {
-    least = 1 << 30;
-    for (DType t : {DType::kF16, DType::kBF16}) {
-      for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
-        GemmKernelArgs a;
-        a.input = t;
-        a.a_col_major = layout & 1;
-        a.b_row_major = layout & 2;
-        KernelConfig kernel;
-        result = Prepare(Arch::kSm90Tma, kTmaTileN, 2, a, &kernel);
+  if (KernelArch(device) != Arch::kSm90Tma) return cudaSuccess;
+  int least = 1 << 30;
+  const cudaError_t result = LeastOverKernels(
+      device, Arch::kSm90Tma, kTmaTileN, 2,
+      [](const KernelConfig& kernel, int* slots) {
         cudaLaunchConfig_t config = {};
         cudaLaunchAttribute attr[1];
         attr[0].id = cudaLaunchAttributeClusterDimension;
@@ -386,14 +393,9 @@ cudaError_t ClusterSlots(int device, int* clusters) {
         config.gridDim = dim3(2);  // a whole cluster (the query rejects a grid of none)
         config.blockDim = dim3(kernel.threads);
         config.dynamicSmemBytes = static_cast<size_t>(kernel.smem);
-        int slots = 0;
-        if (result == cudaSuccess)
-          result = cudaOccupancyMaxActiveClusters(&slots, kernel.fn, &config);
-        if (result == cudaSuccess && slots < least) least = slots;
-      }
-    }
-  }
-  if (current != device) cudaSetDevice(current);
+        return cudaOccupancyMaxActiveClusters(slots, kernel.fn, &config);
+      },
+      &least);
   *clusters = result == cudaSuccess ? least : 0;
   return result;
 }
