@@ -4,6 +4,7 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -326,76 +327,90 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
 
 namespace {
 
-// The least of `count(kernel)` over the kernels of every input type and A/B layout of the
-// configuration (arch, tile_n, cluster_m) on `device` (made current meanwhile), into *least; the
-// first error stops it.
-template <typename Count>
-cudaError_t LeastOverKernels(int device, Arch arch, int tile_n, int cluster_m, Count count,
-                             int* least) {
+// Runs fn() with `device` current (so that KernelArch, Prepare and the occupancy queries all see
+// it), then makes the previous device current again.
+template <typename Fn>
+cudaError_t OnDevice(int device, Fn fn) {
   int current = 0;
   if (cudaError_t err = cudaGetDevice(&current); err != cudaSuccess) return err;
   if (current != device) {
     if (cudaError_t err = cudaSetDevice(device); err != cudaSuccess) return err;
   }
-  cudaError_t result = cudaSuccess;
+  const cudaError_t result = fn();
+  if (current != device) cudaSetDevice(current);
+  return result;
+}
+
+// The least of `count(kernel)` over the kernels of every input type and A/B layout of the
+// configuration (arch, tile_n, cluster_m) on the current device, into *least; the first error
+// stops it.
+template <typename Count>
+cudaError_t LeastOverKernels(Arch arch, int tile_n, int cluster_m, Count count, int* least) {
   for (DType t : {DType::kF16, DType::kBF16}) {
-    for (int layout = 0; layout < 4 && result == cudaSuccess; ++layout) {
+    for (int layout = 0; layout < 4; ++layout) {
       GemmKernelArgs a;
       a.input = t;
       a.a_col_major = layout & 1;
       a.b_row_major = layout & 2;
       KernelConfig kernel;
       int n = 0;
-      result = Prepare(arch, tile_n, cluster_m, a, &kernel);
-      if (result == cudaSuccess) result = count(kernel, &n);
-      if (result == cudaSuccess && n < *least) *least = n;
+      if (cudaError_t err = Prepare(arch, tile_n, cluster_m, a, &kernel); err != cudaSuccess)
+        return err;
+      if (cudaError_t err = count(kernel, &n); err != cudaSuccess) return err;
+      *least = std::min(*least, n);
     }
   }
-  if (current != device) cudaSetDevice(current);
-  return result;
+  return cudaSuccess;
 }
 
 }  // namespace
 
 cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
-  const Arch arch = KernelArch(device);
   int least = 1 << 30;
-  cudaError_t result = cudaSuccess;
-  // Every tile configuration of the arch without clusters: a plan may use any.
-  for (const int tile_n : {kTmaTileN, kTileN}) {
-    if (!ComputesTile(arch, kTileM, tile_n, TileOf(arch).k) || result != cudaSuccess) continue;
-    result = LeastOverKernels(
-        device, arch, tile_n, 1,
-        [](const KernelConfig& kernel, int* blocks) {
-          return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel.fn, kernel.threads,
-                                                               kernel.smem);
-        },
-        &least);
-  }
+  const cudaError_t result = OnDevice(device, [&] {
+    const Arch arch = KernelArch(device);
+    // Every tile configuration of the arch without clusters: a plan may use any.
+    for (const int tile_n : {kTmaTileN, kTileN}) {
+      if (!ComputesTile(arch, kTileM, tile_n, TileOf(arch).k)) continue;
+      const cudaError_t err = LeastOverKernels(
+          arch, tile_n, 1,
+          [](const KernelConfig& kernel, int* blocks) {
+            return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel.fn,
+                                                                 kernel.threads, kernel.smem);
+          },
+          &least);
+      if (err != cudaSuccess) return err;
+    }
+    return cudaSuccess;
+  });
   *blocks_per_sm = result == cudaSuccess ? least : 0;
   return result;
 }
 
 cudaError_t ClusterSlots(int device, int* clusters) {
-  *clusters = 0;
-  if (KernelArch(device) != Arch::kSm90Tma) return cudaSuccess;
   int least = 1 << 30;
-  const cudaError_t result = LeastOverKernels(
-      device, Arch::kSm90Tma, kTmaTileN, 2,
-      [](const KernelConfig& kernel, int* slots) {
-        cudaLaunchConfig_t config = {};
-        cudaLaunchAttribute attr[1];
-        attr[0].id = cudaLaunchAttributeClusterDimension;
-        attr[0].val.clusterDim.x = 2;
-        attr[0].val.clusterDim.y = attr[0].val.clusterDim.z = 1;
-        config.attrs = attr;
-        config.numAttrs = 1;
-        config.gridDim = dim3(2);  // a whole cluster (the query rejects a grid of none)
-        config.blockDim = dim3(kernel.threads);
-        config.dynamicSmemBytes = static_cast<size_t>(kernel.smem);
-        return cudaOccupancyMaxActiveClusters(slots, kernel.fn, &config);
-      },
-      &least);
+  const cudaError_t result = OnDevice(device, [&] {
+    if (KernelArch(device) != Arch::kSm90Tma) {
+      least = 0;  // no cluster configuration
+      return cudaSuccess;
+    }
+    return LeastOverKernels(
+        Arch::kSm90Tma, kTmaTileN, 2,
+        [](const KernelConfig& kernel, int* slots) {
+          cudaLaunchConfig_t config = {};
+          cudaLaunchAttribute attr[1];
+          attr[0].id = cudaLaunchAttributeClusterDimension;
+          attr[0].val.clusterDim.x = 2;
+          attr[0].val.clusterDim.y = attr[0].val.clusterDim.z = 1;
+          config.attrs = attr;
+          config.numAttrs = 1;
+          config.gridDim = dim3(2);  // a whole cluster (the query rejects a grid of none)
+          config.blockDim = dim3(kernel.threads);
+          config.dynamicSmemBytes = static_cast<size_t>(kernel.smem);
+          return cudaOccupancyMaxActiveClusters(slots, kernel.fn, &config);
+        },
+        &least);
+  });
   *clusters = result == cudaSuccess ? least : 0;
   return result;
 }

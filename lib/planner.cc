@@ -283,8 +283,9 @@ TileShape TileOf(const PlanOptions& o, const DeviceSpec& dev) {
   return o.tile == kNoTile ? dev.tile : o.tile;
 }
 
-// The constants of the kernel configuration that computes `tile`: the second one's for its tile,
-// else the main one's (also for a tile the device has no kernel for, planned to ask "what if").
+// The constants of the kernel configuration that computes `tile`: the second one's or the cluster
+// one's for their tiles, else the main one's (also for a tile the device has no kernel for,
+// planned to ask "what if").
 const CostModel& CostOfTile(const DeviceSpec& dev, const TileShape& tile) {
   if (tile == dev.tile) return dev.cost;
   if (tile == dev.alt_tile) return dev.alt_cost;
@@ -580,7 +581,7 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   if (IsClusterTile(device, tile)) {
     // Clusters of two SMs stand in for the SMs, one resident per pair of them.
     p.cluster_m = 2;
-    p.avail_sms = std::max(1, std::min(p.avail_sms / 2, device.cluster_slots));
+    p.avail_sms = std::max(1, std::min(p.avail_sms / p.cluster_m, device.cluster_slots));
     p.occupancy = 1;
   }
   p.raster = p.tiles_n >= p.tiles_m ? Raster::kAlongN : Raster::kAlongM;
@@ -968,46 +969,45 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   const double as_is = std::max(PredictMicros(as_aligned, plan_cost), floor);
   double best_us = as_is;
 
+  // The option taken so far beyond the rows as they are (at most one of the two).
   PlanExplanation repack_why;
-  absl::StatusOr<Plan> repacked = absl::UnknownError("not planned");
+  std::optional<Plan> repacked;
   double copy_us = 0;
   if (may_repack) {
-    repacked = PlanKernel(aligned, device, o, why != nullptr ? &repack_why : nullptr);
-    if (repacked.ok()) {
+    absl::StatusOr<Plan> r = PlanKernel(aligned, device, o, why != nullptr ? &repack_why : nullptr);
+    if (r.ok()) {
       copy_us = RepackMicros(problem, a, b, device.cost);
-      const double with_copies =
-          PredictMicros(*repacked, KernelCost(device, *repacked)) + copy_us;
+      const double with_copies = PredictMicros(*r, KernelCost(device, *r)) + copy_us;
       if (forced || with_copies < best_us * (1 - kMinRepackGain)) {
         best_us = with_copies;
-        AddRepack(a, b, *repacked);
-      } else {
-        repacked = absl::UnknownError("not chosen");
+        AddRepack(a, b, *r);
+        repacked = *r;
       }
     }
   }
 
   PlanExplanation cluster_why;
-  absl::StatusOr<Plan> clustered = absl::UnknownError("not planned");
+  std::optional<Plan> clustered;
   double cluster_floor = 0;
   if (may_cluster) {
     PlanOptions oc = o;
     oc.tile = device.cluster_tile;
-    clustered = PlanKernel(aligned, device, oc, why != nullptr ? &cluster_why : nullptr);
-    if (clustered.ok()) {
-      const double predicted = PredictMicros(*clustered, device.cluster_cost);  // aligned rows
-      clustered->a_rows_misaligned = a, clustered->b_rows_misaligned = b;
-      cluster_floor = LoadFloorMicros(*clustered, a, b, device.cluster_cost);
+    absl::StatusOr<Plan> c =
+        PlanKernel(aligned, device, oc, why != nullptr ? &cluster_why : nullptr);
+    if (c.ok()) {
+      const double predicted = PredictMicros(*c, device.cluster_cost);  // aligned rows
+      c->a_rows_misaligned = a, c->b_rows_misaligned = b;
+      cluster_floor = LoadFloorMicros(*c, a, b, device.cluster_cost);
       const double cluster_us = std::max(predicted, cluster_floor);
       if (cluster_us < best_us * (1 - kMinRepackGain)) {
         best_us = cluster_us;
-        repacked = absl::UnknownError("not chosen");
-      } else {
-        clustered = absl::UnknownError("not chosen");
+        clustered = *c;
+        repacked.reset();
       }
     }
   }
 
-  if (clustered.ok()) {
+  if (clustered) {
     if (why != nullptr) {
       *why = std::move(cluster_why);
       why->predicted_us = best_us;
@@ -1018,7 +1018,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
     }
     return *clustered;
   }
-  if (repacked.ok()) {
+  if (repacked) {
     if (why != nullptr) {
       *why = std::move(repack_why);
       why->repack_us = copy_us;
