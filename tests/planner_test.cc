@@ -3,6 +3,7 @@
 #include "streamk/planner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -588,13 +589,13 @@ TEST(PlannerClusters, AutoRunsLargeMisalignedShapesOnClusters) {
     EXPECT_FALSE(p->repack_a || p->repack_b) << *p;
     EXPECT_TRUE(p->a_rows_misaligned && p->b_rows_misaligned) << *p;
     EXPECT_NE(why.reason.find("2-SM clusters"), std::string::npos) << why.reason;
-    // The estimate: the plan for aligned rows, or the L2's time for the loads at the misaligned
-    // rate with B read once per cluster, whichever is longer.
+    // The estimate: the plan for aligned rows combined with the L2's time for the loads at the
+    // misaligned rate with B read once per cluster.
     Plan as_aligned = *p;
     as_aligned.a_rows_misaligned = as_aligned.b_rows_misaligned = false;
     EXPECT_DOUBLE_EQ(why.predicted_us,
-                     std::max(PredictMicros(as_aligned, dev.cluster_cost),
-                              LoadFloorMicros(*p, true, true, dev.cluster_cost)));
+                     LoadBoundMicros(PredictMicros(as_aligned, dev.cluster_cost),
+                                     LoadFloorMicros(*p, true, true, dev.cluster_cost)));
   }
   EXPECT_EQ(MustPlan(misaligned(3064, 2880, 7752), dev).mode, Mode::kStreamK);
   // Small misaligned shapes (1024 x 1024 x 1032: 11.5 us on 128 x 128 blocks, 17.3 on clusters)
@@ -617,6 +618,41 @@ TEST(PlannerClusters, AutoRunsLargeMisalignedShapesOnClusters) {
   EXPECT_TRUE(copied.repack_a && copied.repack_b);
   o.repack = false;
   EXPECT_EQ(MustPlan(misaligned(4096, 4096, 4104), dev, o).cluster_m, 2);
+}
+
+TEST(PlannerClusters, ShortKShapesWhoseLoadsAndMathTieRunOnClusters) {
+  // Run 89 (docs/results/2026-11-22-h200-cluster/, fp16, bench M x N x K; the kernel's problem
+  // is N x M x K), us on blocks as auto planned them / on clusters: the loads and the math of
+  // these shapes take about as long as each other, and neither the aligned prediction nor the L2
+  // floor alone saw how much clusters gain: 3312 x 6176 x 520 60.3 / 47.5, 5200 x 3320 x 1160
+  // 101.4 / 81.8, 1952 x 7848 x 600 50.4 / 41.4, 960 x 5584 x 1816 56.4 / 49.0, 7520 x 688 x 2264
+  // 67.6 / 60.9.
+  const DeviceSpec dev = H200Spec();
+  auto misaligned = [](int64_t m, int64_t n, int64_t k) {
+    Problem q = Shape(m, n, k);
+    q.a_rows_misaligned = q.b_rows_misaligned = true;
+    return q;
+  };
+  for (const Problem& q : {misaligned(6176, 3312, 520), misaligned(3320, 5200, 1160),
+                           misaligned(7848, 1952, 600), misaligned(5584, 960, 1816),
+                           misaligned(688, 7520, 2264)}) {
+    EXPECT_EQ(MustPlan(q, dev).cluster_m, 2) << q.m << "x" << q.n << "x" << q.k;
+  }
+  // And where clusters lost in the same run they stay on blocks: 328 x 5656 x 1400 20.7 / 26.1,
+  // 5704 x 392 x 840 16.2 / 17.2, 1000 x 1264 x 2648 24.8 / 29.8, 3408 x 320 x 728 10.6 / 15.2.
+  for (const Problem& q : {misaligned(5656, 328, 1400), misaligned(392, 5704, 840),
+                           misaligned(1264, 1000, 2648), misaligned(320, 3408, 728)}) {
+    EXPECT_EQ(MustPlan(q, dev).cluster_m, 1) << q.m << "x" << q.n << "x" << q.k;
+  }
+}
+
+TEST(PlannerClusters, LoadBoundIsALittleOverTheLongerTermWhereTheyTie) {
+  EXPECT_DOUBLE_EQ(LoadBoundMicros(50, 50), 50 * std::pow(2.0, 1.0 / 8));  // +9%
+  EXPECT_DOUBLE_EQ(LoadBoundMicros(30, 50), LoadBoundMicros(50, 30));
+  EXPECT_GT(LoadBoundMicros(45, 50), 50 * 1.04);
+  EXPECT_LT(LoadBoundMicros(25, 50), 50 * 1.001);  // half as long: the longer, nearly
+  EXPECT_DOUBLE_EQ(LoadBoundMicros(50, 0), 50);     // no floor (a model without L2 rates)
+  EXPECT_DOUBLE_EQ(LoadBoundMicros(0, 0), 0);
 }
 
 TEST(PlannerRepack, SmallShapesAndAlignedRowsAreNotCopied) {

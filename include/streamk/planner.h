@@ -127,6 +127,10 @@ int64_t RepackedBytes(const Plan& plan, char operand);
 double LoadFloorMicros(const Plan& plan, bool a_misaligned, bool b_misaligned,
                        const CostModel& cost);
 
+// A misaligned plan's estimate from its aligned prediction and its L2 floor (LoadFloorMicros): a
+// little over the longer of the two where they are close, the longer where they are not.
+double LoadBoundMicros(double compute_us, double load_us);
+
 // Predicted microseconds of copying A (a), B (b) or both to aligned rows before the kernel:
 // CostModel::repack_us plus the bytes read and written at repack_bytes_per_us (infinite where
 // that is 0; 0 for neither).
