@@ -203,6 +203,48 @@ TEST(CostFit, RecoversTheConstantsThatMadeTheTimes) {
   }
 }
 
+TEST(CostFit, ClusterRowsAreRebuiltFittedAndReplayed) {
+  // Rows of the 2-SM cluster configuration (tile 256 x 256) rebuild as cluster plans, their own
+  // constants fit, and auto's replay finds them among the measured plans.
+  const DeviceSpec dev = H200Spec();
+  CostModel truth = dev.cluster_cost;
+  truth.iter_busy_us *= 0.8;
+  std::vector<std::pair<std::string, PlanOptions>> modes = {{"auto", PlanOptions{}}};
+  PlanOptions o;
+  o.tile = dev.tile;
+  o.mode = Mode::kDataParallel;
+  modes.push_back({"dp", o});
+  o.tile = dev.cluster_tile;
+  modes.push_back({"dp/256x256x64", o});
+  o.mode = Mode::kStreamK;
+  modes.push_back({"streamk/256x256x64", o});
+  const std::vector<BenchShape> shapes = WaveQuantizationSet(132, 128, 256);
+  absl::StatusOr<std::vector<Measurement>> rows =
+      ParseBenchCsv("synthetic.csv", SyntheticCsv(modes, shapes, truth));
+  ASSERT_TRUE(rows.ok()) << rows.status();
+
+  std::vector<TimedPlan> data;
+  for (const Measurement& r : *rows) {
+    absl::StatusOr<Plan> p = Replan(r, dev);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->cluster_m, r.tile_m == 256 ? 2 : 1) << r.m << "x" << r.n << "x" << r.k;
+    if (p->cluster_m == 2) data.push_back({*p, r.time_us});
+  }
+  ASSERT_EQ(data.size(), 2 * shapes.size());  // auto keeps aligned rows off clusters
+  const FitResult fit = FitCosts(data, dev.cluster_cost, {"iter_busy_us"}, 2000);
+  EXPECT_LT(fit.rms_after, 1e-3);
+  EXPECT_NEAR(fit.cost.iter_busy_us, truth.iter_busy_us, 0.01 * truth.iter_busy_us);
+
+  // Cluster plans come out faster here (their iterations are cheaper than the truth of the
+  // 128 x 256 rows): the fastest measured plan of a shape may be one.
+  int cluster_best = 0;
+  for (const Replay& r : ReplayAuto(*rows, dev)) {
+    EXPECT_GT(r.pick_us, 0) << r.m << "x" << r.n << "x" << r.k << " " << r.pick;
+    cluster_best += r.best.find("/2sm") != std::string::npos;
+  }
+  EXPECT_GT(cluster_best, 0);
+}
+
 TEST(CostFit, BadCsvNamesTheLine) {
   absl::StatusOr<std::vector<Measurement>> r = ParseBenchCsv("x.csv", "gpu,set\nH200,paper\n");
   ASSERT_FALSE(r.ok());

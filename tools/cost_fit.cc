@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <utility>
 
 #include "absl/status/status.h"
@@ -118,12 +119,17 @@ absl::StatusOr<std::vector<Measurement>> ParseBenchCsv(const std::string& path,
 
 absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   const std::string what = absl::StrCat(r.m, "x", r.n, "x", r.k, " ", r.mode);
-  // The device with only the row's kernel configuration: PlanGemm then plans that tile.
+  // The device with only the row's kernel configuration: PlanGemm then plans that tile. The
+  // cluster configuration is planned where asked for only (Options::tile).
   DeviceSpec one = device;
+  std::optional<TileShape> cluster;
   if (TileShape{r.tile_m, r.tile_n, device.tile.k} == device.tile) {
     one.alt_tile = kNoTile;
   } else if (TileShape{r.tile_m, r.tile_n, device.alt_tile.k} == device.alt_tile) {
     one.tile = device.alt_tile, one.cost = device.alt_cost, one.alt_tile = kNoTile;
+  } else if (device.cluster_tile != kNoTile &&
+             TileShape{r.tile_m, r.tile_n, device.cluster_tile.k} == device.cluster_tile) {
+    cluster = device.cluster_tile;
   } else {
     return absl::InvalidArgumentError(absl::StrCat(what, ": tile ", r.tile_m, "x", r.tile_n,
                                                    " is not one of ", device.name, "'s kernels"));
@@ -135,6 +141,7 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
                                                    "' or reduction '", r.reduction, "' unknown"));
   Options o;
   o.mode = *mode;
+  o.tile = cluster.value_or(kNoTile);
   if (o.mode != Mode::kDataParallel) {
     if (r.sk_tiles <= 0 || r.sk_blocks <= 0)
       return absl::InvalidArgumentError(absl::StrCat(what, ": a ", r.plan_mode,

@@ -3,11 +3,13 @@
 //   streamk-fit run.csv [more.csv ...]                      # the model's error, and auto replayed
 //   streamk-fit --fit iter_us,epilogue_us,partial_us run.csv # fit those fields, then the same
 //   streamk-fit --model alt --set iter_us=0.2 run.csv        # the 128 x 128 kernel, a what-if value
+//   streamk-fit --model cluster run.csv                      # the 2-SM cluster configuration
 //
-// Rows of the configuration's tile (--model main: the device's tile, alt: its second one) are
+// Rows of the configuration's tile (--model main: the device's tile, alt: its second one,
+// cluster: its cluster configuration's) are
 // rebuilt with the planner and predicted; --fit minimizes the squared error of log time over them.
-// The replay plans every measured shape in auto under the resulting constants (both kernel
-// configurations) and looks the picked plan up among the measured ones.
+// The replay plans every measured shape in auto under the resulting constants (every kernel
+// configuration) and looks the picked plan up among the measured ones.
 // Needs no GPU.
 #include <cmath>
 #include <cstdio>
@@ -29,11 +31,13 @@
 #include "streamk/planner.h"
 
 ABSL_FLAG(std::string, device, "h200", "device preset whose cost model is fitted");
-ABSL_FLAG(std::string, model, "main", "main (the device's tile) | alt (its second tile)");
+ABSL_FLAG(std::string, model, "main",
+          "main (the device's tile) | alt (its second tile) | cluster (its 2-SM cluster tile)");
 ABSL_FLAG(std::vector<std::string>, fit, {}, "cost fields to fit (comma-separated)");
 ABSL_FLAG(std::vector<std::string>, set, {},
-          "field=value overrides applied before fitting (comma-separated; main.field or "
-          "alt.field for either kernel configuration's model, field alone for --model's)");
+          "field=value overrides applied before fitting (comma-separated; main.field, "
+          "alt.field or cluster.field for a kernel configuration's model, field alone for "
+          "--model's)");
 ABSL_FLAG(int, evaluations, 20000, "most objective evaluations for --fit");
 ABSL_FLAG(bool, rows, false, "print every row's prediction");
 
@@ -62,28 +66,48 @@ int main(int argc, char** argv) {
   absl::StatusOr<streamk::DeviceSpec> device =
       streamk::DeviceSpecByName(absl::GetFlag(FLAGS_device));
   if (!device.ok()) return Fail(std::string(device.status().message()));
+  // Each configuration's model and tile, by --model's and --set's names.
+  struct Configuration {
+    const char* name;
+    streamk::CostModel* cost;
+    streamk::TileShape tile;
+  };
+  const Configuration configurations[] = {{"main", &device->cost, device->tile},
+                                          {"alt", &device->alt_cost, device->alt_tile},
+                                          {"cluster", &device->cluster_cost, device->cluster_tile}};
+  auto configuration = [&](absl::string_view name) -> const Configuration* {
+    for (const Configuration& c : configurations)
+      if (name == c.name) return &c;
+    return nullptr;
+  };
   const std::string model = absl::GetFlag(FLAGS_model);
-  if (model != "main" && model != "alt") return Fail("--model " + model + ": expected main or alt");
-  const bool alt = model == "alt";
-  if (alt && device->alt_tile == streamk::kNoTile)
-    return Fail("--model alt: " + device->name + " has one kernel configuration");
-  streamk::CostModel& cost = alt ? device->alt_cost : device->cost;
-  const streamk::TileShape tile = alt ? device->alt_tile : device->tile;
+  const Configuration* fitted = configuration(model);
+  if (fitted == nullptr) return Fail("--model " + model + ": expected main, alt or cluster");
+  if (fitted->tile == streamk::kNoTile)
+    return Fail("--model " + model + ": " + device->name + " has no such kernel configuration");
+  streamk::CostModel& cost = *fitted->cost;
+  const streamk::TileShape tile = fitted->tile;
 
   for (const std::string& kv : absl::GetFlag(FLAGS_set)) {
     std::vector<absl::string_view> p = absl::StrSplit(kv, '=');
-    // "main.FIELD" and "alt.FIELD" name either configuration's model; "FIELD" the --model one.
+    // "main.FIELD", "alt.FIELD" and "cluster.FIELD" name a configuration's model; "FIELD" the
+    // --model one.
     streamk::CostModel* target = &cost;
-    if (p.size() == 2 && absl::ConsumePrefix(&p[0], "main.")) target = &device->cost;
-    if (p.size() == 2 && absl::ConsumePrefix(&p[0], "alt.")) {
-      if (device->alt_tile == streamk::kNoTile)
-        return Fail("--set " + kv + ": " + device->name + " has one kernel configuration");
-      target = &device->alt_cost;
+    if (p.size() == 2) {
+      const std::vector<absl::string_view> parts = absl::StrSplit(p[0], absl::MaxSplits('.', 1));
+      if (parts.size() == 2) {
+        const Configuration* c = configuration(parts[0]);
+        if (c == nullptr || c->tile == streamk::kNoTile)
+          return Fail("--set " + kv + ": " + device->name + " has no kernel configuration '" +
+                      std::string(parts[0]) + "'");
+        target = c->cost, p[0] = parts[1];
+      }
     }
     double v = 0;
     double* field = p.size() == 2 ? streamk::tools::CostField(*target, std::string(p[0])) : nullptr;
     if (field == nullptr || !absl::SimpleAtod(p[1], &v))
-      return Fail("--set " + kv + ": expected [main.|alt.]FIELD=VALUE with a field of CostModel");
+      return Fail("--set " + kv +
+                  ": expected [main.|alt.|cluster.]FIELD=VALUE with a field of CostModel");
     *field = v;
   }
   for (const std::string& f : absl::GetFlag(FLAGS_fit))
