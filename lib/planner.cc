@@ -969,9 +969,10 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   if (!plan.ok() || (!a && !b) || (!may_repack && !may_cluster)) return plan;
   // Every option is estimated the same way: its plan for aligned rows (predicted) combined with
   // the time the L2 needs for its operand loads at the misaligned rate (LoadFloorMicros) by
-  // LoadBoundMicros, a little over the longer of the two, plus the copies where it repacks. (The per-iteration misaligned terms, which steer
-  // the decomposition, predict misaligned shapes 1.4-1.6x slower than they run: run 79.) Auto
-  // takes repacking, then clusters, where each beats the best so far by kMinRepackGain.
+  // LoadBoundMicros, a little over the longer of the two, plus the copies where it repacks.
+  // (The per-iteration misaligned terms, which steer the decomposition, predict misaligned
+  // shapes 1.4-1.6x slower than they run: run 79.) Auto takes repacking, then clusters, where
+  // each beats the best so far by kMinRepackGain.
   // (Repacking one of two would copy less, but only copying both was measured: runs 79-80.)
   Problem aligned = problem;
   aligned.a_rows_misaligned = aligned.b_rows_misaligned = false;

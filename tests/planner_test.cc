@@ -23,6 +23,13 @@ Problem Shape(int64_t m, int64_t n, int64_t k, int64_t batch = 1) {
   return p;
 }
 
+// A shape whose K-major rows of A and B both start misaligned (Problem::a_rows_misaligned).
+Problem MisalignedShape(int64_t m, int64_t n, int64_t k) {
+  Problem p = Shape(m, n, k);
+  p.a_rows_misaligned = p.b_rows_misaligned = true;
+  return p;
+}
+
 Plan MustPlan(const Problem& problem, const DeviceSpec& dev, const PlanOptions& o = {}) {
   absl::StatusOr<Plan> plan = MakePlan(problem, dev, o);
   EXPECT_TRUE(plan.ok()) << plan.status();
@@ -574,14 +581,9 @@ TEST(PlannerClusters, AutoRunsLargeMisalignedShapesOnClusters) {
   // Stream-K); 2880 x 3064 x 7752 306.0 (auto, Stream-K) / - / 250.1 (Stream-K). Auto takes the
   // clusters there, and keeps the rows of small misaligned shapes and of aligned ones on blocks.
   const DeviceSpec dev = H200Spec();
-  auto misaligned = [](int64_t m, int64_t n, int64_t k) {
-    Problem q = Shape(m, n, k);
-    q.a_rows_misaligned = q.b_rows_misaligned = true;
-    return q;
-  };
-  for (const Problem& q : {misaligned(4096, 4096, 4104), misaligned(8192, 8192, 8200),
-                           misaligned(2048, 2048, 2056), misaligned(1488, 4144, 5208),
-                           misaligned(3064, 2880, 7752)}) {
+  for (const Problem& q : {MisalignedShape(4096, 4096, 4104), MisalignedShape(8192, 8192, 8200),
+                           MisalignedShape(2048, 2048, 2056), MisalignedShape(1488, 4144, 5208),
+                           MisalignedShape(3064, 2880, 7752)}) {
     PlanExplanation why;
     const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
     ASSERT_TRUE(p.ok()) << p.status();
@@ -597,27 +599,27 @@ TEST(PlannerClusters, AutoRunsLargeMisalignedShapesOnClusters) {
                      LoadBoundMicros(PredictMicros(as_aligned, dev.cluster_cost),
                                      LoadFloorMicros(*p, true, true, dev.cluster_cost)));
   }
-  EXPECT_EQ(MustPlan(misaligned(3064, 2880, 7752), dev).mode, Mode::kStreamK);
+  EXPECT_EQ(MustPlan(MisalignedShape(3064, 2880, 7752), dev).mode, Mode::kStreamK);
   // Small misaligned shapes (1024 x 1024 x 1032: 11.5 us on 128 x 128 blocks, 17.3 on clusters)
   // and aligned ones (4096 x 4096 x 4096: 210.2 against 215.1 us) stay on blocks.
-  EXPECT_EQ(MustPlan(misaligned(1024, 1024, 1032), dev).cluster_m, 1);
+  EXPECT_EQ(MustPlan(MisalignedShape(1024, 1024, 1032), dev).cluster_m, 1);
   EXPECT_EQ(MustPlan(Shape(4096, 4096, 4096), dev).cluster_m, 1);
   EXPECT_EQ(MustPlan(Shape(8192, 8192, 8192), dev).cluster_m, 1);
   // Only auto picks them: a forced decomposition, a forced tile or forced copies run as asked;
   // refusing copies leaves clusters open.
   PlanOptions o;
   o.mode = Mode::kDataParallel;
-  EXPECT_EQ(MustPlan(misaligned(4096, 4096, 4104), dev, o).cluster_m, 1);
+  EXPECT_EQ(MustPlan(MisalignedShape(4096, 4096, 4104), dev, o).cluster_m, 1);
   o = {};
   o.tile = dev.tile;
-  EXPECT_EQ(MustPlan(misaligned(4096, 4096, 4104), dev, o).cluster_m, 1);
+  EXPECT_EQ(MustPlan(MisalignedShape(4096, 4096, 4104), dev, o).cluster_m, 1);
   o = {};
   o.repack = true;
-  const Plan copied = MustPlan(misaligned(4096, 4096, 4104), dev, o);
+  const Plan copied = MustPlan(MisalignedShape(4096, 4096, 4104), dev, o);
   EXPECT_EQ(copied.cluster_m, 1);
   EXPECT_TRUE(copied.repack_a && copied.repack_b);
   o.repack = false;
-  EXPECT_EQ(MustPlan(misaligned(4096, 4096, 4104), dev, o).cluster_m, 2);
+  EXPECT_EQ(MustPlan(MisalignedShape(4096, 4096, 4104), dev, o).cluster_m, 2);
 }
 
 TEST(PlannerClusters, ShortKShapesWhoseLoadsAndMathTieRunOnClusters) {
@@ -628,20 +630,15 @@ TEST(PlannerClusters, ShortKShapesWhoseLoadsAndMathTieRunOnClusters) {
   // 101.4 / 81.8, 1952 x 7848 x 600 50.4 / 41.4, 960 x 5584 x 1816 56.4 / 49.0, 7520 x 688 x 2264
   // 67.6 / 60.9.
   const DeviceSpec dev = H200Spec();
-  auto misaligned = [](int64_t m, int64_t n, int64_t k) {
-    Problem q = Shape(m, n, k);
-    q.a_rows_misaligned = q.b_rows_misaligned = true;
-    return q;
-  };
-  for (const Problem& q : {misaligned(6176, 3312, 520), misaligned(3320, 5200, 1160),
-                           misaligned(7848, 1952, 600), misaligned(5584, 960, 1816),
-                           misaligned(688, 7520, 2264)}) {
+  for (const Problem& q : {MisalignedShape(6176, 3312, 520), MisalignedShape(3320, 5200, 1160),
+                           MisalignedShape(7848, 1952, 600), MisalignedShape(5584, 960, 1816),
+                           MisalignedShape(688, 7520, 2264)}) {
     EXPECT_EQ(MustPlan(q, dev).cluster_m, 2) << q.m << "x" << q.n << "x" << q.k;
   }
   // And where clusters lost in the same run they stay on blocks: 328 x 5656 x 1400 20.7 / 26.1,
   // 5704 x 392 x 840 16.2 / 17.2, 1000 x 1264 x 2648 24.8 / 29.8, 3408 x 320 x 728 10.6 / 15.2.
-  for (const Problem& q : {misaligned(5656, 328, 1400), misaligned(392, 5704, 840),
-                           misaligned(1264, 1000, 2648), misaligned(320, 3408, 728)}) {
+  for (const Problem& q : {MisalignedShape(5656, 328, 1400), MisalignedShape(392, 5704, 840),
+                           MisalignedShape(1264, 1000, 2648), MisalignedShape(320, 3408, 728)}) {
     EXPECT_EQ(MustPlan(q, dev).cluster_m, 1) << q.m << "x" << q.n << "x" << q.k;
   }
 }
