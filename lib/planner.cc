@@ -944,6 +944,18 @@ double LoadBoundMicros(double compute_us, double load_us) {
   return hi * std::pow(1 + std::pow(lo / hi, kLoadOverlapExponent), 1 / kLoadOverlapExponent);
 }
 
+namespace {
+
+// How MakePlan estimates a plan for rows that are misaligned (a, b): its prediction for aligned
+// rows combined with the L2's time for its loads at the misaligned rate (*floor).
+double MisalignedEstimate(Plan p, bool a, bool b, const CostModel& cost, double* floor) {
+  *floor = LoadFloorMicros(p, a, b, cost);
+  p.a_rows_misaligned = p.b_rows_misaligned = false;
+  return LoadBoundMicros(PredictMicros(p, cost), *floor);
+}
+
+}  // namespace
+
 double RepackMicros(const Problem& problem, bool a, bool b, const CostModel& cost) {
   if (!a && !b) return 0;
   if (cost.repack_bytes_per_us <= 0) return std::numeric_limits<double>::infinity();
@@ -976,11 +988,8 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   // (Repacking one of two would copy less, but only copying both was measured: runs 79-80.)
   Problem aligned = problem;
   aligned.a_rows_misaligned = aligned.b_rows_misaligned = false;
-  Plan as_aligned = *plan;
-  as_aligned.a_rows_misaligned = as_aligned.b_rows_misaligned = false;
-  const CostModel& plan_cost = KernelCost(device, *plan);
-  const double floor = LoadFloorMicros(*plan, a, b, plan_cost);
-  const double as_is = LoadBoundMicros(PredictMicros(as_aligned, plan_cost), floor);
+  double floor = 0;
+  const double as_is = MisalignedEstimate(*plan, a, b, KernelCost(device, *plan), &floor);
   double best_us = as_is;
 
   // The option taken so far beyond the rows as they are (at most one of the two).
@@ -1009,10 +1018,8 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
     absl::StatusOr<Plan> c =
         PlanKernel(aligned, device, oc, why != nullptr ? &cluster_why : nullptr);
     if (c.ok()) {
-      const double predicted = PredictMicros(*c, device.cluster_cost);  // aligned rows
       c->a_rows_misaligned = a, c->b_rows_misaligned = b;
-      cluster_floor = LoadFloorMicros(*c, a, b, device.cluster_cost);
-      const double cluster_us = LoadBoundMicros(predicted, cluster_floor);
+      const double cluster_us = MisalignedEstimate(*c, a, b, device.cluster_cost, &cluster_floor);
       if (cluster_us < best_us * (1 - kMinRepackGain)) {
         best_us = cluster_us;
         clustered = *c;
