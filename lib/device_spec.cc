@@ -271,7 +271,10 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     // dropped here, so on a GPU the 128 x 256 tile's plans had no memory floor and repacking was
     // never predicted to pay).
     switch (arch) {
-      case kernels::Arch::kSm90Tma: spec.cost = spec.cluster_cost = kHopperTmaCost; break;
+      case kernels::Arch::kSm90Tma:
+        spec.cost = kHopperTmaCost;
+        spec = WithClusters(spec);
+        break;
       case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
       case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
     }
