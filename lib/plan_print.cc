@@ -58,18 +58,22 @@ std::string Bytes(int64_t b) {
 
 std::ostream& operator<<(std::ostream& os, const Plan& plan) { return os << PlanSummary(plan); }
 
+std::string RepackName(const Plan& p) {
+  return absl::StrCat(p.repack_a ? "a" : "", p.repack_b ? "b" : "");
+}
+
 std::string PlanSummary(const Plan& p) {
   std::string s = absl::StrFormat(
       "mode=%s m=%d n=%d k=%d batch=%d tile=%dx%dx%d tiles=%d iters_per_tile=%d dp_tiles=%d "
       "sk_tiles=%d sk_blocks=%d sk_regions=%d iters_per_block=%d+%d big=%d dp_blocks=%d "
       "dp_first_wave_tiles=%d dp_before_sk=%d reduction=%s reduction_blocks=%d/%d grid=%d/%d "
-      "sms=%d occupancy=%d workspace=%d repack=%s%s",
+      "sms=%d occupancy=%d workspace=%d repack=%s",
       ModeName(p.mode), p.m, p.n, p.k, p.batch, p.tile_m, p.tile_n, p.tile_k, p.tiles, p.iters_per_tile,
       p.dp_tiles, p.sk_tiles, p.sk_blocks, p.sk_regions, p.sk_iters_per_normal_block,
       p.sk_big_blocks_per_region > 0 ? 1 : 0, p.sk_big_blocks_per_region, p.dp_blocks,
       p.dp_first_wave_tiles, p.dp_blocks_before_sk, ReductionName(p.reduction), p.reduction_blocks,
       p.reduction_slices, p.grid_blocks, p.work_blocks,
-      p.avail_sms, p.occupancy, p.workspace_bytes, p.repack_a ? "a" : "", p.repack_b ? "b" : "");
+      p.avail_sms, p.occupancy, p.workspace_bytes, RepackName(p));
   if (p.cluster_m > 1) absl::StrAppend(&s, " cluster=", p.cluster_m);
   return s;
 }

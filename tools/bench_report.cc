@@ -55,10 +55,6 @@ std::string Xml(const std::string& s) {
 
 }  // namespace
 
-std::string RepackName(const Plan& p) {
-  return absl::StrCat(p.repack_a ? "a" : "", p.repack_b ? "b" : "");
-}
-
 std::string PlanName(const Plan& p) {
   const std::string tile = absl::StrCat(p.tile_m, "x", p.tile_n, p.cluster_m > 1 ? "/2sm" : "");
   const std::string repack = RepackName(p);

@@ -54,11 +54,9 @@ struct RatioSummary {
 RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other);
 
 // "dp 128x256", "streamk 128x128 dp0+sk144/132", "streamk 128x256 dp132+sk1/16 sep": mode, tile
-// and the Stream-K shape, as the table's plan column names it.
+// and the Stream-K shape, as the table's plan column names it; " repack-" and RepackName
+// (plan_print.h) end the name of a plan that repacks.
 std::string PlanName(const Plan& p);
-// The operands the plan repacks (Plan::repack_a, repack_b): "", "a", "b" or "ab"; a plan name
-// ends in " repack-" and these.
-std::string RepackName(const Plan& p);
 
 std::string FormatTable(const BenchReport& r);
 std::string ToCsv(const BenchReport& r);

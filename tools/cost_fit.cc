@@ -14,6 +14,7 @@
 #include "absl/strings/strip.h"
 #include "bench_report.h"
 #include "shape_sets.h"
+#include "streamk/plan_print.h"
 #include "streamk/planner.h"
 #include "streamk/streamk.h"
 

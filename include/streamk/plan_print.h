@@ -35,6 +35,10 @@ std::string PlanToSvg(const Plan& plan, const CostModel& cost, const std::string
 // One line: "mode=streamk m=1536 n=1536 k=4096 tiles=144 dp_tiles=0 sk_tiles=144 ...".
 std::string PlanSummary(const Plan& plan);
 
+// The operands the plan repacks (Plan::repack_a, repack_b): "", "a", "b" or "ab" (PlanSummary's
+// repack=, streamk-bench's CSV column and plan names).
+std::string RepackName(const Plan& plan);
+
 std::ostream& operator<<(std::ostream& os, const Plan& plan);
 
 template <typename Sink>
