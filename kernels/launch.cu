@@ -281,7 +281,7 @@ cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaO
 }
 
 cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* workspace,
-                       cudaStream_t stream, bool cooperative) {
+                       cudaStream_t stream, LaunchFlags flags) {
   if (plan.grid_blocks < 1) return cudaErrorInvalidConfiguration;
   int device = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
@@ -307,7 +307,7 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   config.blockDim = dim3(kernel.threads);
   config.dynamicSmemBytes = static_cast<size_t>(kernel.smem);
   config.stream = stream;
-  cudaLaunchAttribute attr[2];
+  cudaLaunchAttribute attr[3];
   config.attrs = attr;
   if (plan.cluster_m > 1) {
     attr[config.numAttrs].id = cudaLaunchAttributeClusterDimension;
@@ -317,9 +317,16 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   }
   // Only plans whose blocks wait on each other need co-residency.
   const bool waits = plan.sk_blocks > 0;
-  if (cooperative && waits) {
+  if (flags.cooperative && waits) {
     attr[config.numAttrs].id = cudaLaunchAttributeCooperative;
     attr[config.numAttrs].val.cooperative = 1;
+    ++config.numAttrs;
+  }
+  // Only the sm_90a kernels wait for the previous grid (GridDependencyWait), so only they may be
+  // launched before it ends.
+  if (flags.programmatic && arch != Arch::kSm80) {
+    attr[config.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[config.numAttrs].val.programmaticStreamSerializationAllowed = 1;
     ++config.numAttrs;
   }
   return cudaLaunchKernelExC(&config, kernel.fn, params);

@@ -82,16 +82,25 @@ struct KernelConfig {
 // gemm()'s checks (16-byte aligned pointers, rows and batch strides) always can.
 cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma);
 
+// How LaunchGemm launches (Options::cooperative, Options::programmatic_launch).
+struct LaunchFlags {
+  // Plans whose blocks wait on each other: launched cooperatively (co-residency guaranteed by the
+  // runtime).
+  bool cooperative = true;
+  // The sm_90 kernels: launched with programmatic stream serialization, so that their blocks
+  // start (and set up their shared memory) while the previous kernel on the stream finishes;
+  // they touch global memory only after it has (grid_dependency.cuh).
+  bool programmatic = true;
+};
+
 // Launches the persistent kernel for `plan`: the device's arch, in the configuration of the
 // plan's tile; a tile no kernel there computes is cudaErrorInvalidValue.
 // `workspace` must hold plan.workspace_bytes bytes
-// whose flags area is zero (it is zero again when the kernel ends). Plans whose blocks wait on
-// each other are launched cooperatively (co-residency guaranteed by the runtime) unless
-// `cooperative` is false.
+// whose flags area is zero (it is zero again when the kernel ends).
 // Operands the plan repacks (Plan::repack_a, repack_b) are first copied into the workspace
 // (LaunchRepackRows) and the kernel reads the copies.
 cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* workspace,
-                       cudaStream_t stream, bool cooperative = true);
+                       cudaStream_t stream, LaunchFlags flags = {});
 
 // Copies `entries` matrices of `rows` rows of k 2-byte elements (row i of entry e starts
 // e * src_stride + i * src_ld elements into src; both multiples of 8) to dst, rows dst_ld

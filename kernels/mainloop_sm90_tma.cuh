@@ -107,6 +107,13 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
     return p;
   }
 
+  // Producer (one lane), before its first load: fetches the operands' tensor maps into the TMA
+  // unit's descriptor cache (they are kernel parameters; this reads no global memory).
+  __device__ static void PrefetchMaps(const TmaOperands& tma) {
+    sm90::PrefetchTensorMap(&tma.a);
+    sm90::PrefetchTensorMap(&tma.b);
+  }
+
   // Producer (one lane): loads k-iterations [k_iter_begin, k_iter_end) of the tile at
   // (tile_m0, tile_n0) of batch entry `batch` into the ring (kCluster 2: this block's 128 rows of
   // A, and its half of B's into both blocks' rings).

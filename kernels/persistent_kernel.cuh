@@ -37,6 +37,7 @@
 #include "epilogue.cuh"
 #include "fixup.cuh"
 #include "fixup_protocol.h"
+#include "grid_dependency.cuh"
 #include "kernel_args.h"
 #include "tma_operands.h"
 #include "work_mapping.h"
@@ -331,6 +332,15 @@ struct StreamKGemm {
     if (threadIdx.x == 0) trace_state[0] = 0, trace_state[1] = FirstWork();
     int* const trace = Rank() == 0 ? trace_state : nullptr;
     Pipeline pipe = Mainloop::Init(smem);
+    // Launched programmatically (launch.cu), this grid may have started before the previous
+    // kernel on the stream ended: everything above touches shared memory only, everything below
+    // may read what that kernel wrote or write what it reads. One thread waits, the block waits
+    // for it.
+    if constexpr (kSpecialized) {
+      if (threadIdx.x == kThreads) Mainloop::PrefetchMaps(*tma);
+    }
+    if (threadIdx.x == 0) GridDependencyWait();
+    __syncthreads();
     if constexpr (kSpecialized) {
       if (threadIdx.x >= kThreads) {
         if (threadIdx.x == kThreads) Produce(p, *tma, pipe);
@@ -353,6 +363,9 @@ struct StreamKGemm {
         case mapping::Role::kNone: break;
       }
     }
+    // This block's work is done: the next kernel on the stream may start setting up once every
+    // block is here (not earlier: its blocks would sit on the SMs this grid leaves idle).
+    LaunchDependents();
     // The shared memory the last TMA stores read must outlive them.
     if constexpr (kSpecialized) {
       if (tma->d_store && threadIdx.x == 0) sm90::BulkWaitRead();

@@ -276,8 +276,10 @@ absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
   }
   kernels::GemmKernelArgs kernel = l.kernel;
   kernel.trace = options.trace;
-  STREAMK_CUDA_RETURN_IF_ERROR(
-      kernels::LaunchGemm(*plan, kernel, workspace, stream, options.cooperative));
+  kernels::LaunchFlags flags;
+  flags.cooperative = options.cooperative;
+  flags.programmatic = options.programmatic_launch;
+  STREAMK_CUDA_RETURN_IF_ERROR(kernels::LaunchGemm(*plan, kernel, workspace, stream, flags));
   return absl::OkStatus();
 }
 

@@ -61,6 +61,9 @@ ABSL_FLAG(int, batch, 1, "batch count (strided batched GEMM)");
 ABSL_FLAG(bool, cooperative, true,
           "launch plans whose blocks wait on each other cooperatively (false only to measure what "
           "the co-residency guarantee costs)");
+ABSL_FLAG(bool, programmatic_launch, true,
+          "on sm_90, start each kernel while the previous one on the stream finishes "
+          "(programmatic dependent launch; false only to measure what it saves)");
 ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows to aligned rows before the kernel: auto (the "
           "planner decides for mode auto; other modes copy nothing), on or off (every streamk "
@@ -234,6 +237,7 @@ int main(int argc, char** argv) {
     return Fail(std::string(s.message()));
   for (ModeSpec& m : *modes) {
     m.options.cooperative = absl::GetFlag(FLAGS_cooperative);
+    m.options.programmatic_launch = absl::GetFlag(FLAGS_programmatic_launch);
     m.options.repack = repack;
   }
   absl::StatusOr<DeviceSpec> device = QueryLocalDevice();

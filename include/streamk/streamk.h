@@ -93,6 +93,11 @@ struct Options {
   // Launch plans whose blocks wait on each other cooperatively (co-residency guaranteed by the
   // runtime). Off only to measure what that costs.
   bool cooperative = true;
+  // On sm_90 and later, let the kernel start while the kernel before it on the stream finishes
+  // (programmatic dependent launch): its blocks set up while that kernel's last blocks run, and
+  // wait for it to end before they read or write any global memory, so the result is the same.
+  // Off only to measure what it saves.
+  bool programmatic_launch = true;
   // Record where the kernel's time goes (trace.h). events == nullptr: no trace.
   TraceBuffer trace;
 };
