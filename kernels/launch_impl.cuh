@@ -4,6 +4,9 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
+#include <cstdint>
+
 #include "launch.h"
 #include "mainloop_sm80.cuh"
 #include "mainloop_sm90.cuh"
@@ -86,13 +89,23 @@ __global__ void __launch_bounds__(
 }
 
 // The kernel for `arch`, its dynamic shared memory and its block size; sets the kernel's
-// shared-memory attribute (a cheap host call, needed before the first launch above 48 KiB).
+// shared-memory attribute on the current device (needed before its first launch above 48 KiB)
+// once per device: the call took 0.44 us on an H200's host, a tenth of a small GEMM's host time
+// (docs/performance.md, session 20).
 template <typename Gemm, typename Kernel>
 cudaError_t PrepareGemm(Kernel kernel, KernelConfig* config) {
   config->fn = reinterpret_cast<const void*>(kernel);
   config->smem = Gemm::kSmemBytes;
   config->threads = Gemm::kBlockThreads;
-  return cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, config->smem);
+  static std::atomic<uint64_t> set_on{0};  // bit d: done on device d (devices 0-63)
+  int device = 0;
+  if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
+  const uint64_t bit = device >= 0 && device < 64 ? uint64_t{1} << device : 0;
+  if (bit != 0 && (set_on.load(std::memory_order_acquire) & bit) != 0) return cudaSuccess;
+  const cudaError_t err =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, config->smem);
+  if (err == cudaSuccess) set_on.fetch_or(bit, std::memory_order_release);
+  return err;
 }
 
 // The most shared memory one block may opt into on sm_90: a ring deeper than fits fails to compile
