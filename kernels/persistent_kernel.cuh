@@ -24,7 +24,9 @@
 // lowest-numbered unfinished work block is the one its persistent block is executing now (any
 // earlier one on that block is finished). (3) All grid_blocks blocks are resident at once: the
 // grid is at most avail_sms x the kernel's measured occupancy, and plans with waits are launched
-// cooperatively, which makes the runtime guarantee co-residency or refuse the launch. Hence the
+// cooperatively, which makes the runtime guarantee co-residency or refuse the launch (launched
+// programmatically, some blocks may start while the previous kernel still holds SMs, but no block
+// waits on another before that kernel has ended: GridDependencyWait comes first). Hence the
 // lowest unfinished work block always makes progress, by induction every work block finishes.
 // With clusters, a rank's mainloop also waits for the other rank to release stages it read
 // kStages iterations earlier. The rank behind never waits for the rank ahead (which released
