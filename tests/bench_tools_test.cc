@@ -121,6 +121,15 @@ TEST(BenchReport, RenderingsCarryEveryFigure) {
   EXPECT_EQ(std::count(svg.begin(), svg.end(), '<') - std::count(svg.begin(), svg.end(), '>'), 0);
 }
 
+TEST(BenchReport, TableAndJsonSayHowTheTimesWereTaken) {
+  BenchReport r = TwoShapeReport();
+  EXPECT_EQ(FormatTable(r).find("# timed:"), std::string::npos);  // not recorded: no line
+  r.timing = "CUDA graph replays of 10 launches";
+  EXPECT_NE(FormatTable(r).find("# timed: CUDA graph replays of 10 launches\n"), std::string::npos)
+      << FormatTable(r);
+  EXPECT_NE(ToJson(r).find("\"timing\": \"CUDA graph replays of 10 launches\""), std::string::npos);
+}
+
 TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {
   const BenchReport r = TwoShapeReport();
   absl::StatusOr<BenchReport> back = FromCsv(ToCsv(r));

@@ -105,6 +105,7 @@ std::string FormatTable(const BenchReport& r) {
       r.mainloop.empty() ? "" : absl::StrCat(", mainloop ", r.mainloop), r.dtype, r.out_dtype,
       r.layout);
   if (!r.versions.empty()) absl::StrAppendFormat(&t, "# %s\n", r.versions);
+  if (!r.timing.empty()) absl::StrAppendFormat(&t, "# timed: %s\n", r.timing);
   absl::StrAppendFormat(&t, "%-6s %-26s %-24s", "set", "shape", "auto plan");
   for (const std::string& m : r.modes) absl::StrAppendFormat(&t, " %10s", m + "_us");
   absl::StrAppendFormat(&t, " %9s %9s %9s\n", "auto_TF/s", "auto/dp", "auto/cublas");
@@ -206,9 +207,9 @@ absl::StatusOr<BenchReport> FromCsv(const std::string& csv) {
 std::string ToJson(const BenchReport& r) {
   std::string j = absl::StrFormat(
       "{\"gpu\": %s, \"versions\": %s, \"sms\": %d, \"occupancy\": %d, \"mainloop\": %s, "
-      "\"dtype\": %s, \"out_dtype\": %s, \"layout\": %s, \"shapes\": [",
-      Json(r.gpu), Json(r.versions), r.sms, r.occupancy, Json(r.mainloop), Json(r.dtype),
-      Json(r.out_dtype), Json(r.layout));
+      "\"timing\": %s, \"dtype\": %s, \"out_dtype\": %s, \"layout\": %s, \"shapes\": [",
+      Json(r.gpu), Json(r.versions), r.sms, r.occupancy, Json(r.mainloop), Json(r.timing),
+      Json(r.dtype), Json(r.out_dtype), Json(r.layout));
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const ShapeResult& row = r.rows[i];
     absl::StrAppendFormat(&j, "%s\n {\"set\": %s, \"name\": %s, \"m\": %d, \"n\": %d, \"k\": %d",

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -66,6 +67,39 @@ inline absl::StatusOr<std::vector<Timing>> TimeInterleaved(
   return out;
 }
 
+// Launches captured from a stream into an executable CUDA graph: `count` calls of
+// `launch(first + i)`, replayed by Launch() with no host work between them.
+class CapturedLaunches {
+ public:
+  static absl::StatusOr<std::unique_ptr<CapturedLaunches>> Capture(
+      const std::function<absl::Status(int)>& launch, int first, int count, cudaStream_t stream) {
+    std::unique_ptr<CapturedLaunches> out(new CapturedLaunches);
+    STREAMK_CUDA_RETURN_IF_ERROR(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    absl::Status captured;
+    for (int i = 0; i < count && captured.ok(); ++i) captured = launch(first + i);
+    const cudaError_t end = cudaStreamEndCapture(stream, &out->graph_);
+    if (!captured.ok()) return captured;
+    STREAMK_CUDA_RETURN_IF_ERROR(end);
+    STREAMK_CUDA_RETURN_IF_ERROR(cudaGraphInstantiate(&out->exec_, out->graph_, 0));
+    return out;
+  }
+  absl::Status Launch(cudaStream_t stream) const {
+    return streamk::CudaStatus(cudaGraphLaunch(exec_, stream), "cudaGraphLaunch", __FILE__,
+                               __LINE__);
+  }
+  ~CapturedLaunches() {
+    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+    if (graph_ != nullptr) cudaGraphDestroy(graph_);
+  }
+  CapturedLaunches(const CapturedLaunches&) = delete;
+  CapturedLaunches& operator=(const CapturedLaunches&) = delete;
+
+ private:
+  CapturedLaunches() = default;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
 // Per-launch time of `launch(stream)` replayed from a CUDA graph of `inner` launches (no host
 // work between them): the median of `reps` timed replays after one warm-up replay. The launches
 // are made once on a stream of its own before capture, so that workspaces exist when captured.
@@ -73,28 +107,22 @@ inline absl::StatusOr<double> TimeGraph(const std::function<absl::Status(cudaStr
                                         int inner = 5, int reps = 9) {
   cudaStream_t stream;
   STREAMK_CUDA_RETURN_IF_ERROR(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   auto run = [&]() -> absl::StatusOr<double> {
     for (int i = 0; i < inner; ++i) {
       if (absl::Status s = launch(stream); !s.ok()) return s;
     }
     STREAMK_CUDA_RETURN_IF_ERROR(cudaStreamSynchronize(stream));
-    STREAMK_CUDA_RETURN_IF_ERROR(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    absl::Status captured;
-    for (int i = 0; i < inner && captured.ok(); ++i) captured = launch(stream);
-    const cudaError_t end = cudaStreamEndCapture(stream, &graph);
-    if (!captured.ok()) return captured;
-    STREAMK_CUDA_RETURN_IF_ERROR(end);
-    STREAMK_CUDA_RETURN_IF_ERROR(cudaGraphInstantiate(&exec, graph, 0));
+    absl::StatusOr<std::unique_ptr<CapturedLaunches>> graph = CapturedLaunches::Capture(
+        [&](int) { return launch(stream); }, 0, inner, stream);
+    if (!graph.ok()) return graph.status();
     STREAMK_CUDA_RETURN_IF_ERROR(cudaEventCreate(&start));
     STREAMK_CUDA_RETURN_IF_ERROR(cudaEventCreate(&stop));
-    STREAMK_CUDA_RETURN_IF_ERROR(cudaGraphLaunch(exec, stream));
+    if (absl::Status s = (*graph)->Launch(stream); !s.ok()) return s;
     std::vector<double> us;
     for (int r = 0; r < reps; ++r) {
       STREAMK_CUDA_RETURN_IF_ERROR(cudaEventRecord(start, stream));
-      STREAMK_CUDA_RETURN_IF_ERROR(cudaGraphLaunch(exec, stream));
+      if (absl::Status s = (*graph)->Launch(stream); !s.ok()) return s;
       STREAMK_CUDA_RETURN_IF_ERROR(cudaEventRecord(stop, stream));
       STREAMK_CUDA_RETURN_IF_ERROR(cudaEventSynchronize(stop));
       float ms = 0;
@@ -107,8 +135,6 @@ inline absl::StatusOr<double> TimeGraph(const std::function<absl::Status(cudaStr
   absl::StatusOr<double> result = run();
   if (start != nullptr) cudaEventDestroy(start);
   if (stop != nullptr) cudaEventDestroy(stop);
-  if (exec != nullptr) cudaGraphExecDestroy(exec);
-  if (graph != nullptr) cudaGraphDestroy(graph);
   cudaStreamSynchronize(stream);
   cudaStreamDestroy(stream);
   return result;

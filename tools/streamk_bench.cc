@@ -1,7 +1,8 @@
 // streamk-bench: Stream-K against data-parallel, split-K and cuBLAS on real shapes, in one run on
 // one GPU. Every result is checked against cuBLAS before it is timed; a wrong result is reported
 // as WRONG and never timed. Timing: CUDA events around back-to-back launches after a warm-up,
-// median of repetitions (DESIGN section 7).
+// median of repetitions (DESIGN section 7); with --graph, around replays of a CUDA graph of those
+// launches (the GPU's time, without the host's cost of launching).
 //
 //   streamk-bench --set waveq --modes auto,dp,splitk,cublas
 //   streamk-bench --shapes my_shapes.txt --dtype bf16 --csv out.csv --svg out.svg
@@ -18,6 +19,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -72,6 +74,9 @@ ABSL_FLAG(bool, rotate, false, "cycle input buffers totalling more than 2x L2 (c
 ABSL_FLAG(int, warmup, 5, "launches before timing");
 ABSL_FLAG(int, reps, 15, "timed repetitions (the median is reported)");
 ABSL_FLAG(int, inner, 10, "back-to-back launches per timed repetition");
+ABSL_FLAG(bool, graph, false,
+          "time each repetition's launches replayed from a CUDA graph: the GPU's time without the "
+          "host's cost of launching (which sets the pace of GEMMs under about 9 us)");
 ABSL_FLAG(std::string, csv, "", "write every figure to this CSV file");
 ABSL_FLAG(std::string, json, "", "write every figure to this JSON file");
 ABSL_FLAG(std::string, svg, "", "draw auto vs dp and vs cublas per shape into this SVG file");
@@ -312,6 +317,10 @@ int main(int argc, char** argv) {
   report.occupancy = device->occupancy;
   if (int dev = 0; cudaGetDevice(&dev) == cudaSuccess)
     report.mainloop = streamk::kernels::ArchName(streamk::kernels::KernelArch(dev));
+  report.timing = absl::StrFormat(
+      "%s of %d launches, median of %d repetitions after %d warm-up runs",
+      absl::GetFlag(FLAGS_graph) ? "CUDA graph replays" : "back-to-back runs",
+      absl::GetFlag(FLAGS_inner), absl::GetFlag(FLAGS_reps), absl::GetFlag(FLAGS_warmup));
   for (const ModeSpec& m : *modes) report.modes.push_back(m.name);
 
   for (size_t si = 0; si < shapes.size(); ++si) {
@@ -382,17 +391,48 @@ int main(int argc, char** argv) {
       }
       row.modes.push_back(r);
     }
+    // --graph: each repetition replays one CUDA graph of `inner` launches per mode, captured
+    // after the check above made every workspace (no allocation may happen while capturing).
+    const int inner = absl::GetFlag(FLAGS_inner);
+    std::vector<std::unique_ptr<CapturedLaunches>> graphs;
+    std::vector<std::string> capture_error(timed.size());
+    if (absl::GetFlag(FLAGS_graph)) {
+      for (size_t t = 0; t < timed.size(); ++t) {
+        absl::StatusOr<std::unique_ptr<CapturedLaunches>> g =
+            CapturedLaunches::Capture(timed[t], 1, inner, stream);
+        if (!g.ok()) {
+          capture_error[t] = absl::StrCat("capture failed: ", g.status().message());
+          cudaGetLastError();
+          graphs.emplace_back(nullptr);
+          continue;
+        }
+        graphs.push_back(std::move(*g));
+        const CapturedLaunches* replay = graphs.back().get();
+        timed[t] = [replay, stream](int) { return replay->Launch(stream); };
+      }
+    }
+    std::vector<std::function<absl::Status(int)>> runs;
+    std::vector<size_t> run_of(timed.size(), SIZE_MAX);
+    for (size_t t = 0; t < timed.size(); ++t) {
+      if (!capture_error[t].empty()) continue;
+      run_of[t] = runs.size();
+      runs.push_back(timed[t]);
+    }
+    const int per_sample = absl::GetFlag(FLAGS_graph) ? 1 : inner;  // graph: one replay a sample
     absl::StatusOr<std::vector<Timing>> times =
-        TimeInterleaved(timed, stream, absl::GetFlag(FLAGS_warmup), absl::GetFlag(FLAGS_reps),
-                        absl::GetFlag(FLAGS_inner));
+        TimeInterleaved(runs, stream, absl::GetFlag(FLAGS_warmup), absl::GetFlag(FLAGS_reps),
+                        per_sample);
     for (size_t t = 0; t < timed_index.size(); ++t) {
       ModeResult& r = row.modes[timed_index[t]];
-      if (!times.ok()) {
+      if (!capture_error[t].empty() || !times.ok()) {
         r.status = "ERROR";
-        r.note = std::string(times.status().message());
+        r.note = capture_error[t].empty() ? std::string(times.status().message()) : capture_error[t];
         continue;
       }
-      const Timing& tm = (*times)[t];
+      Timing tm = (*times)[run_of[t]];
+      if (absl::GetFlag(FLAGS_graph)) {  // a replay holds `inner` launches
+        tm.median_ms /= inner, tm.min_ms /= inner, tm.max_ms /= inner;
+      }
       r.status = "ok";
       r.us = tm.median_ms * 1e3;
       r.spread = (tm.max_ms - tm.min_ms) / tm.median_ms;
