@@ -62,6 +62,8 @@ std::string RepackName(const Plan& p) {
   return absl::StrCat(p.repack_a ? "a" : "", p.repack_b ? "b" : "");
 }
 
+const char* OperandsName(bool a, bool b) { return a && b ? "A and B" : a ? "A" : "B"; }
+
 std::string PlanSummary(const Plan& p) {
   std::string s = absl::StrFormat(
       "mode=%s m=%d n=%d k=%d batch=%d tile=%dx%dx%d tiles=%d iters_per_tile=%d dp_tiles=%d "
@@ -97,17 +99,16 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
   }
   absl::StrAppendFormat(&s, "tiles       %d (%d x %d x %d), %d iterations each\n", p.tiles,
                         p.tiles_m, p.tiles_n, p.batch, p.iters_per_tile);
-  auto operands = [](bool a, bool b) { return a && b ? "A and B" : a ? "A" : "B"; };
   if (p.a_rows_misaligned || p.b_rows_misaligned) {
     absl::StrAppendFormat(
         &s, "operands    K-major rows of %s start at odd multiples of 16 bytes (slower loads)\n",
-        operands(p.a_rows_misaligned, p.b_rows_misaligned));
+        OperandsName(p.a_rows_misaligned, p.b_rows_misaligned));
   }
   if (p.repack_a || p.repack_b) {
     absl::StrAppendFormat(&s,
                           "repack      %s: K-major rows at odd multiples of 16 bytes, copied to "
                           "rows %d elements apart (%s bytes) before the kernel\n",
-                          operands(p.repack_a, p.repack_b), p.repack_ld,
+                          OperandsName(p.repack_a, p.repack_b), p.repack_ld,
                           Bytes((p.repack_a ? RepackedBytes(p, 'a') : 0) +
                                 (p.repack_b ? RepackedBytes(p, 'b') : 0)));
   }

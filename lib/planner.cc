@@ -25,6 +25,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "cost_terms.h"
+#include "streamk/plan_print.h"
 #include "work_mapping.h"
 
 namespace streamk {
@@ -1047,7 +1048,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
       why->reason = absl::StrFormat(
           "%s; %s repacked to 128-byte rows first (%.1f us of copies): estimated %.1f us "
           "against %.1f as the rows are (the L2 serves those loads in %.1f us)",
-          why->reason, a && b ? "A and B" : a ? "A" : "B", copy_us, best_us, as_is, floor);
+          why->reason, OperandsName(a, b), copy_us, best_us, as_is, floor);
     }
     return *repacked;
   }

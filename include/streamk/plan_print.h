@@ -39,6 +39,10 @@ std::string PlanSummary(const Plan& plan);
 // repack=, streamk-bench's CSV column and plan names).
 std::string RepackName(const Plan& plan);
 
+// How the plan printout and the planner's reason name a set of operands: "A and B", "A" or "B"
+// (at least one of a, b).
+const char* OperandsName(bool a, bool b);
+
 std::ostream& operator<<(std::ostream& os, const Plan& plan);
 
 template <typename Sink>
