@@ -394,16 +394,16 @@ int main(int argc, char** argv) {
     // --graph: each repetition replays one CUDA graph of `inner` launches per mode, captured
     // after the check above made every workspace (no allocation may happen while capturing).
     const int inner = absl::GetFlag(FLAGS_inner);
-    std::vector<std::unique_ptr<CapturedLaunches>> graphs;
+    const bool graph = absl::GetFlag(FLAGS_graph);
+    std::vector<std::unique_ptr<CapturedLaunches>> graphs;  // kept alive for the timing
     std::vector<std::string> capture_error(timed.size());
-    if (absl::GetFlag(FLAGS_graph)) {
+    if (graph) {
       for (size_t t = 0; t < timed.size(); ++t) {
         absl::StatusOr<std::unique_ptr<CapturedLaunches>> g =
             CapturedLaunches::Capture(timed[t], 1, inner, stream);
         if (!g.ok()) {
           capture_error[t] = absl::StrCat("capture failed: ", g.status().message());
           cudaGetLastError();
-          graphs.emplace_back(nullptr);
           continue;
         }
         graphs.push_back(std::move(*g));
@@ -418,7 +418,7 @@ int main(int argc, char** argv) {
       run_of[t] = runs.size();
       runs.push_back(timed[t]);
     }
-    const int per_sample = absl::GetFlag(FLAGS_graph) ? 1 : inner;  // graph: one replay a sample
+    const int per_sample = graph ? 1 : inner;  // graph: one replay a sample
     absl::StatusOr<std::vector<Timing>> times =
         TimeInterleaved(runs, stream, absl::GetFlag(FLAGS_warmup), absl::GetFlag(FLAGS_reps),
                         per_sample);
@@ -430,7 +430,7 @@ int main(int argc, char** argv) {
         continue;
       }
       Timing tm = (*times)[run_of[t]];
-      if (absl::GetFlag(FLAGS_graph)) {  // a replay holds `inner` launches
+      if (graph) {  // a replay holds `inner` launches
         tm.median_ms /= inner, tm.min_ms /= inner, tm.max_ms /= inner;
       }
       r.status = "ok";
