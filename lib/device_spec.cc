@@ -54,6 +54,14 @@ constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*stream
 // docs/results/2026-11-21-h200-tail/): 8-column slices of 32 peers 5.4 us and of 128 peers 18 us
 // (0.13 us per peer whatever the bytes), 64-column slices of 128 peers 24.5 us (4 MiB: ~170 GB/s,
 // 0.8 us per 128 KiB peer tile).
+// separate_after_streamk: 128 x 128 only (session 21, run 106 of
+// docs/results/2026-11-22-h200-separate/, back to back). Split-K over few deep 128 x 128 tiles
+// with the reduction blocks queued behind the split-K blocks, on the 19 shapes where auto picks
+// it (4-13 splits), ran 0.96-1.35x as fast as the best turnstile plan measured (1.04x or more on
+// 14) and 0.98-1.99x data-parallel (392 x 224 x 3184: 13.8 us against 16.5 and 19.0). With three
+// splits it lost 5-6% to the turnstile (488 x 1152 x 6016, 488 x 1280 x 3344), and on 128 x 256
+// tiles, whose partials are 128 KiB, 14% (4816 x 248 x 3496 as 3 splits: 39.6 us against 34.0;
+// its rows are misaligned, and data-parallel 128 x 128 took 31.5).
 // partial_wave_streamk: 128 x 256 only. With 128 x 128 tiles the one run of it (328 x 5656 x 1400,
 // 3 tail tiles over 22 blocks, run 17) took 41.7 us against 35.3 us data-parallel.
 // misaligned_load (both tiles): the TMA unit loads K-major rows that start at odd multiples of 16
@@ -110,7 +118,8 @@ constexpr CostModel kHopperTma128Cost{/*block_us=*/1.0, /*unit_us=*/1.1, /*strea
                                       /*epilogue_us=*/0.3, /*reduce_peer_us=*/0.4,
                                       /*iter_busy_us=*/0.24, /*misaligned_load=*/0.9,
                                       /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/false,
-                                      /*misaligned_busy_load=*/1.3};
+                                      /*misaligned_busy_load=*/1.3,
+                                      /*separate_after_streamk=*/true};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)

@@ -166,9 +166,12 @@ int MaxPeers(const Plan& p) {
 Decomposition DataParallel() { return {Mode::kDataParallel, 0, 0, Reduction::kDeterministic}; }
 
 // Whether a separate reduction wave is worth weighing for the plan derived in `p`: more than two
-// peers per tile on average, and the Stream-K blocks leave resident slots for reduction blocks.
-bool SeparateReductionFits(const Plan& p) {
-  return p.sk_blocks > 2 * p.sk_tiles && p.sk_waves < p.occupancy;
+// peers per tile on average where the Stream-K blocks leave resident slots for reduction blocks;
+// where they fill every slot, more than three peers and only on a kernel configuration where that
+// was measured to pay (CostModel::separate_after_streamk).
+bool SeparateReductionFits(const Plan& p, const CostModel& cost) {
+  if (p.sk_waves < p.occupancy) return p.sk_blocks > 2 * p.sk_tiles;
+  return cost.separate_after_streamk && p.sk_blocks > 3 * p.sk_tiles;
 }
 
 // The best split-K over all tiles with `splits` in [lo, hi]; nullopt when the range is empty.
@@ -187,7 +190,8 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
   for (int s = lo; s <= hi; ++s) {
     Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction, slices};
     weigh(d);
-    if (weigh_separate && reduction != Reduction::kSeparate && SeparateReductionFits(scratch)) {
+    if (weigh_separate && reduction != Reduction::kSeparate &&
+        SeparateReductionFits(scratch, cost)) {
       d.reduction = Reduction::kSeparate;
       weigh(d);
     }
@@ -673,7 +677,7 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
       auto consider = [&](const std::string& name, Decomposition d, std::string note) {
         Derive(d, scratch);
         double us = PredictMicros(scratch, cost);
-        if (!o.reduction.has_value() && SeparateReductionFits(scratch)) {
+        if (!o.reduction.has_value() && SeparateReductionFits(scratch, cost)) {
           Decomposition sep = d;
           sep.reduction = Reduction::kSeparate;
           Derive(sep, scratch);

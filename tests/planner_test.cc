@@ -849,14 +849,54 @@ TEST(PlannerBehaviour, SeparateReductionOnlyWhenManyPeersAndSpareSlots) {
   EXPECT_EQ(p.reduction_slices, 16) << p;
   EXPECT_EQ(p.reduction_blocks, p.sk_tiles * p.reduction_slices) << p;
   EXPECT_EQ(p.partials_bytes, 2 * int64_t{p.sk_blocks} * p.partial_tile_bytes) << p;
-  // Auto picks separate only when the hybrid has more than two blocks per Stream-K tile.
+  // Auto picks separate only with more than two blocks per Stream-K tile and resident slots to
+  // spare, or more than three where its kernel configuration was measured to gain from it anyway.
   for (int64_t k : {256, 4096, 65536}) {
     const Plan a = MustPlan(Shape(1536, 1536, k), H200Spec());
     if (a.reduction == Reduction::kSeparate) {
-      EXPECT_GT(a.sk_blocks, 2 * a.sk_tiles) << a;
-      EXPECT_LT(a.sk_waves, a.occupancy) << a;
+      if (a.sk_waves < a.occupancy) {
+        EXPECT_GT(a.sk_blocks, 2 * a.sk_tiles) << a;
+      } else {
+        EXPECT_TRUE(KernelCost(H200Spec(), a).separate_after_streamk) << a;
+        EXPECT_GT(a.sk_blocks, 3 * a.sk_tiles) << a;
+      }
     }
   }
+}
+
+TEST(PlannerBehaviour, FewDeepTilesSplitWithASeparateReductionBehindTheStreamKBlocks) {
+  // A few 128 x 128 tiles of many iterations: split-K over up to one block per SM, each block
+  // storing its partial once, and reduction blocks queued behind the split-K blocks sum them.
+  // The turnstile's chain of hand-overs grows with the splits instead. Measured on an H200,
+  // back to back (run 106 of docs/results/2026-11-22-h200-separate/; streamk-bench's M x N x K,
+  // the kernel's problem is N x M x K as in Shape below): 392 x 224 x 3184 (8 tiles of 50
+  // iterations) as 13 splits 13.8 us against 19.0 data-parallel and 16.6 the best turnstile
+  // split-K; 136 x 544 x 5664 15.1 against 30.0 and 20.4; the decode projection
+  // 16 x 4096 x 11008 (32 tiles) as 4 splits 35.0 against 54.9 and 36.7.
+  const DeviceSpec dev = H200Spec();
+  for (const Problem& shape :
+       {Shape(224, 392, 3184), Shape(544, 136, 5664), Shape(4096, 16, 11008)}) {
+    const Plan p = MustPlan(shape, dev);
+    EXPECT_EQ(p.mode, Mode::kSplitK) << p;
+    EXPECT_EQ(p.reduction, Reduction::kSeparate) << p;
+    EXPECT_EQ(p.tile_n, dev.alt_tile.n) << p;
+    EXPECT_LE(p.sk_blocks, p.avail_sms) << p;
+    EXPECT_GE(p.sk_blocks, 4 * p.sk_tiles) << p;
+    EXPECT_EQ(p.grid_blocks, p.avail_sms) << p;  // the reduction blocks queue behind
+    // Where the configuration was not measured to gain from it, the turnstile reduces.
+    DeviceSpec unmeasured = dev;
+    unmeasured.alt_cost.separate_after_streamk = false;
+    EXPECT_NE(MustPlan(shape, unmeasured).reduction, Reduction::kSeparate);
+  }
+  // With three peers per tile the turnstile's chain is short and won: 488 x 1152 x 6016 (36
+  // tiles) as 3 splits 22.6 us turnstile, 23.8 separate.
+  const Plan three = MustPlan(Shape(1152, 488, 6016), dev);
+  EXPECT_EQ(three.mode, Mode::kSplitK) << three;
+  EXPECT_EQ(three.sk_blocks, 3 * three.sk_tiles) << three;
+  EXPECT_EQ(three.reduction, Reduction::kDeterministic) << three;
+  // On the 128 x 256 configuration (128 KiB partials) it lost: 4816 x 248 x 3496 as 3 splits
+  // 39.6 us against 34.0 turnstile.
+  EXPECT_FALSE(dev.cost.separate_after_streamk);
 }
 
 }  // namespace

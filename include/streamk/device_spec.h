@@ -58,6 +58,10 @@ struct CostModel {
   // on the TMA kernel: misaligned rows cost more the more SMs load them at once (1.2-1.3x on a few
   // tiles, up to 1.7x on a full wave; the cause is not traced).
   double misaligned_busy_load = -1;
+  // Whether auto weighs a separate reduction wave where the Stream-K blocks take every resident
+  // slot (one block per SM): the reduction blocks then queue behind them on the same persistent
+  // blocks. Only where it was measured to pay, and only with more than three peers per tile.
+  bool separate_after_streamk = false;
   // The rate at which the GPU's memory delivers a GEMM's own bytes (A, B and D, 2 bytes each),
   // in bytes per microsecond (0: no floor). A plan takes at least its fixed costs plus those
   // bytes at this rate, however many SMs share them: decode projections, whose tiles stream
