@@ -6,6 +6,16 @@
 // access is a coalesced 16-byte vector, and since every block of the kernel uses the same
 // fragment layout no block ever needs row/column coordinates to combine partials.
 //
+// A partial store (Publish kStore) and a separate reduction's reads move only the fragments that
+// hold an element of D (inside m and n): an edge tile's partial is as many bytes as the tile has
+// in the problem (a decode projection's 16 columns of 128 are an eighth). Every block of a tile
+// skips the same fragments, since which ones a thread holds depends on the fragment layout and
+// the tile's extent alone (Fixup::Live). The turnstile's and the atomic reduction's later steps
+// move whole tiles: the stale bytes they read for fragments nobody stored land only in
+// accumulator elements outside D, which no epilogue writes. (Predicated there too, turnstile
+// plans of 128 x 128 tiles took ~0.5 us longer, full tiles or not: H200, runs 107-108 of
+// docs/results/2026-11-22-h200-separate/.)
+//
 // Memory ordering: writers store their partials with L2 (.cg) stores, then ComputeSync() and
 // thread 0 releases the flag at GPU scope (a release store/atomic). Waiters: thread 0
 // acquires the flag at GPU scope, then ComputeSync(), then every thread reads with .cg loads,
@@ -35,11 +45,57 @@ __device__ __forceinline__ void StoreRelaxed(int* flag, int v) {
   asm volatile("st.relaxed.gpu.global.b32 [%0], %1;\n" ::"l"(flag), "r"(v) : "memory");
 }
 
+// The rows and columns of a block's part of a tile that lie inside the problem (either may exceed
+// the tile's own; at most 0 where none does).
+struct TileExtent {
+  int rows, cols;
+};
+
+// A 16-byte L2 (.cg) store that happens only where `pred` holds, as a predicated instruction
+// (with a branch per fragment the 128 x 256 kernel spilled 284 bytes of registers; so, 100, as
+// with no check). Written as __stcg is (CUDA's sm_32_intrinsics.hpp).
+__device__ __forceinline__ void StoreCgIf(bool pred, float4* p, const float4& v) {
+  asm(
+      "{\n .reg .pred q;\n setp.ne.b32 q, %0, 0;\n"
+      " @q st.global.cg.v4.f32 [%1], {%2, %3, %4, %5};\n}\n" ::"r"(static_cast<int>(pred)),
+      "l"(p), "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w)
+      : "memory");
+}
+
 template <class Mainloop>
 struct Fixup {
   using Acc = typename Mainloop::Accumulators;
   static constexpr int kThreads = Mainloop::kThreads;
   static constexpr int kFragments = Mainloop::kMI * Mainloop::kNI;  // float4s per thread
+
+  // Which of thread tid's fragments hold an element of D: v[i][j] does where its first row and
+  // column are inside the extent (its others are the next column and 8 rows down), i.e. for
+  // i < i_end and j < j_end, since a thread's rows grow with i and its columns with j in every
+  // mainloop's layout. With one fragment row (the wgmma layouts) that is f < j_end, one register
+  // beside the accumulators (the 128 x 256 kernel has none to spare).
+  struct Live {
+    int i_end, j_end;
+    __device__ __forceinline__ bool Has(int f) const {
+      if constexpr (Mainloop::kMI == 1) return f < j_end;
+      return f / Mainloop::kNI < i_end && f % Mainloop::kNI < j_end;
+    }
+  };
+  __device__ __forceinline__ static Live LiveOf(int tid, const TileExtent& e) {
+    Live l{0, 0};
+    if constexpr (Mainloop::kColumnBlocks && Mainloop::kMI == 1) {
+      // Fragment j's first column is AccCol(tid, 0, 0) + 8 j: a few instructions, not kNI (the
+      // block reaches this code cold, and every instruction line is an L2 round trip away).
+      const int first = Mainloop::AccCol(tid, 0, 0);
+      l.i_end = Mainloop::AccRow(tid, 0, 0) < e.rows;
+      l.j_end = l.i_end ? min(Mainloop::kNI, max(0, (e.cols - first + 7) >> 3)) : 0;
+    } else {
+#pragma unroll
+      for (int i = 0; i < Mainloop::kMI; ++i) l.i_end += Mainloop::AccRow(tid, i, 0) < e.rows;
+#pragma unroll
+      for (int j = 0; j < Mainloop::kNI; ++j) l.j_end += Mainloop::AccCol(tid, j, 0) < e.cols;
+    }
+    return l;
+  }
 
   // Blocks until the step's wait is satisfied (all threads return together). The block that
   // reads the flag last (a finisher or reduction block) resets it here, for the next launch.
@@ -79,13 +135,14 @@ struct Fixup {
   // One loop per operation, so that the kernel fetches only the instructions of the one it runs
   // (a block reaches this code cold, and under load every instruction-cache miss waits an L2
   // round trip).
-  __device__ static void Publish(fixup::Publish op, float4* slot, Acc& acc) {
+  __device__ static void Publish(fixup::Publish op, float4* slot, Acc& acc, const TileExtent& e) {
     const int tid = threadIdx.x;
     if (op == fixup::Publish::kStore) {
+      const Live live = LiveOf(tid, e);
 #pragma unroll
       for (int f = 0; f < kFragments; ++f) {
         const float(&v)[4] = Fragment(acc, f);
-        __stcg(slot + f * kThreads + tid, make_float4(v[0], v[1], v[2], v[3]));
+        StoreCgIf(live.Has(f), slot + f * kThreads + tid, make_float4(v[0], v[1], v[2], v[3]));
       }
     } else if (op == fixup::Publish::kAdd) {
       // Load a batch of fragments before storing any: __stcg is a compiler memory barrier, so a
@@ -109,7 +166,7 @@ struct Fixup {
         const float(&v)[4] = Fragment(acc, f);
         float* q = reinterpret_cast<float*>(slot + f * kThreads + tid);
 #pragma unroll
-        for (int e = 0; e < 4; ++e) atomicAdd(q + e, v[e]);
+        for (int r = 0; r < 4; ++r) atomicAdd(q + r, v[r]);
       }
     }
   }
@@ -150,14 +207,15 @@ struct Fixup {
   // each waited one or more of them.
   template <class SlotOf>
   __device__ static void SumSliceToStage(const SlotOf& slot_of, int count, int col_begin,
-                                         int col_end, float* stage, int pitch) {
+                                         int col_end, const TileExtent& e, float* stage,
+                                         int pitch) {
     static_assert(Mainloop::kColumnBlocks && Mainloop::kMI == 1, "fragment j = columns 8j..8j+7");
     if (count >= 16) {
-      SumSliceBy<1, 16>(slot_of, count, col_begin, col_end, stage, pitch);
+      SumSliceBy<1, 16>(slot_of, count, col_begin, col_end, e, stage, pitch);
     } else if (count >= 8) {
-      SumSliceBy<2, 8>(slot_of, count, col_begin, col_end, stage, pitch);
+      SumSliceBy<2, 8>(slot_of, count, col_begin, col_end, e, stage, pitch);
     } else {
-      SumSliceBy<4, 4>(slot_of, count, col_begin, col_end, stage, pitch);
+      SumSliceBy<4, 4>(slot_of, count, col_begin, col_end, e, stage, pitch);
     }
   }
 
@@ -170,11 +228,11 @@ struct Fixup {
   // peers waited an L2 round trip per peer (33 peers of an 8-column slice: 28 us; H200).
   template <class SlotOf>
   __device__ static void SumToStage(const SlotOf& slot_of, int count, int pass, int col_begin,
-                                    int col_end, float* stage, int pitch) {
+                                    int col_end, const TileExtent& e, float* stage, int pitch) {
     if (count >= 16) {
-      SumToStageBy<1, 16>(slot_of, count, pass, col_begin, col_end, stage, pitch);
+      SumToStageBy<1, 16>(slot_of, count, pass, col_begin, col_end, e, stage, pitch);
     } else {
-      SumToStageBy<4, 4>(slot_of, count, pass, col_begin, col_end, stage, pitch);
+      SumToStageBy<4, 4>(slot_of, count, pass, col_begin, col_end, e, stage, pitch);
     }
   }
 
@@ -182,11 +240,12 @@ struct Fixup {
   // SumSliceToStage with kJ fragments per thread at a time, kGroup peers at a time.
   template <int kJ, int kGroup, class SlotOf>
   __device__ static void SumSliceBy(const SlotOf& slot_of, int count, int col_begin, int col_end,
-                                    float* stage, int pitch) {
+                                    const TileExtent& e, float* stage, int pitch) {
     const int tid = threadIdx.x;
     const int j_begin = col_begin / 8, blocks = (col_end - col_begin) / 8;
     const int row0 = Mainloop::AccRow(tid, 0, 0), row1 = Mainloop::AccRow(tid, 0, 2);
     const int col_in_block = Mainloop::AccCol(tid, 0, 0);
+    const Live live = LiveOf(tid, e);
 #pragma unroll 1
     for (int j0 = 0; j0 < blocks; j0 += kJ) {
       int at[kJ];
@@ -195,7 +254,7 @@ struct Fixup {
 #pragma unroll
       for (int q = 0; q < kJ; ++q) {
         at[q] = (j_begin + j0 + q) * kThreads + tid;
-        use[q] = j0 + q < blocks;
+        use[q] = j0 + q < blocks && live.Has(j_begin + j0 + q);
       }
       SumPeers<kJ, kGroup>(slot_of, count, at, use, sum);
 #pragma unroll
@@ -211,7 +270,7 @@ struct Fixup {
   // SumToStage with kItems fragments per thread at a time, kGroup peers at a time.
   template <int kItems, int kGroup, class SlotOf>
   __device__ static void SumToStageBy(const SlotOf& slot_of, int count, int pass, int col_begin,
-                                      int col_end, float* stage, int pitch) {
+                                      int col_end, const TileExtent& e, float* stage, int pitch) {
     constexpr int kSources = kThreads / 2;  // source threads whose rows are in one pass
     constexpr int kPassRows = 64;
     constexpr int kItemsPerPass = kSources * kFragments;
@@ -226,7 +285,8 @@ struct Fixup {
         src[q] = pass * kSources + idx % kSources;
         f[q] = idx / kSources;
         col[q] = Mainloop::AccCol(src[q], f[q] % Mainloop::kNI, 0);
-        valid[q] = idx < kItemsPerPass && col[q] >= col_begin && col[q] < col_end;
+        valid[q] = idx < kItemsPerPass && col[q] >= col_begin && col[q] < col_end &&
+                   col[q] < e.cols && Mainloop::AccRow(src[q], f[q] / Mainloop::kNI, 0) < e.rows;
       }
       bool any = false;
 #pragma unroll

@@ -214,6 +214,10 @@ struct StreamKGemm {
   __device__ static int* FlagOf(const Plan& p, char* workspace, int tile) {
     return reinterpret_cast<int*>(workspace + mapping::FlagOffset(p, tile, Rank()));
   }
+  // This rank's part of tile c inside the problem: which fragments its partials carry.
+  __device__ static TileExtent ExtentOf(const Plan& p, const mapping::TileCoord& c) {
+    return {p.m - mapping::RankRow0(p, c, Rank()), p.n - c.tn * Mainloop::kBN};
+  }
 
   // `work` and `trace` only label trace events (TraceMark).
   __device__ static void StreamKBlock(char* smem, Pipeline& pipe, const Plan& p,
@@ -231,7 +235,8 @@ struct StreamKGemm {
         float4* slot = SlotOf(p, ws, u);
         Fix::Wait(s, flag);
         TraceMark(a, trace, TraceKind::kWaitEnd, work, u.tile, u.k_begin, u.k_end);
-        if (s.publish != fixup::Publish::kNone) Fix::Publish(s.publish, slot, acc);
+        if (s.publish != fixup::Publish::kNone)
+          Fix::Publish(s.publish, slot, acc, ExtentOf(p, c));
         if (s.take) {
           if constexpr (kSpecialized) {
             if (!mapping::SkNextUnit(p, u).valid() && !LaterMainloop(p, work)) {
@@ -299,13 +304,14 @@ struct StreamKGemm {
     float* stage = reinterpret_cast<float*>(smem + kEpilogueOffset);
     AwaitStage(tma);
     const int tile_m0 = mapping::RankRow0(p, c, Rank()), tile_n0 = c.tn * Mainloop::kBN;
+    const TileExtent e = ExtentOf(p, c);
     // A slice narrow enough for all its rows to fit the stage is summed in one round of loads.
     const int pitch = rw.col_end - rw.col_begin + 8;
     bool one_round = false;
     if constexpr (Mainloop::kColumnBlocks) {
       one_round = Mainloop::kBM * pitch * 4 <= Epi::kSmemBytes;
       if (one_round) {
-        Fix::SumSliceToStage(slot_of, count, rw.col_begin, rw.col_end, stage, pitch);
+        Fix::SumSliceToStage(slot_of, count, rw.col_begin, rw.col_end, e, stage, pitch);
         ComputeSync();
         Epi::StoreStaged(stage, pitch, Mainloop::kBM, a, p.m, p.n, c.batch, tile_m0, tile_n0,
                          rw.col_begin, rw.col_end);
@@ -315,7 +321,8 @@ struct StreamKGemm {
     static_assert(Mainloop::kBM == 2 * Epi::kPassRows, "one pass per warp group of rows");
 #pragma unroll 1
     for (int pass = 0; pass < 2 && !one_round; ++pass) {
-      Fix::SumToStage(slot_of, count, pass, rw.col_begin, rw.col_end, stage, Epi::kPitch);
+      Fix::SumToStage(slot_of, count, pass, rw.col_begin, rw.col_end, e, stage,
+                      Epi::kPitch);
       ComputeSync();
       Epi::StoreStaged(stage + rw.col_begin, Epi::kPitch, Epi::kPassRows, a, p.m, p.n, c.batch,
                        tile_m0 + pass * Epi::kPassRows, tile_n0, rw.col_begin, rw.col_end);

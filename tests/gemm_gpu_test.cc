@@ -466,6 +466,63 @@ TEST(GemmGpu, ForcedTileRunsThatKernel) {
   EXPECT_EQ(buf.WrittenOutsideD(c), 0);
 }
 
+// Split-K partial stores of edge tiles carry only the fragments that hold elements of D: a
+// workspace whose partial slots start as NaN still gives the right D with every kernel
+// configuration and reduction (the turnstile's and atomics' later steps read the unstored
+// fragments' NaN into elements outside D), and where every tile has 16 rows (or columns) in D a
+// separate reduction's blocks write only that share of the slots' bytes. 40 x 1000: edges that
+// are not multiples of a fragment's rows or columns.
+TEST(GemmGpu, EdgeTilePartialsMoveOnlyTheirElements) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  std::vector<TileShape> tiles = {dev->tile};
+  if (dev->alt_tile != kNoTile) tiles.push_back(dev->alt_tile);
+  if (dev->cluster_tile != kNoTile) tiles.push_back(dev->cluster_tile);
+  const Shape shapes[] = {{16, 1024, 4096, 1}, {1024, 16, 4096, 1}, {40, 1000, 2048, 1}};
+  for (const TileShape& tile : tiles) {
+    for (const Shape& shape : shapes) {
+      for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
+        for (int splits : {3, 8}) {
+          Config c;
+          c.s = shape;
+          Options o;
+          o.mode = Mode::kSplitK, o.splits = splits, o.reduction = r, o.tile = tile;
+          Buffers buf(c);
+          CUDA_ASSERT(buf.Refresh(c, NextSeed()));
+          const std::vector<float> want = buf.Reference(c);
+          absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+          absl::StatusOr<size_t> bytes = GetWorkspaceSize(buf.args, o);
+          ASSERT_TRUE(plan.ok() && bytes.ok()) << Describe(c, o);
+          ASSERT_GT(plan->partials_bytes, 0) << Describe(c, o);
+          DeviceBuffer ws(*bytes);
+          char* partials = static_cast<char*>(ws.get()) + plan->partials_offset;
+          CUDA_ASSERT(cudaMemset(ws.get(), 0, *bytes));
+          CUDA_ASSERT(cudaMemset(partials, 0xFF, plan->partials_bytes));  // NaN in every float
+          absl::Status st = gemm(buf.args, ws.get(), *bytes, nullptr, o);
+          ASSERT_TRUE(st.ok()) << st << "\n" << Describe(c, o);
+          FinishOrDie(nullptr, Describe(c, o));
+          CUDA_ASSERT(cudaDeviceSynchronize());
+          EXPECT_LT(OutputError(buf.Result(c), want, c.out), Tolerance(c.out))
+              << Describe(c, o) << "\n" << PlanSummary(*plan);
+          if ((shape.m != 16 && shape.n != 16) || r != Reduction::kSeparate) continue;
+          std::vector<uint32_t> words(plan->partials_bytes / 4);
+          CUDA_ASSERT(cudaMemcpy(words.data(), partials, plan->partials_bytes,
+                                 cudaMemcpyDeviceToHost));
+          const int64_t written =
+              std::count_if(words.begin(), words.end(), [](uint32_t w) { return w != ~0u; });
+          // The kernel's 16-wide side is its rows or its columns, whichever the plan shows.
+          const int block_m = plan->tile_m / plan->cluster_m;
+          const double share = plan->m == 16 ? 16.0 / block_m : 16.0 / plan->tile_n;
+          EXPECT_GT(written, 0) << Describe(c, o);
+          EXPECT_LE(written, static_cast<int64_t>(share * words.size()))
+              << Describe(c, o) << "\n" << PlanSummary(*plan);
+        }
+      }
+    }
+  }
+}
+
 // The cluster configuration (2-SM clusters sharing B by TMA multicast, Plan::cluster_m) in every
 // layout, dtype, mode and reduction: tails in m (a cluster's second block entirely past m), n (an
 // n-contiguous B's last tile loading fewer boxes, split between the blocks) and k, a batch,
