@@ -427,15 +427,21 @@ TEST(GemmGpu, PartialWaveStreamKWithEveryReductionSlicing) {
   }
 }
 
+// Every kernel configuration of the device: its tile, its second tile and its cluster tile.
+std::vector<TileShape> KernelTiles(const DeviceSpec& dev) {
+  std::vector<TileShape> tiles = {dev.tile};
+  if (dev.alt_tile != kNoTile) tiles.push_back(dev.alt_tile);
+  if (dev.cluster_tile != kNoTile) tiles.push_back(dev.cluster_tile);
+  return tiles;
+}
+
 // Options::tile runs that kernel configuration in every decomposition; a tile the device has no
 // kernel for is an InvalidArgument that leaves D alone.
 TEST(GemmGpu, ForcedTileRunsThatKernel) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
-  std::vector<TileShape> tiles = {dev->tile};
-  if (dev->alt_tile != kNoTile) tiles.push_back(dev->alt_tile);
-  if (dev->cluster_tile != kNoTile) tiles.push_back(dev->cluster_tile);
+  const std::vector<TileShape> tiles = KernelTiles(*dev);
   const Shape shapes[] = {{2432, 1792, 1024, 1}, {2440, 1790, 1000, 1}};
   for (const TileShape& tile : tiles) {
     for (const Shape& shape : shapes) {
@@ -476,9 +482,7 @@ TEST(GemmGpu, EdgeTilePartialsMoveOnlyTheirElements) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
-  std::vector<TileShape> tiles = {dev->tile};
-  if (dev->alt_tile != kNoTile) tiles.push_back(dev->alt_tile);
-  if (dev->cluster_tile != kNoTile) tiles.push_back(dev->cluster_tile);
+  const std::vector<TileShape> tiles = KernelTiles(*dev);
   const Shape shapes[] = {{16, 1024, 4096, 1}, {1024, 16, 4096, 1}, {40, 1000, 2048, 1}};
   for (const TileShape& tile : tiles) {
     for (const Shape& shape : shapes) {
