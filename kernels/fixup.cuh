@@ -68,11 +68,17 @@ struct Fixup {
   static constexpr int kThreads = Mainloop::kThreads;
   static constexpr int kFragments = Mainloop::kMI * Mainloop::kNI;  // float4s per thread
 
-  // Which of thread tid's fragments hold an element of D: v[i][j] does where its first row and
-  // column are inside the extent (its others are the next column and 8 rows down), i.e. for
-  // i < i_end and j < j_end, since a thread's rows grow with i and its columns with j in every
-  // mainloop's layout. With one fragment row (the wgmma layouts) that is f < j_end, one register
-  // beside the accumulators (the 128 x 256 kernel has none to spare).
+  // Whether thread tid's fragment f (v[f / kNI][f % kNI]) holds an element of D: its first row
+  // and column are inside the extent (its others are the next column and 8 rows down). The one
+  // definition; a reduction block asks it for the fragments of other threads' slots.
+  __device__ __forceinline__ static bool Holds(int tid, int f, const TileExtent& e) {
+    return Mainloop::AccRow(tid, f / Mainloop::kNI, 0) < e.rows &&
+           Mainloop::AccCol(tid, f % Mainloop::kNI, 0) < e.cols;
+  }
+  // Holds for this thread's own fragments, counted once: i < i_end and j < j_end, since a
+  // thread's rows grow with i and its columns with j in every mainloop's layout. With one
+  // fragment row (the wgmma layouts) that is f < j_end, one register beside the accumulators
+  // (the 128 x 256 kernel has none to spare).
   struct Live {
     int i_end, j_end;
     __device__ __forceinline__ bool Has(int f) const {
@@ -286,7 +292,7 @@ struct Fixup {
         f[q] = idx / kSources;
         col[q] = Mainloop::AccCol(src[q], f[q] % Mainloop::kNI, 0);
         valid[q] = idx < kItemsPerPass && col[q] >= col_begin && col[q] < col_end &&
-                   col[q] < e.cols && Mainloop::AccRow(src[q], f[q] / Mainloop::kNI, 0) < e.rows;
+                   Holds(src[q], f[q], e);
       }
       bool any = false;
 #pragma unroll
