@@ -10,6 +10,8 @@
 #include <cstring>
 #include <type_traits>
 
+#include "work_mapping.h"
+
 namespace streamk::kernels {
 
 cudaError_t PrepareF16Kernel(Arch arch, int tile_n, int cluster_m, bool a_col_major,
@@ -301,6 +303,7 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
     return err;
 
   Plan p = plan;
+  mapping::SetDivisors(p);  // whoever made or edited the plan, the kernel divides by its fields
   void* params[] = {&p, &a, &ws, &tma};  // the last one only for the TMA kernel
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(plan.grid_blocks * plan.cluster_m);  // a plan's block: a cluster

@@ -22,6 +22,51 @@
 
 namespace streamk::mapping {
 
+// ---- division by plan constants ---------------------------------------------------------------
+
+// x / f.d for 0 <= x < 2^31: with l = ceil(log2 d) and mul = floor(2^32 (2^l - d) / d) + 1, the
+// quotient is floor(x (2^32 + mul) / 2^(32 + l)) (Granlund and Montgomery, "Division by invariant
+// integers using multiplication", 1994, Theorem 4.2: exact for every 32-bit x), computed as
+// (mulhi(x, mul) + x) >> l, which stays below 2^32 since mulhi(x, mul) <= x < 2^31.
+STREAMK_HD int Divide(const FastDivisor& f, int x) {
+  const uint32_t ux = static_cast<uint32_t>(x);
+#if defined(__CUDA_ARCH__)
+  const uint32_t hi = __umulhi(ux, f.mul);
+#else
+  const uint32_t hi = static_cast<uint32_t>((uint64_t{ux} * f.mul) >> 32);
+#endif
+  return static_cast<int>((hi + ux) >> f.shift);
+}
+
+// The multiplier and shift for d (host only; d < 1 stands for a field the plan does not use).
+inline FastDivisor MakeDivisor(int d) {
+  FastDivisor f;
+  f.d = d < 1 ? 1 : d;
+  while ((int64_t{1} << f.shift) < f.d) ++f.shift;
+  const uint64_t two_l = uint64_t{1} << f.shift;
+  f.mul = static_cast<uint32_t>((uint64_t{1} << 32) * (two_l - f.d) / f.d + 1);
+  return f;
+}
+
+// Plan::div from the fields it names (host only): call after any of them changes.
+inline void SetDivisors(Plan& p) {
+  const bool along_n = p.raster == Raster::kAlongN;
+  const int major = along_n ? p.tiles_m : p.tiles_n;  // TileCoordOf's names
+  const int minor = along_n ? p.tiles_n : p.tiles_m;
+  const int swizzle = p.swizzle < 1 ? 1 : p.swizzle;
+  PlanDivisors& d = p.div;
+  d.iters_per_tile = MakeDivisor(p.iters_per_tile);
+  d.tiles_per_batch = MakeDivisor(p.tiles_m * p.tiles_n);
+  d.band_tiles = MakeDivisor(swizzle * minor);
+  d.swizzle = MakeDivisor(swizzle);
+  d.last_band = MakeDivisor(major % swizzle == 0 ? swizzle : major % swizzle);
+  d.sk_blocks_per_region = MakeDivisor(p.sk_blocks_per_region);
+  d.sk_iters_per_region = MakeDivisor(p.sk_iters_per_region);
+  d.sk_normal = MakeDivisor(p.sk_iters_per_normal_block);
+  d.sk_big = MakeDivisor(p.sk_iters_per_normal_block + 1);
+  d.reduction_slices = MakeDivisor(p.reduction_slices);
+}
+
 enum class Role : int { kStreamK, kDataParallel, kReduction, kNone };
 
 struct BlockRole {
@@ -55,21 +100,21 @@ STREAMK_HD int RegionBlockBegin(const Plan& p, int local) {
 }
 
 STREAMK_HD IterRange SkBlockRange(const Plan& p, int sk_block) {
-  const int region = sk_block / p.sk_blocks_per_region;
-  const int local = sk_block % p.sk_blocks_per_region;
+  const int region = Divide(p.div.sk_blocks_per_region, sk_block);
+  const int local = sk_block - region * p.sk_blocks_per_region;
   const int base = region * p.sk_iters_per_region;
   return {base + RegionBlockBegin(p, local), base + RegionBlockBegin(p, local + 1)};
 }
 
 // The Stream-K block whose range holds global iteration `iter`.
 STREAMK_HD int SkBlockOfIter(const Plan& p, int iter) {
-  const int region = iter / p.sk_iters_per_region;
-  const int local_iter = iter % p.sk_iters_per_region;
-  const int normal = p.sk_iters_per_normal_block;
-  const int big_span = p.sk_big_blocks_per_region * (normal + 1);
-  const int local = local_iter < big_span
-                        ? local_iter / (normal + 1)
-                        : p.sk_big_blocks_per_region + (local_iter - big_span) / normal;
+  const int region = Divide(p.div.sk_iters_per_region, iter);
+  const int local_iter = iter - region * p.sk_iters_per_region;
+  const int big_span = p.sk_big_blocks_per_region * (p.sk_iters_per_normal_block + 1);
+  const int local =
+      local_iter < big_span
+          ? Divide(p.div.sk_big, local_iter)
+          : p.sk_big_blocks_per_region + Divide(p.div.sk_normal, local_iter - big_span);
   return region * p.sk_blocks_per_region + local;
 }
 
@@ -112,7 +157,7 @@ STREAMK_HD SkUnit SkUnitEndingAt(const Plan& p, int sk_block, int range_begin, i
     u.peers = {0, -1};
     return u;
   }
-  u.tile = (iter_end - 1) / p.iters_per_tile;
+  u.tile = Divide(p.div.iters_per_tile, iter_end - 1);
   const int tile_begin = u.tile * p.iters_per_tile;
   u.k_begin = (range_begin > tile_begin ? range_begin : tile_begin) - tile_begin;
   u.k_end = iter_end - tile_begin;
@@ -140,11 +185,11 @@ struct ReductionWork {
 };
 
 STREAMK_HD ReductionWork ReductionWorkOf(const Plan& p, int reduction_block) {
-  const int slices = p.reduction_slices > 0 ? p.reduction_slices : 1;
+  const int slices = p.div.reduction_slices.d;  // reduction_slices, at least 1
   ReductionWork w;
-  w.tile = reduction_block / slices;
-  w.slice = reduction_block % slices;
-  const int width = p.tile_n / slices;
+  w.tile = Divide(p.div.reduction_slices, reduction_block);
+  w.slice = reduction_block - w.tile * slices;
+  const int width = Divide(p.div.reduction_slices, p.tile_n);
   w.col_begin = w.slice * width;
   w.col_end = w.col_begin + width;
   return w;
@@ -173,19 +218,19 @@ struct TileCoord {
 // Linear tile index -> coordinates, banded ("swizzled") so that blocks running at the same time
 // share rows of A and columns of B in L2.
 STREAMK_HD TileCoord TileCoordOf(const Plan& p, int tile) {
-  const int per_batch = p.tiles_m * p.tiles_n;
   TileCoord c;
-  c.batch = tile / per_batch;
-  int t = tile % per_batch;
+  c.batch = Divide(p.div.tiles_per_batch, tile);
+  const int t = tile - c.batch * p.div.tiles_per_batch.d;
   const bool along_n = p.raster == Raster::kAlongN;
   const int major = along_n ? p.tiles_m : p.tiles_n;  // dimension cut into bands
-  const int minor = along_n ? p.tiles_n : p.tiles_m;  // dimension walked within a band
-  const int band = t / (p.swizzle * minor);
-  const int within = t % (p.swizzle * minor);
+  // (the dimension walked within a band is the other one: band_tiles = swizzle * its tiles)
+  const int band = Divide(p.div.band_tiles, t);
+  const int within = t - band * p.div.band_tiles.d;
   const int band_start = band * p.swizzle;
-  const int band_width = (major - band_start) < p.swizzle ? (major - band_start) : p.swizzle;
-  const int a = band_start + within % band_width;
-  const int b = within / band_width;
+  // Every band is swizzle tiles wide but the last, which is what is left of `major`.
+  const bool last = (major - band_start) < p.swizzle;
+  const int b = last ? Divide(p.div.last_band, within) : Divide(p.div.swizzle, within);
+  const int a = band_start + (within - b * (last ? p.div.last_band.d : p.swizzle));
   c.tm = along_n ? a : b;
   c.tn = along_n ? b : a;
   return c;
@@ -201,7 +246,7 @@ STREAMK_HD int64_t PartialSlotOffset(const Plan& p, const SkUnit& u) {
     return p.partials_offset + static_cast<int64_t>(u.tile) * p.partial_tile_bytes;
   }
   const IterRange r = SkBlockRange(p, u.block);
-  const bool last_tile = u.tile == (r.end - 1) / p.iters_per_tile;
+  const bool last_tile = u.tile == Divide(p.div.iters_per_tile, r.end - 1);
   return p.partials_offset + (2 * static_cast<int64_t>(u.block) + (last_tile ? 0 : 1)) *
                                  p.partial_tile_bytes;
 }
@@ -214,7 +259,7 @@ STREAMK_HD int64_t PeerSlotOffset(const Plan& p, int tile, const Peers& peers, i
   int slot = 2 * block;
   if (block == peers.last) {
     const IterRange r = SkBlockRange(p, block);
-    slot += (r.end - 1) / p.iters_per_tile == tile ? 0 : 1;
+    slot += Divide(p.div.iters_per_tile, r.end - 1) == tile ? 0 : 1;
   }
   return p.partials_offset + static_cast<int64_t>(slot) * p.partial_tile_bytes;
 }

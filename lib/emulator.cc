@@ -293,7 +293,9 @@ absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& i
                                        std::vector<uint8_t>* workspace) {
   if (plan.grid_blocks < 1) return absl::InvalidArgumentError("plan has no blocks");
   std::vector<uint8_t> fresh;
-  Emulator e(plan, in, workspace != nullptr ? *workspace : fresh);
+  Plan p = plan;
+  mapping::SetDivisors(p);  // as the launch does
+  Emulator e(p, in, workspace != nullptr ? *workspace : fresh);
   return e.Run(seed);
 }
 

@@ -151,6 +151,7 @@ void Derive(const Decomposition& d, Plan& p) {
     p.partials_offset = p.flags_offset + p.flags_bytes;
     p.workspace_bytes = p.partials_offset + p.partials_bytes;
   }
+  mapping::SetDivisors(p);
 }
 
 // Most blocks that share one Stream-K tile, in O(1): blocks of at least `normal` iterations

@@ -329,6 +329,75 @@ TEST(WorkMapping, RasterBandsFollowTheLongerDimension) {
   EXPECT_EQ(c3.tn, 0);
 }
 
+// The mapping divides by plan constants with a multiply and a shift (mapping::Divide): it must
+// equal '/' for every divisor and dividend a plan can hold (both below 2^31).
+TEST(WorkMapping, DivisionByMultiplicationIsExact) {
+  std::vector<int> divisors, dividends;
+  for (int d = 1; d <= 4096; ++d) divisors.push_back(d);
+  for (int l = 12; l <= 30; ++l) {
+    for (int e : {-1, 0, 1}) divisors.push_back((1 << l) + e);
+  }
+  divisors.push_back(2147483647);
+  for (int x = 0; x <= 5000; ++x) dividends.push_back(x);
+  for (int l = 13; l <= 30; ++l) {
+    for (int e : {-2, -1, 0, 1, 2}) dividends.push_back((1 << l) + e);
+  }
+  dividends.push_back(2147483646);
+  dividends.push_back(2147483647);
+  uint32_t rng = 2024;
+  for (int i = 0; i < 2000; ++i) {
+    rng = rng * 1664525u + 1013904223u;
+    divisors.push_back(1 + static_cast<int>(rng % 2147483647u));
+    rng = rng * 1664525u + 1013904223u;
+    dividends.push_back(static_cast<int>(rng & 0x7fffffffu));
+  }
+  int64_t checked = 0;
+  for (int d : divisors) {
+    const FastDivisor f = mapping::MakeDivisor(d);
+    ASSERT_EQ(f.d, d);
+    for (int x : dividends) {
+      ASSERT_EQ(mapping::Divide(f, x), x / d) << x << " / " << d;
+      // Quotients near every multiple of d: x = q d - 1, q d, q d + d - 1.
+      const int64_t q = x / d;
+      for (int64_t y : {q * d - 1, q * d, q * d + d - 1}) {
+        if (y < 0 || y > 2147483647) continue;
+        ASSERT_EQ(mapping::Divide(f, static_cast<int>(y)), static_cast<int>(y / d))
+            << y << " / " << d;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 20000000);
+}
+
+// A plan's divisors follow its fields: the planner sets them, and a plan edited after planning
+// gets fresh ones from SetDivisors (as every launch and emulation does on its copy).
+TEST(WorkMapping, PlansCarryTheirDivisors) {
+  Problem pr;
+  pr.m = 128 * 20, pr.n = 128 * 3, pr.k = 4096;
+  PlanOptions o;
+  o.tile = {128, 128, 64};
+  o.mode = Mode::kSplitK, o.splits = 3, o.reduction = Reduction::kSeparate, o.reduction_slices = 4;
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->div.iters_per_tile.d, p->iters_per_tile);
+  EXPECT_EQ(p->div.tiles_per_batch.d, p->tiles_m * p->tiles_n);
+  EXPECT_EQ(p->div.swizzle.d, p->swizzle);
+  EXPECT_EQ(p->div.sk_blocks_per_region.d, p->sk_blocks_per_region);
+  EXPECT_EQ(p->div.sk_iters_per_region.d, p->sk_iters_per_region);
+  EXPECT_EQ(p->div.sk_normal.d, p->sk_iters_per_normal_block);
+  EXPECT_EQ(p->div.sk_big.d, p->sk_iters_per_normal_block + 1);
+  EXPECT_EQ(p->div.reduction_slices.d, 4);
+  // 20 tile rows in bands of 3 columns (raster along m): the one band is all 3 columns wide.
+  EXPECT_EQ(p->div.band_tiles.d, 3 * 20);
+  EXPECT_EQ(p->div.last_band.d, 3);
+  Plan q = *p;
+  q.reduction_slices = 2;
+  mapping::SetDivisors(q);
+  EXPECT_EQ(mapping::ReductionWorkOf(q, 5).tile, 2);
+  EXPECT_EQ(mapping::ReductionWorkOf(q, 5).col_begin, 64);
+}
+
 }  // namespace
 }  // namespace streamk
 

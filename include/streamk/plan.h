@@ -20,6 +20,32 @@
 
 namespace streamk {
 
+// A divisor d >= 1 with the multiplier and shift that divide by it with a multiply-high, an add
+// and a shift (mapping::Divide, kernels/work_mapping.h). The block-to-work mapping divides by a
+// few plan constants; a GPU has no integer divide, and each '/' compiles to ~20 instructions that
+// every block fetches from the L2 cold (no instruction cache holds this once-per-unit code):
+// Nsight Compute put 40% of a decode GEMM's warp stalls on instruction fetch (session 22).
+struct FastDivisor {
+  int32_t d = 1;
+  uint32_t mul = 0;
+  int32_t shift = 0;
+};
+
+// The plan constants the mapping divides by, set from the fields they name whenever those change
+// (mapping::SetDivisors: the planner's Derive, and every launch and emulation on its own copy).
+struct PlanDivisors {
+  FastDivisor iters_per_tile;       // iters_per_tile
+  FastDivisor tiles_per_batch;      // tiles_m * tiles_n
+  FastDivisor band_tiles;           // swizzle * (the dimension walked within a band)
+  FastDivisor swizzle;              // swizzle
+  FastDivisor last_band;            // the last band's width (swizzle, or what is left of it)
+  FastDivisor sk_blocks_per_region;
+  FastDivisor sk_iters_per_region;
+  FastDivisor sk_normal;            // sk_iters_per_normal_block
+  FastDivisor sk_big;               // sk_iters_per_normal_block + 1
+  FastDivisor reduction_slices;
+};
+
 struct Plan {
   // --- problem -------------------------------------------------------------------------------
   int m = 0, n = 0, k = 0;  // elements
@@ -106,6 +132,9 @@ struct Plan {
   int64_t repack_ld = 0;  // elements between the copies' rows: k rounded up to kRepackRowElements
   int64_t repack_a_offset = 0, repack_b_offset = 0;  // bytes into the workspace
   static constexpr int64_t kRepackRowElements = 64;
+
+  // --- derived ------------------------------------------------------------------------------
+  PlanDivisors div;  // the divisors above, ready for the kernel (mapping::SetDivisors)
 };
 
 static_assert(std::is_trivially_copyable_v<Plan>, "Plan is passed by value to the kernel");
