@@ -24,7 +24,8 @@ namespace streamk {
 // and a shift (mapping::Divide, kernels/work_mapping.h). The block-to-work mapping divides by a
 // few plan constants; a GPU has no integer divide, and each '/' compiles to ~20 instructions that
 // every block fetches from the L2 cold (no instruction cache holds this once-per-unit code):
-// Nsight Compute put 40% of a decode GEMM's warp stalls on instruction fetch (session 22).
+// Nsight Compute put 43% of a decode GEMM's warp stalls on instruction fetch (docs/performance.md,
+// session 22).
 struct FastDivisor {
   int32_t d = 1;
   uint32_t mul = 0;
