@@ -1,4 +1,5 @@
-# A/B of runs 107-110: run `python3 ab.py` inside an unpacked run directory (r/T-SET-{old,new}-PASS.csv,
+# A/B of runs 107-110 (and session 22's runs 120-121 in ../2026-11-22-h200-slices/, whose ab.txt it
+# wrote): run `python3 ab.py` inside an unpacked run directory (r/T-SET-{old,new}-PASS.csv,
 # T = graph or launch). Prints time(old) / time(new) per mode (the median over the passes of each
 # build), with its geomean, min and max over the set's shapes; > 1: the new build is faster.
 import csv, glob, math, re
