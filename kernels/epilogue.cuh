@@ -1,5 +1,5 @@
-// Epilogue: D = alpha * acc + beta * C for one 128 x kTileN tile (kTileN = 128 or 256), converted
-// to fp16, bf16 or fp32.
+// Epilogue: D = alpha * acc + beta * C for one 128 x kTileN tile (kTileN = 128, 192 or 256),
+// converted to fp16, bf16 or fp32.
 // The accumulators are staged through shared memory in two 64-row halves so that every thread
 // then reads and writes 8 consecutive columns: 16-byte (fp16/bf16) or 2 x 16-byte (fp32) global
 // accesses, coalesced along rows. Tiles at the matrix edge fall back to per-element accesses for
@@ -39,7 +39,7 @@ struct Epilogue {
   // fragment layout (4 rows x 4 column pairs per half-warp phase) on distinct banks, and rows
   // 16-byte aligned.
   static constexpr int kPitch = kTileN + 8;
-  static constexpr int kSmemBytes = kPassRows * kPitch * 4;  // 34,816 or 67,584 bytes
+  static constexpr int kSmemBytes = kPassRows * kPitch * 4;  // 34,816, 51,200 or 67,584 bytes
   static constexpr int kThreads = 256;
 
   template <class Mainloop>

@@ -21,7 +21,7 @@ cudaError_t PrepareBF16Kernel(Arch arch, int tile_n, int cluster_m, bool a_col_m
 
 namespace {
 
-// tile_n: 128 or 256 (kSm90Tma's two configurations; the other arches compute 128 only);
+// tile_n: 128, 192 or 256 (kSm90Tma's configurations; the other arches compute 128 only);
 // cluster_m 2: kSm90Tma's 256-wide configuration on 2-block clusters (Plan::cluster_m).
 cudaError_t Prepare(Arch arch, int tile_n, int cluster_m, const GemmKernelArgs& args,
                     KernelConfig* config) {
@@ -380,7 +380,7 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   const cudaError_t result = OnDevice(device, [&] {
     const Arch arch = KernelArch(device);
     // Every tile configuration of the arch without clusters: a plan may use any.
-    for (const int tile_n : {kTmaTileN, kTileN}) {
+    for (const int tile_n : {kTmaTileN, kTmaMidTileN, kTileN}) {
       if (!ComputesTile(arch, kTileM, tile_n, TileOf(arch).k)) continue;
       const cudaError_t err = LeastOverKernels(
           arch, tile_n, 1,

@@ -116,6 +116,8 @@ template <typename Element, bool kAColMajor, bool kBRowMajor>
 cudaError_t PrepareKernel(Arch arch, int tile_n, int cluster_m, KernelConfig* config) {
   static_assert(Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>::kSmemBytes <=
                         kSm90MaxSmemBytes &&
+                    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaMidTileN>::kSmemBytes <=
+                        kSm90MaxSmemBytes &&
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>::kSmemBytes <=
                         kSm90MaxSmemBytes,
                 "the TMA configurations' rings and epilogue areas fit one block's shared memory");
@@ -135,6 +137,9 @@ cudaError_t PrepareKernel(Arch arch, int tile_n, int cluster_m, KernelConfig* co
       if (tile_n == kTileN)
         return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>>(
             StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTileN, 1>, config);
+      if (tile_n == kTmaMidTileN)
+        return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaMidTileN>>(
+            StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaMidTileN, 1>, config);
       return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>>(
           StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaTileN, 1>, config);
     case Arch::kSm90:

@@ -82,10 +82,10 @@ __device__ __forceinline__ void FenceAccumulators(float (&d)[kN8][4]) {
       STREAMK_ACC4(j + 4), STREAMK_ACC4(j + 5), STREAMK_ACC4(j + 6), STREAMK_ACC4(j + 7)
 
 // d (64 x kN per warp group, fp32) += A (64 x 16, descriptor da) * B (16 x kN, descriptor db),
-// kN = 128 or 256. kTransA / kTransB: 1 when that operand is m/n-major in shared memory.
+// kN = 128, 192 or 256. kTransA / kTransB: 1 when that operand is m/n-major in shared memory.
 template <typename Element, int kN, int kTransA, int kTransB>
 __device__ __forceinline__ void WgmmaM64K16(float (&d)[kN / 8][4], uint64_t da, uint64_t db) {
-  static_assert(kN == 128 || kN == 256, "wgmma n");
+  static_assert(kN == 128 || kN == 192 || kN == 256, "wgmma n");
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define STREAMK_WGMMA_D128 \
   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
@@ -101,6 +101,13 @@ __device__ __forceinline__ void WgmmaM64K16(float (&d)[kN / 8][4], uint64_t da, 
   "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, " \
   "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
   "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
+#define STREAMK_WGMMA_D192 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, " \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, " \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95}"
 #define STREAMK_WGMMA(shape, type, dregs, rest)                                             \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                 \
                "wgmma.mma_async.sync.aligned." shape ".f32." type "." type " " dregs rest \
@@ -114,6 +121,16 @@ __device__ __forceinline__ void WgmmaM64K16(float (&d)[kN / 8][4], uint64_t da, 
     } else {
       STREAMK_WGMMA("m64n128k16", "f16", STREAMK_WGMMA_D128, ", %64, %65, p, 1, 1, %66, %67")
           : STREAMK_ACC32(0), STREAMK_ACC32(8)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    }
+  } else if constexpr (kN == 192) {
+    if constexpr (kBf16) {
+      STREAMK_WGMMA("m64n192k16", "bf16", STREAMK_WGMMA_D192, ", %96, %97, p, 1, 1, %98, %99")
+          : STREAMK_ACC32(0), STREAMK_ACC32(8), STREAMK_ACC32(16)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    } else {
+      STREAMK_WGMMA("m64n192k16", "f16", STREAMK_WGMMA_D192, ", %96, %97, p, 1, 1, %98, %99")
+          : STREAMK_ACC32(0), STREAMK_ACC32(8), STREAMK_ACC32(16)
           : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
     }
   } else {
@@ -130,6 +147,7 @@ __device__ __forceinline__ void WgmmaM64K16(float (&d)[kN / 8][4], uint64_t da, 
   }
 #undef STREAMK_WGMMA
 #undef STREAMK_WGMMA_D256
+#undef STREAMK_WGMMA_D192
 #undef STREAMK_WGMMA_D128
 #else
   (void)d, (void)da, (void)db;

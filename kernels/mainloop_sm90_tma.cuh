@@ -1,6 +1,6 @@
 // Warp-specialized Hopper mainloop (sm_90a): the shared-memory layouts, accumulators and wgmma
 // instructions of MainloopSm90 (mainloop_sm90.cuh) for a 128 x kBN tile over kBK-deep
-// k-iterations (the library runs kBN = 256 and 128, kBK = 64), fed by the TMA unit instead of
+// k-iterations (the library runs kBN = 256, 192 and 128, kBK = 64), fed by the TMA unit instead of
 // cp.async.
 //
 //   - A producer warp (the block's threads kThreads .. kThreads + 31; one lane works) walks the

@@ -168,6 +168,14 @@ DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
   return spec;
 }
 
+// Adds the 128 x 192 TMA kernel (kernels::kTmaMidTileN) as the third configuration of a Hopper
+// preset, priced by the 128 x 256 constants, which scale with the tile's volume and area
+// (cost_terms.h).
+DeviceSpec WithMidTile(DeviceSpec spec) {
+  spec.mid_tile = TileShape{kHopperTmaTile.m, kernels::kTmaMidTileN, kHopperTmaTile.k};
+  return spec;
+}
+
 // Adds the 128 x 256 TMA kernel on 2-SM clusters that share B (256 x 256 tiles per cluster) as
 // the cluster configuration of a Hopper preset. A cluster's 256 x 256 x 64 iteration is each of
 // its SMs' 128 x 256 x 64 iteration, and each SM exchanges its own 128 x 256 partials, so the
@@ -224,15 +232,15 @@ DeviceSpec A100Spec() {
 }
 DeviceSpec H100Spec() {
   return WithMemoryTerms(
-      WithClusters(WithTma128(
+      WithMidTile(WithClusters(WithTma128(
           Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile),
-          4.8 / 3.35)),
+          4.8 / 3.35))),
       kH200HbmBytesPerUs * 3.35 / 4.8);
 }
 DeviceSpec H200Spec() {
   return WithMemoryTerms(
-      WithClusters(WithTma128(
-          Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile), 1.0)),
+      WithMidTile(WithClusters(WithTma128(
+          Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile), 1.0))),
       kH200HbmBytesPerUs);
 }
 DeviceSpec H200CpAsyncSpec() {
@@ -282,7 +290,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     switch (arch) {
       case kernels::Arch::kSm90Tma:
         spec.cost = kHopperTmaCost;
-        spec = WithClusters(spec);
+        spec = WithMidTile(WithClusters(spec));
         break;
       case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
       case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
@@ -294,6 +302,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
   if (arch != kernels::Arch::kSm90Tma) {  // one kernel configuration
     spec.alt_tile = kNoTile;
     spec.cluster_tile = kNoTile;
+    spec.mid_tile = kNoTile;
   }
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;

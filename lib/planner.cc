@@ -297,10 +297,10 @@ TileShape TileOf(const PlanOptions& o, const DeviceSpec& dev) {
 }
 
 // The constants of the kernel configuration that computes `tile`: the second one's or the cluster
-// one's for their tiles, else the main one's (also for a tile the device has no kernel for,
-// planned to ask "what if").
+// one's for their tiles, else the main one's (also for the mid tile, which they price by volume,
+// and for a tile the device has no kernel for, planned to ask "what if").
 const CostModel& CostOfTile(const DeviceSpec& dev, const TileShape& tile) {
-  if (tile == dev.tile) return dev.cost;
+  if (tile == dev.tile || tile == dev.mid_tile) return dev.cost;
   if (tile == dev.alt_tile) return dev.alt_cost;
   return tile == dev.cluster_tile ? dev.cluster_cost : dev.cost;
 }

@@ -427,10 +427,12 @@ TEST(GemmGpu, PartialWaveStreamKWithEveryReductionSlicing) {
   }
 }
 
-// Every kernel configuration of the device: its tile, its second tile and its cluster tile.
+// Every kernel configuration of the device: its tile, its second and third tiles and its cluster
+// tile.
 std::vector<TileShape> KernelTiles(const DeviceSpec& dev) {
   std::vector<TileShape> tiles = {dev.tile};
   if (dev.alt_tile != kNoTile) tiles.push_back(dev.alt_tile);
+  if (dev.mid_tile != kNoTile) tiles.push_back(dev.mid_tile);
   if (dev.cluster_tile != kNoTile) tiles.push_back(dev.cluster_tile);
   return tiles;
 }
@@ -558,6 +560,60 @@ TEST(GemmGpu, ClusterTileEveryLayoutModeAndTail) {
     c.s = {700, 900, 1000, 1};
     c.alpha = 0.75f, c.beta = -1.25f, c.c_is_d = true;
     ExpectCorrect(c, o, NextSeed());
+    Config odd;
+    odd.s = {1000, 700, 1096, 1};
+    odd.odd_rows = true;
+    o.repack = false;
+    ExpectCorrect(odd, o, NextSeed());
+  }
+}
+
+// The third configuration (Hopper: 128 x 192, wgmma.m64n192k16) in every layout, dtype, mode and
+// reduction:
+// tails in n of 8, 136 and 191 columns past a multiple of 192 (an n-contiguous B's last tile
+// loading one or three of its 64-wide boxes), in m and in k, a batch; then every output type with
+// beta and C = D, and padded rows of D, of which nothing past n may be written; and operands whose
+// rows start at odd multiples of 16 bytes.
+TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  if (dev->mid_tile == kNoTile) GTEST_SKIP() << dev->name << " has no third configuration";
+  const Shape shapes[] = {{100, 200, 45, 1}, {300, 520, 700, 1}, {129, 383, 1000, 1},
+                          {1536, 1536, 512, 1}, {600, 1000, 700, 2}};
+  for (const Shape& s : shapes) {
+    for (DType in : {DType::kF16, DType::kBF16}) {
+      for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
+          for (Options o : EveryModeAndReduction()) {
+            o.tile = dev->mid_tile;
+            Config c;
+            c.s = s, c.in = c.out = in, c.a = a, c.b = b;
+            ExpectCorrect(c, o, NextSeed());
+          }
+        }
+      }
+    }
+  }
+  for (Options o : EveryModeAndReduction()) {
+    o.tile = dev->mid_tile;
+    for (DType out : {DType::kF16, DType::kBF16, DType::kF32}) {
+      Config c;
+      c.s = {700, 1000, 1000, 1};
+      c.in = out == DType::kBF16 ? DType::kBF16 : DType::kF16, c.out = out;
+      c.alpha = 0.75f, c.beta = -1.25f, c.c_is_d = true;
+      ExpectCorrect(c, o, NextSeed());
+      Config padded;
+      padded.s = {300, 584, 2000, 2};
+      padded.in = c.in, padded.out = out;
+      padded.ldd_extra = 8, padded.stride_d_extra = 24;
+      std::string failure, plan;
+      int64_t outside = -1;
+      const double err = RunOnce(padded, o, NextSeed(), &failure, &plan, &outside);
+      EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(padded, o);
+      EXPECT_LT(err, Tolerance(out)) << Describe(padded, o) << "\n" << plan;
+      EXPECT_EQ(outside, 0) << Describe(padded, o) << "\n" << plan;
+    }
     Config odd;
     odd.s = {1000, 700, 1096, 1};
     odd.odd_rows = true;

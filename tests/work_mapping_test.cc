@@ -214,6 +214,7 @@ TEST(WorkMappingInvariants, Sweep) {
               Mode mode;
               int splits, blocks;
               std::optional<Reduction> reduction;
+              TileShape tile = kNoTile;
             };
             std::vector<Variant> variants = {{Mode::kAuto, 0, 0, std::nullopt}};
             if (next() % 3 == 0) {
@@ -226,11 +227,15 @@ TEST(WorkMappingInvariants, Sweep) {
                                        1 + static_cast<int>(next() % (2 * sms * occupancy))};
               variants.push_back({Mode::kStreamK, 0, g_choices[next() % 5], red});
               variants.push_back({Mode::kStreamK, 0, 0, red});
+              // The third configuration's tile (tile_n 192: reduction slices and partial slots of
+              // 24 fragment columns).
+              variants.push_back({Mode::kStreamK, 0, 0, red, dev.mid_tile});
+              variants.push_back({Mode::kSplitK, 0, 0, red, dev.mid_tile});
             }
             for (const Variant& v : variants) {
               PlanOptions o;
               o.mode = v.mode, o.splits = v.splits, o.blocks = v.blocks;
-              o.reduction = v.reduction;
+              o.reduction = v.reduction, o.tile = v.tile;
               absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
               ASSERT_TRUE(p.ok()) << p.status() << " m=" << pr.m << " n=" << pr.n
                                   << " k=" << pr.k << " sms=" << sms;
