@@ -244,8 +244,7 @@ absl::Status CheckTile(const Options& o, const DeviceSpec& device) {
     return absl::OkStatus();
   std::string tiles = TileShapeName(device.tile);
   if (device.alt_tile != kNoTile) absl::StrAppend(&tiles, ", ", TileShapeName(device.alt_tile));
-  if (device.mid_tile != kNoTile)
-    absl::StrAppend(&tiles, ", ", TileShapeName(device.mid_tile));
+  if (device.mid_tile != kNoTile) absl::StrAppend(&tiles, ", ", TileShapeName(device.mid_tile));
   if (device.cluster_tile != kNoTile)
     absl::StrAppend(&tiles, ", ", TileShapeName(device.cluster_tile), " (2-SM clusters)");
   return Invalid(absl::StrCat("tile = ", TileShapeName(o.tile), ": ", device.name,

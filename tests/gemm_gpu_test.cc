@@ -258,15 +258,15 @@ uint64_t NextSeed() {
   return ++seed;
 }
 
-TEST(GemmGpu, EveryModeReductionDtypeAndLayoutOnTailShapes) {
-  STREAMK_SKIP_WITHOUT_GPU();
-  const Shape shapes[] = {{1, 1, 1, 1}, {7, 9, 5, 1}, {100, 77, 45, 1}, {129, 257, 33, 1},
-                          {300, 260, 200, 1}, {1536, 1536, 512, 1}};
+// Every shape in fp16 and bf16, every A/B layout, every mode and reduction, on `tile` (kNoTile:
+// the planner's pick).
+void ExpectCorrectEverywhere(const std::vector<Shape>& shapes, TileShape tile = kNoTile) {
   for (const Shape& s : shapes) {
     for (DType in : {DType::kF16, DType::kBF16}) {
       for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
         for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
-          for (const Options& o : EveryModeAndReduction()) {
+          for (Options o : EveryModeAndReduction()) {
+            o.tile = tile;
             Config c;
             c.s = s, c.in = c.out = in, c.a = a, c.b = b;
             ExpectCorrect(c, o, NextSeed());
@@ -275,6 +275,12 @@ TEST(GemmGpu, EveryModeReductionDtypeAndLayoutOnTailShapes) {
       }
     }
   }
+}
+
+TEST(GemmGpu, EveryModeReductionDtypeAndLayoutOnTailShapes) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  ExpectCorrectEverywhere({{1, 1, 1, 1}, {7, 9, 5, 1}, {100, 77, 45, 1}, {129, 257, 33, 1},
+                           {300, 260, 200, 1}, {1536, 1536, 512, 1}});
 }
 
 // 333 x 517: rows of 333 or 517 elements, whose C and D the epilogue reads and writes itself;
@@ -538,22 +544,9 @@ TEST(GemmGpu, ClusterTileEveryLayoutModeAndTail) {
   absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   if (dev->cluster_tile == kNoTile) GTEST_SKIP() << dev->name << " has no cluster configuration";
-  const Shape shapes[] = {{100, 77, 45, 1}, {300, 260, 200, 1}, {129, 257, 1000, 1},
-                          {1536, 1536, 512, 1}, {600, 1000, 700, 2}};
-  for (const Shape& s : shapes) {
-    for (DType in : {DType::kF16, DType::kBF16}) {
-      for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
-        for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
-          for (Options o : EveryModeAndReduction()) {
-            o.tile = dev->cluster_tile;
-            Config c;
-            c.s = s, c.in = c.out = in, c.a = a, c.b = b;
-            ExpectCorrect(c, o, NextSeed());
-          }
-        }
-      }
-    }
-  }
+  ExpectCorrectEverywhere({{100, 77, 45, 1}, {300, 260, 200, 1}, {129, 257, 1000, 1},
+                           {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
+                          dev->cluster_tile);
   for (Options o : EveryModeAndReduction()) {
     o.tile = dev->cluster_tile;
     Config c;
@@ -569,32 +562,18 @@ TEST(GemmGpu, ClusterTileEveryLayoutModeAndTail) {
 }
 
 // The third configuration (Hopper: 128 x 192, wgmma.m64n192k16) in every layout, dtype, mode and
-// reduction:
-// tails in n of 8, 136 and 191 columns past a multiple of 192 (an n-contiguous B's last tile
-// loading one or three of its 64-wide boxes), in m and in k, a batch; then every output type with
-// beta and C = D, and padded rows of D, of which nothing past n may be written; and operands whose
-// rows start at odd multiples of 16 bytes.
+// reduction: tails in n of 8, 136 and 191 columns past a multiple of 192 (an n-contiguous B's last
+// tile loading one or three of its 64-wide boxes), in m and in k, a batch; then every output type
+// with beta and C = D, and padded rows of D, of which nothing past n may be written; and operands
+// whose rows start at odd multiples of 16 bytes.
 TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   if (dev->mid_tile == kNoTile) GTEST_SKIP() << dev->name << " has no third configuration";
-  const Shape shapes[] = {{100, 200, 45, 1}, {300, 520, 700, 1}, {129, 383, 1000, 1},
-                          {1536, 1536, 512, 1}, {600, 1000, 700, 2}};
-  for (const Shape& s : shapes) {
-    for (DType in : {DType::kF16, DType::kBF16}) {
-      for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
-        for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
-          for (Options o : EveryModeAndReduction()) {
-            o.tile = dev->mid_tile;
-            Config c;
-            c.s = s, c.in = c.out = in, c.a = a, c.b = b;
-            ExpectCorrect(c, o, NextSeed());
-          }
-        }
-      }
-    }
-  }
+  ExpectCorrectEverywhere({{100, 200, 45, 1}, {300, 520, 700, 1}, {129, 383, 1000, 1},
+                           {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
+                          dev->mid_tile);
   for (Options o : EveryModeAndReduction()) {
     o.tile = dev->mid_tile;
     for (DType out : {DType::kF16, DType::kBF16, DType::kF32}) {
