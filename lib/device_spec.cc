@@ -120,6 +120,21 @@ constexpr CostModel kHopperTma128Cost{/*block_us=*/1.0, /*unit_us=*/1.1, /*strea
                                       /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/false,
                                       /*misaligned_busy_load=*/1.3,
                                       /*separate_after_streamk=*/true};
+// The same kernel with 128 x 192 tiles (then 4 stages of 40 KiB), fitted 2026-11-22 by least
+// squares (log of time, streamk-fit --model mid) to 423 measured 128 x 192 plans of the paper,
+// waveq and llm sets on an H200 (run 125 of docs/results/2026-11-22-h200-mainloop/: data-parallel,
+// all-tiles Stream-K over up to two tiles per block, and the intermediate planner's picks), each
+// time scaled by the 128 x 256 model's error on that shape's data-parallel plan (1.12x over, on
+// average): the planner compares the two tiles' predictions, so this tile is priced on the main
+// one's scale (rms error 5.4% on that scale, 20% before). Auto weighs it for data-parallel only
+// (PlanKernel): its Stream-K over many tiles with K deep ran up to 1.7x over these constants.
+constexpr CostModel kHopperTmaMidCost{/*block_us=*/3.03, /*unit_us=*/0.31, /*streamk_us=*/0.82,
+                                      /*partial_us=*/2.33, /*iter_us=*/0.117,
+                                      /*iter_shared_us=*/0.0, /*peer_us=*/0.072,
+                                      /*epilogue_us=*/0.69, /*reduce_peer_us=*/0.4,
+                                      /*iter_busy_us=*/0.22, /*misaligned_load=*/0.68,
+                                      /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/false,
+                                      /*misaligned_busy_load=*/1.13};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)
@@ -169,10 +184,11 @@ DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
 }
 
 // Adds the 128 x 192 TMA kernel (kernels::kTmaMidTileN) as the third configuration of a Hopper
-// preset, priced by the 128 x 256 constants, which scale with the tile's volume and area
-// (cost_terms.h).
-DeviceSpec WithMidTile(DeviceSpec spec) {
+// preset, its epilogue scaled as the others' (H100: by the HBM bandwidth ratio).
+DeviceSpec WithMidTile(DeviceSpec spec, double epilogue_scale) {
   spec.mid_tile = TileShape{kHopperTmaTile.m, kernels::kTmaMidTileN, kHopperTmaTile.k};
+  spec.mid_cost = kHopperTmaMidCost;
+  spec.mid_cost.epilogue_us *= epilogue_scale;
   return spec;
 }
 
@@ -213,7 +229,7 @@ constexpr double kH200MisalignedL2LoadBytesPerUs = 5.4e6;
 // The memory's terms of both tile configurations' cost models (the floor, repacking, the L2's
 // load rates), for a memory of `bytes_per_us`. They do not depend on the kernel's constants.
 DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
-  for (CostModel* c : {&spec.cost, &spec.alt_cost, &spec.cluster_cost}) {
+  for (CostModel* c : {&spec.cost, &spec.alt_cost, &spec.mid_cost, &spec.cluster_cost}) {
     c->hbm_bytes_per_us = bytes_per_us;
     c->repack_us = kRepackUs;
     c->repack_bytes_per_us = kRepackShareOfHbm * bytes_per_us;
@@ -231,17 +247,15 @@ DeviceSpec A100Spec() {
   return Spec("A100-SXM4", 108, kA100Occupancy, 40 << 20, kA100Cost, TileShape{});
 }
 DeviceSpec H100Spec() {
-  return WithMemoryTerms(
-      WithMidTile(WithClusters(WithTma128(
-          Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile),
-          4.8 / 3.35))),
-      kH200HbmBytesPerUs * 3.35 / 4.8);
+  constexpr double kEpilogueScale = 4.8 / 3.35;  // the HBM bandwidth ratio
+  DeviceSpec spec = Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile);
+  spec = WithMidTile(WithClusters(WithTma128(spec, kEpilogueScale)), kEpilogueScale);
+  return WithMemoryTerms(spec, kH200HbmBytesPerUs / kEpilogueScale);
 }
 DeviceSpec H200Spec() {
-  return WithMemoryTerms(
-      WithMidTile(WithClusters(WithTma128(
-          Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile), 1.0))),
-      kH200HbmBytesPerUs);
+  DeviceSpec spec = Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile);
+  spec = WithMidTile(WithClusters(WithTma128(spec, 1.0)), 1.0);
+  return WithMemoryTerms(spec, kH200HbmBytesPerUs);
 }
 DeviceSpec H200CpAsyncSpec() {
   return Spec("H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{});
@@ -290,7 +304,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     switch (arch) {
       case kernels::Arch::kSm90Tma:
         spec.cost = kHopperTmaCost;
-        spec = WithMidTile(WithClusters(spec));
+        spec = WithMidTile(WithClusters(spec), 1.0);
         break;
       case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
       case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel

@@ -43,6 +43,16 @@ constexpr int kMaxAutoSplits = 16;
 // error on the H200 runs is up to ~10% on short-k shapes, and losing to data-parallel is the
 // failure users notice.
 constexpr double kMinPredictedGain = 0.08;
+// Auto takes the third tile's data-parallel plan over the other tiles' data-parallel pick only
+// where predicted this much faster, the margin kMinPredictedGain gives for the model's error.
+// Measured (run 127, docs/results/2026-11-22-h200-midauto/): at 5%, 36 shapes moved; the 23
+// predicted 8% or more faster ran 1.02-1.25x as fast, the 13 predicted 5-8% faster 0.91-1.10x.
+constexpr double kMinMidTileGain = 0.08;
+// And over a Stream-K pick of the other tiles' only where predicted this much faster. Measured
+// (run 128): on 10 waveq shapes that auto ran as Stream-K on 128x256 tiles, the third tile's
+// data-parallel plan ran 0-9% slower against the Stream-K plan than predicted; the one predicted
+// 6.8% faster ran 7.2% faster (3072 x 2944 x 4096), those predicted up to 3.4% faster 0.92-1.01x.
+constexpr double kMinMidOverStreamKGain = 0.05;
 // Auto repacks operands (Plan::repack_a) for an estimated gain of at least this fraction. The
 // estimate's parts: the L2 floor (LoadFloorMicros) within 8% of five measured shapes, the aligned
 // plan's prediction 10-30% above its measurement (a bias against repacking).
@@ -296,12 +306,13 @@ TileShape TileOf(const PlanOptions& o, const DeviceSpec& dev) {
   return o.tile == kNoTile ? dev.tile : o.tile;
 }
 
-// The constants of the kernel configuration that computes `tile`: the second one's or the cluster
-// one's for their tiles, else the main one's (also for the mid tile, which they price by volume,
-// and for a tile the device has no kernel for, planned to ask "what if").
+// The constants of the kernel configuration that computes `tile`: the second, third or cluster
+// one's for their tiles, else the main one's (also for a tile the device has no kernel for,
+// planned to ask "what if").
 const CostModel& CostOfTile(const DeviceSpec& dev, const TileShape& tile) {
-  if (tile == dev.tile || tile == dev.mid_tile) return dev.cost;
+  if (tile == dev.tile) return dev.cost;
   if (tile == dev.alt_tile) return dev.alt_cost;
+  if (tile == dev.mid_tile) return dev.mid_cost;
   return tile == dev.cluster_tile ? dev.cluster_cost : dev.cost;
 }
 
@@ -843,9 +854,8 @@ double DataParallelMicros(const PlanExplanation& why) {
   return std::numeric_limits<double>::infinity();
 }
 
-// MakePlan for the problem's rows as they are (no repacking): the device's tile, or the faster of
-// its two.
-absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device,
+// The plan on the options' tile, else on the device's tile or the faster of its two.
+absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& device,
                                 const PlanOptions& o, PlanExplanation* why) {
   if (o.tile != kNoTile || device.alt_tile == kNoTile) {
     const TileShape tile = TileOf(o, device);
@@ -906,6 +916,66 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
                         reason.empty() ? chosen.reason : reason);
   }
   return plan;
+}
+
+// MakePlan for the problem's rows as they are (no repacking): the options' tile, or the faster
+// of the device's two, then its third where that one's data-parallel plan is predicted
+// kMinMidTileGain under the two's data-parallel pick (and, for auto, where their Stream-K pick
+// does not beat it by kMinPredictedGain, as it must beat any data-parallel plan).
+absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device,
+                                const PlanOptions& o, PlanExplanation* why) {
+  absl::StatusOr<Plan> plan = PlanTwoTiles(problem, device, o, why);
+  if (!plan.ok() || o.tile != kNoTile || device.mid_tile == kNoTile ||
+      (o.mode != Mode::kAuto && o.mode != Mode::kDataParallel))
+    return plan;
+
+  // The third tile, data-parallel only: its all-tiles Stream-K over many deep tiles ran up to
+  // 1.7x over its constants (run 125, not traced; docs/performance.md, session 24), and its
+  // split-K was measured on 3 shapes only. Its constants, fitted relative to the main tile's,
+  // favour it in close calls that it then lost by up to 3% (kMinMidTileGain).
+  PlanOptions dp = o;
+  dp.mode = Mode::kDataParallel;
+  const double pick_us = PredictMicros(*plan, KernelCost(device, *plan));
+  double dp_us = pick_us;  // the two tiles' data-parallel pick
+  if (plan->sk_blocks > 0) {
+    absl::StatusOr<Plan> d = PlanTwoTiles(problem, device, dp, nullptr);
+    dp_us = d.ok() ? PredictMicros(*d, KernelCost(device, *d)) : pick_us;
+  }
+  PlanExplanation mid_why;
+  absl::StatusOr<Plan> mid = PlanForKernel(problem, device, dp, device.mid_tile, device.mid_cost,
+                                           why != nullptr ? &mid_why : nullptr);
+  const double mid_us = mid.ok() ? PredictMicros(*mid, device.mid_cost) : dp_us;
+  const bool stream_k = plan->sk_blocks > 0;
+  const bool take = mid_us < dp_us * (1 - kMinMidTileGain) &&
+                    (!stream_k || mid_us < pick_us * (1 - kMinMidOverStreamKGain));
+  if (why != nullptr) {
+    const std::string mid_name = TileShapeName(device.mid_tile);
+    const std::string pick_name =
+        TileShapeName(TileShape{plan->tile_m, plan->tile_n, plan->tile_k});
+    if (take) {
+      PlanExplanation others = std::move(*why);
+      *why = std::move(mid_why);
+      for (Candidate c : others.candidates) {
+        if (c.name.find(" [") == std::string::npos) absl::StrAppend(&c.name, " [", pick_name, "]");
+        why->candidates.push_back(std::move(c));
+      }
+      why->reason = absl::StrFormat(
+          "tile %s, data-parallel (predicted %.1f us): %.0f%% or more under the other tiles' "
+          "data-parallel pick (%.1f us)%s; %s",
+          mid_name, mid_us, kMinMidTileGain * 100, dp_us,
+          stream_k ? absl::StrFormat(" and %.0f%% under their %s plan (%.1f us)",
+                                     kMinMidOverStreamKGain * 100, ModeName(plan->mode), pick_us)
+                   : "",
+          others.reason);
+    } else if (mid.ok()) {
+      for (Candidate c : mid_why.candidates) {
+        absl::StrAppend(&c.name, " [", mid_name, "]");
+        why->candidates.push_back(std::move(c));
+      }
+      absl::StrAppendFormat(&why->reason, "; data-parallel on %s: %.1f us", mid_name, mid_us);
+    }
+  }
+  return take ? mid : plan;
 }
 
 // The operand copies' place in the workspace: after [flags | partials], at or past
@@ -971,9 +1041,11 @@ double RepackMicros(const Problem& problem, bool a, bool b, const CostModel& cos
   return cost.repack_us + rows * row_bytes / cost.repack_bytes_per_us;
 }
 
-absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
+namespace {
+
+// MakePlan after validation: the plan for the rows as they are, repacked or on clusters.
+absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
-  if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
   absl::StatusOr<Plan> plan = PlanKernel(problem, device, o, why);
   const bool a = problem.a_rows_misaligned, b = problem.b_rows_misaligned;
   // Unset, repacking is auto mode's to decide: a forced decomposition runs on the rows as they
@@ -1058,6 +1130,30 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
     return *repacked;
   }
   return plan;
+}
+
+}  // namespace
+
+absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
+                              const PlanOptions& o, PlanExplanation* why) {
+  if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
+  // Misaligned rows: clusters are weighed against the plan of the two other tiles first, as they
+  // were measured (runs 88-93), and the third tile only where they are not taken. The third
+  // tile's estimate there rests on the L2's misaligned rate measured with 128x256 loads, and took
+  // 960 x 5584 x 1816 off clusters onto 128x192 tiles, which ran it 10% slower (run 127).
+  if ((problem.a_rows_misaligned || problem.b_rows_misaligned) && o.mode == Mode::kAuto &&
+      o.tile == kNoTile && o.repack != true && device.cluster_tile != kNoTile &&
+      device.mid_tile != kNoTile) {
+    DeviceSpec two = device;
+    two.mid_tile = kNoTile;
+    PlanExplanation two_why;
+    absl::StatusOr<Plan> p = PlanRows(problem, two, o, why != nullptr ? &two_why : nullptr);
+    if (p.ok() && p->cluster_m > 1) {
+      if (why != nullptr) *why = std::move(two_why);
+      return p;
+    }
+  }
+  return PlanRows(problem, device, o, why);
 }
 
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan) {

@@ -137,25 +137,104 @@ TEST(PlannerNamedCases, HopperPicksTheTileShapePerShape) {
 
 TEST(PlannerNamedCases, AForcedTileIsPricedWithItsOwnConstants) {
   // PlanOptions::tile = the 128 x 128 configuration must plan and predict as a device whose only
-  // kernel is that configuration: its constants, not the 128 x 256 kernel's.
+  // kernel is that configuration: its constants, not the 128 x 256 kernel's. So must the third
+  // configuration with its own.
   const DeviceSpec dev = H200Spec();
-  DeviceSpec only_alt = dev;
-  only_alt.tile = dev.alt_tile, only_alt.cost = dev.alt_cost, only_alt.alt_tile = kNoTile;
-  for (const Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK}) {
+  for (const auto& [tile, cost] : {std::pair{dev.alt_tile, dev.alt_cost},
+                                   std::pair{dev.mid_tile, dev.mid_cost}}) {
+    DeviceSpec only = dev;
+    only.tile = tile, only.cost = cost, only.alt_tile = only.mid_tile = kNoTile;
+    for (const Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK}) {
+      PlanOptions o;
+      o.mode = mode;
+      PlanExplanation expected, forced;
+      const Plan want = MustPlan(Shape(2432, 1792, 1024), only, o);
+      ASSERT_TRUE(MakePlan(Shape(2432, 1792, 1024), only, o, &expected).ok());
+      o.tile = tile;
+      absl::StatusOr<Plan> p = MakePlan(Shape(2432, 1792, 1024), dev, o, &forced);
+      ASSERT_TRUE(p.ok()) << p.status();
+      EXPECT_EQ(p->tile_n, tile.n);
+      EXPECT_EQ(p->mode, want.mode) << *p;
+      EXPECT_EQ(p->sk_blocks, want.sk_blocks) << *p;
+      EXPECT_DOUBLE_EQ(forced.predicted_us, expected.predicted_us) << ModeName(mode);
+      EXPECT_NE(forced.predicted_us, PredictMicros(*p, dev.cost)) << ModeName(mode);
+    }
+  }
+}
+
+TEST(PlannerNamedCases, TheThirdTileTakesDataParallelShapesItFillsBetter) {
+  // Run 125 (docs/results/2026-11-22-h200-mainloop/, fp16; bench M x N x K, the planner's
+  // problem N x M x K), us data-parallel on 128x192 tiles against auto's pick on the other two:
+  // 576 x 3984 x 1152 13.4 / 17.1 (128x128), 888 x 3200 x 3200 30.0 / 36.1 (128x256),
+  // 5120 x 3456 x 4096 240.1 / 268.5 (128x256), 2840 x 704 x 1248 14.2 / 17.5 (128x256).
+  const DeviceSpec dev = H200Spec();
+  ASSERT_EQ(dev.mid_tile.n, 192);
+  for (const Problem& q : {Shape(3984, 576, 1152), Shape(3200, 888, 3200),
+                           Shape(3456, 5120, 4096), Shape(704, 2840, 1248)}) {
+    PlanExplanation why;
+    absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->tile_n, 192) << FormatPlan(*p, &why);
+    EXPECT_EQ(p->mode, Mode::kDataParallel) << *p;
+    EXPECT_EQ(why.reason.rfind("tile 128x192x64, data-parallel", 0), 0u) << why.reason;
+    EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, dev.mid_cost));
+    ASSERT_GE(why.chosen, 0);
+    EXPECT_EQ(why.candidates[why.chosen].mode, Mode::kDataParallel);
+    // The other tiles' candidates stay in the explanation, named by their tile.
+    int others = 0;
+    for (const Candidate& c : why.candidates) others += c.name.find(" [128x") != std::string::npos;
+    EXPECT_GE(others, 2) << FormatPlan(*p, &why);
+    // Forced data-parallel weighs it too.
+    PlanOptions dp;
+    dp.mode = Mode::kDataParallel;
+    EXPECT_EQ(MustPlan(q, dev, dp).tile_n, 192);
+  }
+  // A Stream-K pick on another tile stands: 5120 x 2560 x 8192 ran 332.1 us as the 128x256 hybrid,
+  // 392.8 data-parallel on 128x192. So does a close call on the many waves of large shapes, where
+  // 128x256 tiles run about 3% faster per FLOP: 4096 x 8192 x 28672 2973 us against 3080.
+  const Plan hybrid = MustPlan(Shape(2560, 5120, 8192), dev);
+  EXPECT_EQ(hybrid.tile_n, 256) << hybrid;
+  EXPECT_EQ(hybrid.mode, Mode::kStreamK) << hybrid;
+  EXPECT_EQ(MustPlan(Shape(8192, 4096, 28672), dev).tile_n, 256);
+  // Over a Stream-K pick it needs a 5% predicted margin (run 128, fp16, us Stream-K on 128x256 /
+  // data-parallel on 128x192): 3072 x 2944 x 4096 117.9 / 109.9 (predicted 6.8% under) takes it;
+  // 5888 x 2944 x 4096 219.6 / 239.2 (predicted even) and 3072 x 1536 x 8192 118.1 / 140.3
+  // (predicted 7% over) do not.
+  PlanExplanation why;
+  absl::StatusOr<Plan> over_sk = MakePlan(Shape(2944, 3072, 4096), dev, {}, &why);
+  ASSERT_TRUE(over_sk.ok()) << over_sk.status();
+  EXPECT_EQ(over_sk->tile_n, 192) << FormatPlan(*over_sk, &why);
+  EXPECT_EQ(over_sk->mode, Mode::kDataParallel) << *over_sk;
+  EXPECT_NE(why.reason.find("under their streamk plan"), std::string::npos) << why.reason;
+  for (const Problem& q : {Shape(2944, 5888, 4096), Shape(1536, 3072, 8192)}) {
+    const Plan p = MustPlan(q, dev);
+    EXPECT_EQ(p.tile_n, 256) << p;
+    EXPECT_EQ(p.mode, Mode::kStreamK) << p;
+  }
+  // Its Stream-K and split-K plans are planned only where the tile is asked for.
+  for (const Mode mode : {Mode::kStreamK, Mode::kSplitK}) {
     PlanOptions o;
     o.mode = mode;
-    PlanExplanation expected, forced;
-    const Plan want = MustPlan(Shape(2432, 1792, 1024), only_alt, o);
-    ASSERT_TRUE(MakePlan(Shape(2432, 1792, 1024), only_alt, o, &expected).ok());
-    o.tile = dev.alt_tile;
-    absl::StatusOr<Plan> p = MakePlan(Shape(2432, 1792, 1024), dev, o, &forced);
-    ASSERT_TRUE(p.ok()) << p.status();
-    EXPECT_EQ(p->tile_n, dev.alt_tile.n);
-    EXPECT_EQ(p->mode, want.mode) << *p;
-    EXPECT_EQ(p->sk_blocks, want.sk_blocks) << *p;
-    EXPECT_DOUBLE_EQ(forced.predicted_us, expected.predicted_us) << ModeName(mode);
-    EXPECT_NE(forced.predicted_us, PredictMicros(*p, dev.cost)) << ModeName(mode);
+    EXPECT_NE(MustPlan(Shape(3200, 888, 3200), dev, o).tile_n, 192) << ModeName(mode);
+    o.tile = dev.mid_tile;
+    EXPECT_EQ(MustPlan(Shape(3200, 888, 3200), dev, o).tile_n, 192) << ModeName(mode);
   }
+}
+
+TEST(PlannerBehaviour, AutoRunsTheThirdTileDataParallelOnly) {
+  // Over a grid of shapes from decode to large, auto picks 128x192 tiles only for data-parallel
+  // plans, and picks them somewhere (else this test would pass with the tile switched off).
+  const DeviceSpec dev = H200Spec();
+  int mid = 0;
+  for (int64_t m = 16; m <= 8192; m *= 2)
+    for (int64_t n = 136; n <= 8192; n = n * 3 / 2)
+      for (int64_t k : {256, 1152, 4096}) {
+        const Plan p = MustPlan(Shape(m, n, k), dev);
+        if (p.tile_n != 192) continue;
+        ++mid;
+        EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
+      }
+  EXPECT_GT(mid, 0);
 }
 
 TEST(PlannerNamedCases, DecodeProjectionsBoundByTheMemoryRunDataParallel) {
@@ -628,7 +707,8 @@ TEST(PlannerClusters, ShortKShapesWhoseLoadsAndMathTieRunOnClusters) {
   // these shapes take about as long as each other, and neither the aligned prediction nor the L2
   // floor alone saw how much clusters gain: 3312 x 6176 x 520 60.3 / 47.5, 5200 x 3320 x 1160
   // 101.4 / 81.8, 1952 x 7848 x 600 50.4 / 41.4, 960 x 5584 x 1816 56.4 / 49.0, 7520 x 688 x 2264
-  // 67.6 / 60.9.
+  // 67.6 / 60.9. Clusters are weighed against the two other tiles first: 960 x 5584 x 1816 ran
+  // 46.6 us on clusters, 51.4 data-parallel on 128x192 tiles (run 127), predicted 3% under them.
   const DeviceSpec dev = H200Spec();
   for (const Problem& q : {MisalignedShape(6176, 3312, 520), MisalignedShape(3320, 5200, 1160),
                            MisalignedShape(7848, 1952, 600), MisalignedShape(5584, 960, 1816),
@@ -834,6 +914,12 @@ TEST(PlannerBehaviour, AutoNeverPredictsWorseThanDataParallel) {
         }
         EXPECT_LE(why.predicted_us, best_dp + 1e-9) << FormatPlan(*p, &why);
         if (p->sk_blocks > 0) EXPECT_LE(why.predicted_us, 0.92 * best_dp + 1e-9) << *p;
+        // Forced data-parallel may run the third tile; auto keeps a Stream-K plan predicted up to
+        // 5% over that (such plans ran faster against it than predicted, run 128).
+        dp.tile = kNoTile;
+        const Plan d = MustPlan(Shape(m, n, k), H200Spec(), dp);
+        EXPECT_LE(why.predicted_us, PredictMicros(d, KernelCost(H200Spec(), d)) / 0.95 + 1e-9)
+            << FormatPlan(*p, &why);
       }
     }
   }

@@ -123,13 +123,18 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   // The device with only the row's kernel configuration: PlanGemm then plans that tile. The
   // cluster configuration is planned where asked for only (Options::tile).
   DeviceSpec one = device;
+  one.alt_tile = one.mid_tile = kNoTile;
   std::optional<TileShape> cluster;
-  if (TileShape{r.tile_m, r.tile_n, device.tile.k} == device.tile) {
-    one.alt_tile = kNoTile;
-  } else if (TileShape{r.tile_m, r.tile_n, device.alt_tile.k} == device.alt_tile) {
-    one.tile = device.alt_tile, one.cost = device.alt_cost, one.alt_tile = kNoTile;
-  } else if (device.cluster_tile != kNoTile &&
-             TileShape{r.tile_m, r.tile_n, device.cluster_tile.k} == device.cluster_tile) {
+  auto ran_on = [&r](const TileShape& t) {
+    return t != kNoTile && TileShape{r.tile_m, r.tile_n, t.k} == t;
+  };
+  if (ran_on(device.tile)) {
+    // the device's tile and constants
+  } else if (ran_on(device.alt_tile)) {
+    one.tile = device.alt_tile, one.cost = device.alt_cost;
+  } else if (ran_on(device.mid_tile)) {
+    one.tile = device.mid_tile, one.cost = device.mid_cost;
+  } else if (ran_on(device.cluster_tile)) {
     cluster = device.cluster_tile;
   } else {
     return absl::InvalidArgumentError(absl::StrCat(what, ": tile ", r.tile_m, "x", r.tile_n,

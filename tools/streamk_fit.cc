@@ -3,10 +3,11 @@
 //   streamk-fit run.csv [more.csv ...]                      # the model's error, and auto replayed
 //   streamk-fit --fit iter_us,epilogue_us,partial_us run.csv # fit those fields, then the same
 //   streamk-fit --model alt --set iter_us=0.2 run.csv        # the 128 x 128 kernel, a what-if value
+//   streamk-fit --model mid --fit iter_us,unit_us run.csv    # the 128 x 192 kernel
 //   streamk-fit --model cluster run.csv                      # the 2-SM cluster configuration
 //
-// Rows of the configuration's tile (--model main: the device's tile, alt: its second one,
-// cluster: its cluster configuration's) are
+// Rows of the configuration's tile (--model main: the device's tile, alt: its second one, mid:
+// its third, cluster: its cluster configuration's) are
 // rebuilt with the planner and predicted; --fit minimizes the squared error of log time over them.
 // The replay plans every measured shape in auto under the resulting constants (every kernel
 // configuration) and looks the picked plan up among the measured ones.
@@ -32,12 +33,13 @@
 
 ABSL_FLAG(std::string, device, "h200", "device preset whose cost model is fitted");
 ABSL_FLAG(std::string, model, "main",
-          "main (the device's tile) | alt (its second tile) | cluster (its 2-SM cluster tile)");
+          "main (the device's tile) | alt (its second tile) | mid (its third tile) | cluster "
+          "(its 2-SM cluster tile)");
 ABSL_FLAG(std::vector<std::string>, fit, {}, "cost fields to fit (comma-separated)");
 ABSL_FLAG(std::vector<std::string>, set, {},
           "field=value overrides applied before fitting (comma-separated; main.field, "
-          "alt.field or cluster.field for a kernel configuration's model, field alone for "
-          "--model's)");
+          "alt.field, mid.field or cluster.field for a kernel configuration's model, field alone "
+          "for --model's)");
 ABSL_FLAG(int, evaluations, 20000, "most objective evaluations for --fit");
 ABSL_FLAG(bool, rows, false, "print every row's prediction");
 
@@ -74,6 +76,7 @@ int main(int argc, char** argv) {
   };
   const Configuration configurations[] = {{"main", &device->cost, device->tile},
                                           {"alt", &device->alt_cost, device->alt_tile},
+                                          {"mid", &device->mid_cost, device->mid_tile},
                                           {"cluster", &device->cluster_cost, device->cluster_tile}};
   auto configuration = [&](absl::string_view name) -> const Configuration* {
     for (const Configuration& c : configurations)
@@ -82,7 +85,7 @@ int main(int argc, char** argv) {
   };
   const std::string model = absl::GetFlag(FLAGS_model);
   const Configuration* fitted = configuration(model);
-  if (fitted == nullptr) return Fail("--model " + model + ": expected main, alt or cluster");
+  if (fitted == nullptr) return Fail("--model " + model + ": expected main, alt, mid or cluster");
   if (fitted->tile == streamk::kNoTile)
     return Fail("--model " + model + ": " + device->name + " has no such kernel configuration");
   streamk::CostModel& cost = *fitted->cost;
@@ -90,8 +93,8 @@ int main(int argc, char** argv) {
 
   for (const std::string& kv : absl::GetFlag(FLAGS_set)) {
     std::vector<absl::string_view> p = absl::StrSplit(kv, '=');
-    // "main.FIELD", "alt.FIELD" and "cluster.FIELD" name a configuration's model; "FIELD" the
-    // --model one.
+    // "main.FIELD", "alt.FIELD", "mid.FIELD" and "cluster.FIELD" name a configuration's model;
+    // "FIELD" the --model one.
     streamk::CostModel* target = &cost;
     if (p.size() == 2) {
       const std::vector<absl::string_view> parts = absl::StrSplit(p[0], absl::MaxSplits('.', 1));
@@ -107,7 +110,7 @@ int main(int argc, char** argv) {
     double* field = p.size() == 2 ? streamk::tools::CostField(*target, std::string(p[0])) : nullptr;
     if (field == nullptr || !absl::SimpleAtod(p[1], &v))
       return Fail("--set " + kv +
-                  ": expected [main.|alt.|cluster.]FIELD=VALUE with a field of CostModel");
+                  ": expected [main.|alt.|mid.|cluster.]FIELD=VALUE with a field of CostModel");
     *field = v;
   }
   for (const std::string& f : absl::GetFlag(FLAGS_fit))

@@ -104,11 +104,10 @@ struct DeviceSpec {
   // tiles would be mostly empty or too few).
   TileShape alt_tile = kNoTile;
   CostModel alt_cost;
-  // A third configuration without clusters (kNoTile: none), priced by the main one's constants
-  // (they scale with the tile's volume and area, cost_terms.h). Hopper: 128 x 192, whose waves
-  // fall between the other two tiles'. Planned where asked for (PlanOptions::tile): auto does not
-  // weigh it yet (those constants misprice it; docs/performance.md, session 23).
+  // A third configuration without clusters (kNoTile: none) with its own tile and costs and the
+  // same occupancy. Hopper: 128 x 192, whose waves fall between the other two tiles'.
   TileShape mid_tile = kNoTile;
+  CostModel mid_cost;
   // A configuration run by clusters of two SMs (kNoTile: none), planned where asked for
   // (PlanOptions::tile): cluster_tile is the cluster's tile (Hopper: 256 x 256 x 64, each SM
   // computing 128 x 256 of it, the two sharing B's loads by TMA multicast; Plan::cluster_m), its

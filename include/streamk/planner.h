@@ -67,8 +67,9 @@ struct PlanOptions {
   int reduction_slices = 0;
   int avail_sms = 0;  // SMs to balance over; 0: all of the device's
   // kNoTile: the device's kernel tile, or, where the device has two kernel configurations
-  // (DeviceSpec::alt_tile), whichever of the two is predicted faster for the shape. The third
-  // (DeviceSpec::mid_tile) and the cluster one are planned where named here.
+  // (DeviceSpec::alt_tile), whichever of the two is predicted faster for the shape, and for
+  // data-parallel plans the third (DeviceSpec::mid_tile) where predicted clearly faster still
+  // (MakePlan). The cluster configuration is weighed by auto for misaligned rows only.
   TileShape tile = kNoTile;
   // Operands with misaligned rows (Problem::a_rows_misaligned, b_rows_misaligned), copied to
   // aligned rows before the kernel (Plan::repack_a, repack_b). Unset: with mode kAuto, all of them
@@ -114,8 +115,8 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
 double PredictMicros(const Plan& plan, const CostModel& cost);
 
 // The cost model of the kernel configuration that runs `plan` on `device`: alt_cost for a plan
-// of the device's alt_tile, cluster_cost for its cluster tile, cost otherwise (the main and the
-// mid tile).
+// of the device's alt_tile, mid_cost for its mid_tile, cluster_cost for its cluster tile, cost
+// otherwise.
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan);
 
 // Bytes of the copy of the plan's A ('a') or B ('b') with rows Plan::repack_ld apart, every batch
