@@ -45,13 +45,15 @@ constexpr int kMaxAutoSplits = 16;
 constexpr double kMinPredictedGain = 0.08;
 // Auto takes the third tile's data-parallel plan over the other tiles' data-parallel pick only
 // where predicted this much faster, the margin kMinPredictedGain gives for the model's error.
-// Measured (run 127, docs/results/2026-11-22-h200-midauto/): at 5%, 36 shapes moved; the 23
-// predicted 8% or more faster ran 1.02-1.25x as fast, the 13 predicted 5-8% faster 0.91-1.10x.
+// Measured (run 127, docs/results/2026-11-22-h200-midauto/margins.txt): at 5%, 36 shapes moved;
+// the 23 predicted 1.08x as fast or more ran 1.01-1.25x, the 13 predicted 1.05-1.08x ran
+// 0.91-1.10x.
 constexpr double kMinMidTileGain = 0.08;
 // And over a Stream-K pick of the other tiles' only where predicted this much faster. Measured
-// (run 128): on 10 waveq shapes that auto ran as Stream-K on 128x256 tiles, the third tile's
-// data-parallel plan ran 0-9% slower against the Stream-K plan than predicted; the one predicted
-// 6.8% faster ran 7.2% faster (3072 x 2944 x 4096), those predicted up to 3.4% faster 0.92-1.01x.
+// (run 128, docs/results/2026-11-22-h200-midauto/margins.txt): on 13 waveq shapes that auto ran
+// as Stream-K on 128x256 tiles, the third tile's data-parallel plan ran 0-9% slower against the
+// Stream-K plan than predicted; the one predicted 6.8% faster ran 7.2% faster (3072 x 2944 x
+// 4096), those predicted up to 3.4% faster 0.92-1.01x.
 constexpr double kMinMidOverStreamKGain = 0.05;
 // Auto repacks operands (Plan::repack_a) for an estimated gain of at least this fraction. The
 // estimate's parts: the L2 floor (LoadFloorMicros) within 8% of five measured shapes, the aligned
