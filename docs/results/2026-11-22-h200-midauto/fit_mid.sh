@@ -3,7 +3,8 @@
 # run 125's CSV (../2026-11-22-h200-mainloop/run125/tiles-fp16.csv). Needs a build (build/tools).
 #   bash docs/results/2026-11-22-h200-midauto/fit_mid.sh
 # 1. Drop the all-tiles Stream-K rows over more than two 128x192 tiles per block: they ran up to
-#    1.7x over any constants of this model (not traced), and auto does not plan them.
+#    1.7x over any constants of this model (their blocks lose the L2's operand reuse, run 130),
+#    and auto does not plan them.
 # 2. Scale every 128x192 row's time by the 128x256 model's error (predicted / measured) on the
 #    same shape's data-parallel 128x256 plan: the planner compares the two tiles' predictions, so
 #    this tile is fitted on the main tile's scale (on average 1.12x over run 125's times).
