@@ -116,9 +116,13 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
 
   // Producer (one lane): loads k-iterations [k_iter_begin, k_iter_end) of the tile at
   // (tile_m0, tile_n0) of batch entry `batch` into the ring (kCluster 2: this block's 128 rows of
-  // A, and its half of B's into both blocks' rings).
+  // A, and its half of B's into both blocks' rings). With k_rotation > 0 the range is a whole
+  // tile's k_iters iterations, loaded from k-iteration k_rotation on, wrapping at k_iters (the
+  // sum over k does not depend on the order; Stream-K blocks rotate whole tiles to load the same
+  // k-slices as the blocks beside them).
   __device__ static void Produce(Pipeline& p, const TmaOperands& tma, int tile_m0, int tile_n0,
-                                 int batch, int k_iter_begin, int k_iter_end) {
+                                 int batch, int k_iter_begin, int k_iter_end, int k_rotation = 0,
+                                 int k_iters = 0) {
     const int a_batch = tma.a_broadcast ? 0 : batch;
     const int b_batch = tma.b_broadcast ? 0 : batch;
     // A partial last tile along m or n loads only the rows it holds (TmaOperands).
@@ -129,13 +133,16 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
     const CUtensorMap* a_map = a_edge && !kAColMajor ? &tma.a_edge : &tma.a;
     const CUtensorMap* b_map = b_edge && !kBRowMajor ? &tma.b_edge : &tma.b;
     const uint32_t bytes = a_load.bytes + b_load.bytes;
+    int k_iter = k_iter_begin + k_rotation;  // the k-iteration loaded, kt rotated
+    if (k_iter >= k_iters && k_rotation > 0) k_iter -= k_iters;
     for (int kt = k_iter_begin; kt < k_iter_end; ++kt) {
       sm90::MbarrierWait(p.Empty(p.stage), p.phase ^ 1);
       const uint32_t full = p.Full(p.stage);
       sm90::MbarrierArriveExpectTx(full, bytes);
       const uint32_t a = p.ring + static_cast<uint32_t>(p.stage * kStageBytes);
       const uint32_t b = a + Stages::kABytes;
-      const int k0 = kt * kBK;
+      const int k0 = k_iter * kBK;
+      if (++k_iter == k_iters) k_iter = 0;
       if constexpr (kAColMajor) {
         sm90::TmaLoad(a, a_map, full, tile_m0, k0, a_batch);
         if (a_load.boxes > 1) sm90::TmaLoad(a + kHalf, a_map, full, tile_m0 + 64, k0, a_batch);

@@ -931,10 +931,10 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
       (o.mode != Mode::kAuto && o.mode != Mode::kDataParallel))
     return plan;
 
-  // The third tile, data-parallel only: its all-tiles Stream-K over many deep tiles ran up to
-  // 1.7x over its constants (run 125: its blocks start their tiles at scattered k offsets and
-  // share no operand loads in the L2, reading 6.5x the DRAM bytes of data-parallel, run 130;
-  // docs/performance.md, session 24), and its split-K was measured on 3 shapes only. Its constants, fitted relative to the main tile's,
+  // The third tile, data-parallel only: its constants were fitted without Stream-K over many
+  // deep tiles, which ran up to 1.7x over them until Stream-K blocks loaded whole tiles rotated
+  // (runs 125 and 130-133, docs/performance.md, session 24), and its split-K was measured on 3
+  // shapes only. Its constants, fitted relative to the main tile's,
   // favour it in close calls that it then lost by up to 3% (kMinMidTileGain).
   PlanOptions dp = o;
   dp.mode = Mode::kDataParallel;

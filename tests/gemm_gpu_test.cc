@@ -443,6 +443,33 @@ std::vector<TileShape> KernelTiles(const DeviceSpec& dev) {
   return tiles;
 }
 
+// A Stream-K block loads each whole tile of its range from the k-iteration its clock is at, not
+// from the first (persistent_kernel.cuh): few blocks over many tiles, K with a tail (1000 =
+// 15 x 64 + 40, the partial k-iteration loaded mid-tile), every layout and kernel tile, both
+// 16-bit dtypes, each reduction.
+TEST(GemmGpu, StreamKBlocksLoadWholeTilesRotated) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  for (const TileShape& tile : KernelTiles(*dev)) {
+    for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
+      for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (int blocks : {3, 29}) {
+          for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
+            Options o;
+            o.mode = Mode::kStreamK, o.blocks = blocks, o.reduction = r, o.tile = tile;
+            Config c;
+            c.s = {1000, 1100, 1000, 1};
+            c.a = a, c.b = b;
+            c.in = c.out = blocks == 3 ? DType::kF16 : DType::kBF16;
+            ExpectCorrect(c, o, NextSeed());
+          }
+        }
+      }
+    }
+  }
+}
+
 // Options::tile runs that kernel configuration in every decomposition; a tile the device has no
 // kernel for is an InvalidArgument that leaves D alone.
 TEST(GemmGpu, ForcedTileRunsThatKernel) {

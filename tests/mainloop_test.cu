@@ -85,11 +85,12 @@ __global__ void __launch_bounds__(256, 2)
 }
 
 // The same for the warp-specialized mainloop: its producer warp loads what the compute warps
-// consume, through one pipeline carried from the first range to the second.
+// consume, through one pipeline carried from the first range to the second. k_rotation > 0: the
+// first range, [0, k_split), is loaded from k-iteration k_rotation on, wrapping at k_split.
 template <typename Mainloop, typename Element>
 __global__ void __launch_bounds__(Mainloop::kThreads + Mainloop::kProducerThreads, 1)
     MainloopTmaTileKernel(MainloopOperands<Element> op, int tile_m0, int tile_n0, int k_begin,
-                          int k_split, int k_end, float* out,
+                          int k_split, int k_end, int k_rotation, float* out,
                           const __grid_constant__ TmaOperands tma) {
   extern __shared__ __align__(128) char smem[];
   const int tm = tile_m0 + Mainloop::kBM * static_cast<int>(blockIdx.x);
@@ -97,7 +98,7 @@ __global__ void __launch_bounds__(Mainloop::kThreads + Mainloop::kProducerThread
   typename Mainloop::Pipeline pipe = Mainloop::Init(smem);
   if (threadIdx.x >= Mainloop::kThreads) {
     if (threadIdx.x == Mainloop::kThreads) {
-      Mainloop::Produce(pipe, tma, tm, tn, 0, k_begin, k_split);
+      Mainloop::Produce(pipe, tma, tm, tn, 0, k_begin, k_split, k_rotation, k_split);
       Mainloop::Produce(pipe, tma, tm, tn, 0, k_split, k_end);
     }
     return;
@@ -145,6 +146,9 @@ struct Case {
   int grid_m, grid_n;    // tiles (blocks) along m and n
   int k_begin, k_split, k_end;  // k-iterations; k_split == k_end: a single Run call
   uint32_t seed;
+  // The TMA mainloop only (the others ignore it): with k_begin = 0, [0, k_split) loaded from
+  // k-iteration k_rotation on (a Stream-K block's whole tile, persistent_kernel.cuh).
+  int k_rotation = 0;
 };
 
 template <Arch kArch_, typename E, bool kAColMajor_, bool kBRowMajor_, int kTmaTileN_ = 256>
@@ -239,7 +243,7 @@ void RunCase(const Case& c) {
                                         Mainloop::kSmemBytes));
     kernel<<<dim3(c.grid_m, c.grid_n), Mainloop::kThreads + Mainloop::kProducerThreads,
              Mainloop::kSmemBytes>>>(op, c.tile_m0, c.tile_n0, c.k_begin, c.k_split, c.k_end,
-                                     out, tma);
+                                     c.k_rotation, out, tma);
   } else {
     auto* kernel = MainloopTileKernel<Mainloop, E>;
     ML_CUDA_ASSERT(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -402,6 +406,13 @@ TYPED_TEST(MainloopTest, KRangePastEnd) {
 // A long k-range (41 k-iterations, k = 1300 ends mid-chunk): the stage ring wraps many times.
 TYPED_TEST(MainloopTest, LongK1300) {
   RunCase<TypeParam>({130, 200, 1300, 0, 0, 2, 2, 0, 41, 41, 9});
+}
+
+// A whole tile's k-iterations loaded rotated (the TMA mainloop's 21 from the 14th on: k = 1300
+// ends mid-chunk in the 21st, which is loaded eighth), as Stream-K blocks load their whole
+// tiles; the product over k is the same.
+TYPED_TEST(MainloopTest, RotatedWholeTile) {
+  RunCase<TypeParam>({130, 200, 1300, 0, 0, 2, 2, 0, 21, 21, 10, 13});
 }
 
 // Two Run calls in a row on the same shared memory (the TMA mainloop: one pipeline carried from
