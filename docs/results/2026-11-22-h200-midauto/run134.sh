@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Session 24, run 134: the session's final build (05f1be6: auto weighs the 128 x 192 tile for
+# data-parallel plans; Stream-K blocks load whole tiles rotated). (1) Every GPU test. (2) The full
+# benchmark in both dtypes (scripts/gpu_bench.sh). (3) The issue's waveq command.
+set -u
+o=$OUT/r; mkdir -p $o
+tar xJf gpu-b/gpu.tar.xz
+g=$(pwd)/gpu; export LD_LIBRARY_PATH=$g/lib
+timeout 240 bash scripts/gpu_check.sh $g $o/check > $o/check.txt 2>&1; echo "check exit $?"
+grep -E "PASSED|FAILED|exit" $o/check/gpu_tests.log | head -30
+for d in fp16 bf16; do timeout 140 bash scripts/gpu_bench.sh $g $o $d; echo "bench $d exit $?"; done
+timeout 60 $g/run streamk-bench --set waveq --modes auto,dp,splitk,cublas > $o/waveq-issue-command.txt 2> /dev/null
+echo "waveq command exit $?"; sed -n '/# summary/,$p' $o/waveq-issue-command.txt
+cd $OUT && tar czf all.tgz r && rm -rf r && ls
