@@ -127,7 +127,8 @@ constexpr CostModel kHopperTma128Cost{/*block_us=*/1.0, /*unit_us=*/1.1, /*strea
 // time scaled by the 128 x 256 model's error on that shape's data-parallel plan (1.12x over, on
 // average): the planner compares the two tiles' predictions, so this tile is priced on the main
 // one's scale (rms error 5.4% on that scale, 20% before). Auto weighs it for data-parallel only
-// (PlanKernel): its Stream-K over many tiles with K deep ran up to 1.7x over these constants.
+// (PlanKernel): its Stream-K over many deep tiles ran up to 1.7x over these constants before
+// Stream-K blocks loaded whole tiles rotated (session 24), and is not refitted since.
 constexpr CostModel kHopperTmaMidCost{/*block_us=*/3.03, /*unit_us=*/0.31, /*streamk_us=*/0.82,
                                       /*partial_us=*/2.33, /*iter_us=*/0.117,
                                       /*iter_shared_us=*/0.0, /*peer_us=*/0.072,

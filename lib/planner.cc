@@ -52,8 +52,8 @@ constexpr double kMinMidTileGain = 0.08;
 // And over a Stream-K pick of the other tiles' only where predicted this much faster. Measured
 // (run 128, docs/results/2026-11-22-h200-midauto/margins.txt): on 13 waveq shapes that auto ran
 // as Stream-K on 128x256 tiles, the third tile's data-parallel plan ran 0-9% slower against the
-// Stream-K plan than predicted; the one predicted 6.8% faster ran 7.2% faster (3072 x 2944 x
-// 4096), those predicted up to 3.4% faster 0.92-1.01x.
+// Stream-K plan than predicted; the one predicted 1.068x as fast ran 1.072x (3072 x 2944 x
+// 4096), those predicted up to 1.034x ran 0.92-1.01x.
 constexpr double kMinMidOverStreamKGain = 0.05;
 // Auto repacks operands (Plan::repack_a) for an estimated gain of at least this fraction. The
 // estimate's parts: the L2 floor (LoadFloorMicros) within 8% of five measured shapes, the aligned
@@ -858,7 +858,7 @@ double DataParallelMicros(const PlanExplanation& why) {
 
 // The plan on the options' tile, else on the device's tile or the faster of its two.
 absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& device,
-                                const PlanOptions& o, PlanExplanation* why) {
+                                  const PlanOptions& o, PlanExplanation* why) {
   if (o.tile != kNoTile || device.alt_tile == kNoTile) {
     const TileShape tile = TileOf(o, device);
     return PlanForKernel(problem, device, o, tile, CostOfTile(device, tile), why);
@@ -922,8 +922,8 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
 
 // MakePlan for the problem's rows as they are (no repacking): the options' tile, or the faster
 // of the device's two, then its third where that one's data-parallel plan is predicted
-// kMinMidTileGain under the two's data-parallel pick (and, for auto, where their Stream-K pick
-// does not beat it by kMinPredictedGain, as it must beat any data-parallel plan).
+// kMinMidTileGain under the two's data-parallel pick (and, over auto's Stream-K pick of theirs,
+// kMinMidOverStreamKGain under that too).
 absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device,
                                 const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanTwoTiles(problem, device, o, why);
@@ -934,8 +934,8 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   // The third tile, data-parallel only: its constants were fitted without Stream-K over many
   // deep tiles, which ran up to 1.7x over them until Stream-K blocks loaded whole tiles rotated
   // (runs 125 and 130-133, docs/performance.md, session 24), and its split-K was measured on 3
-  // shapes only. Its constants, fitted relative to the main tile's,
-  // favour it in close calls that it then lost by up to 3% (kMinMidTileGain).
+  // shapes only. Fitted relative to the main tile's, its constants favour it in close calls
+  // that it then lost by up to 3% (kMinMidTileGain).
   PlanOptions dp = o;
   dp.mode = Mode::kDataParallel;
   const double pick_us = PredictMicros(*plan, KernelCost(device, *plan));

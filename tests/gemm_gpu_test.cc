@@ -455,7 +455,8 @@ TEST(GemmGpu, StreamKBlocksLoadWholeTilesRotated) {
     for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
       for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
         for (int blocks : {3, 29}) {
-          for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
+          for (Reduction r :
+               {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
             Options o;
             o.mode = Mode::kStreamK, o.blocks = blocks, o.reduction = r, o.tile = tile;
             Config c;

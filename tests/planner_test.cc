@@ -197,9 +197,9 @@ TEST(PlannerNamedCases, TheThirdTileTakesDataParallelShapesItFillsBetter) {
   EXPECT_EQ(hybrid.mode, Mode::kStreamK) << hybrid;
   EXPECT_EQ(MustPlan(Shape(8192, 4096, 28672), dev).tile_n, 256);
   // Over a Stream-K pick it needs a 5% predicted margin (run 128, fp16, us Stream-K on 128x256 /
-  // data-parallel on 128x192): 3072 x 2944 x 4096 117.9 / 109.9 (predicted 6.8% under) takes it;
-  // 5888 x 2944 x 4096 219.6 / 239.2 (predicted even) and 3072 x 1536 x 8192 118.1 / 140.3
-  // (predicted 7% over) do not.
+  // data-parallel on 128x192): 3072 x 2944 x 4096 117.9 / 109.9 (predicted 1.068x as fast) takes
+  // it; 5888 x 2944 x 4096 219.6 / 239.2 (predicted even) and 3072 x 1536 x 8192 118.1 / 140.3
+  // (predicted 0.93x) do not.
   PlanExplanation why;
   absl::StatusOr<Plan> over_sk = MakePlan(Shape(2944, 3072, 4096), dev, {}, &why);
   ASSERT_TRUE(over_sk.ok()) << over_sk.status();
