@@ -948,6 +948,9 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   absl::StatusOr<Plan> mid = PlanForKernel(problem, device, dp, device.mid_tile, device.mid_cost,
                                            why != nullptr ? &mid_why : nullptr);
   const double mid_us = mid.ok() ? PredictMicros(*mid, device.mid_cost) : dp_us;
+  // Planned as a forced data-parallel plan, its candidate reads "requested"; auto asked nothing.
+  if (o.mode == Mode::kAuto)
+    for (Candidate& c : mid_why.candidates) c.note = "one block per tile; data-parallel only here";
   const bool stream_k = plan->sk_blocks > 0;
   const bool take = mid_us < dp_us * (1 - kMinMidTileGain) &&
                     (!stream_k || mid_us < pick_us * (1 - kMinMidOverStreamKGain));

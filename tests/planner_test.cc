@@ -196,6 +196,17 @@ TEST(PlannerNamedCases, TheThirdTileTakesDataParallelShapesItFillsBetter) {
   EXPECT_EQ(hybrid.tile_n, 256) << hybrid;
   EXPECT_EQ(hybrid.mode, Mode::kStreamK) << hybrid;
   EXPECT_EQ(MustPlan(Shape(8192, 4096, 28672), dev).tile_n, 256);
+  // Where it is not taken, auto's explanation still lists its plan and names its prediction.
+  PlanExplanation square;
+  ASSERT_TRUE(MakePlan(Shape(4096, 4096, 4096), dev, {}, &square).ok());
+  int listed = 0;
+  for (const Candidate& c : square.candidates) {
+    if (c.name != "dp [128x192x64]") continue;
+    ++listed;
+    EXPECT_EQ(c.note.find("requested"), std::string::npos) << c.note;  // auto asked for nothing
+  }
+  EXPECT_EQ(listed, 1);
+  EXPECT_NE(square.reason.find("data-parallel on 128x192x64"), std::string::npos) << square.reason;
   // Over a Stream-K pick it needs a 5% predicted margin (run 128, fp16, us Stream-K on 128x256 /
   // data-parallel on 128x192): 3072 x 2944 x 4096 117.9 / 109.9 (predicted 1.068x as fast) takes
   // it; 5888 x 2944 x 4096 219.6 / 239.2 (predicted even) and 3072 x 1536 x 8192 118.1 / 140.3
