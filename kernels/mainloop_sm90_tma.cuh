@@ -117,9 +117,9 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
   // Producer (one lane): loads k-iterations [k_iter_begin, k_iter_end) of the tile at
   // (tile_m0, tile_n0) of batch entry `batch` into the ring (kCluster 2: this block's 128 rows of
   // A, and its half of B's into both blocks' rings). With k_rotation > 0 the range is a whole
-  // tile's k_iters iterations, loaded from k-iteration k_rotation on, wrapping at k_iters (the
-  // sum over k does not depend on the order; Stream-K blocks rotate whole tiles to load the same
-  // k-slices as the blocks beside them).
+  // tile's k_iters iterations ([0, k_iters), k_rotation < k_iters), loaded from k-iteration
+  // k_rotation on, wrapping at k_iters (the sum over k does not depend on the order; Stream-K
+  // blocks rotate whole tiles to load the same k-slices as the blocks beside them).
   __device__ static void Produce(Pipeline& p, const TmaOperands& tma, int tile_m0, int tile_n0,
                                  int batch, int k_iter_begin, int k_iter_end, int k_rotation = 0,
                                  int k_iters = 0) {
@@ -134,7 +134,6 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
     const CUtensorMap* b_map = b_edge && !kBRowMajor ? &tma.b_edge : &tma.b;
     const uint32_t bytes = a_load.bytes + b_load.bytes;
     int k_iter = k_iter_begin + k_rotation;  // the k-iteration loaded, kt rotated
-    if (k_iter >= k_iters && k_rotation > 0) k_iter -= k_iters;
     for (int kt = k_iter_begin; kt < k_iter_end; ++kt) {
       sm90::MbarrierWait(p.Empty(p.stage), p.phase ^ 1);
       const uint32_t full = p.Full(p.stage);

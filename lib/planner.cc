@@ -939,8 +939,9 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   PlanOptions dp = o;
   dp.mode = Mode::kDataParallel;
   const double pick_us = PredictMicros(*plan, KernelCost(device, *plan));
+  const bool stream_k = plan->sk_blocks > 0;
   double dp_us = pick_us;  // the two tiles' data-parallel pick
-  if (plan->sk_blocks > 0) {
+  if (stream_k) {
     absl::StatusOr<Plan> d = PlanTwoTiles(problem, device, dp, nullptr);
     dp_us = d.ok() ? PredictMicros(*d, KernelCost(device, *d)) : pick_us;
   }
@@ -951,7 +952,6 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   // Planned as a forced data-parallel plan, its candidate reads "requested"; auto asked nothing.
   if (o.mode == Mode::kAuto)
     for (Candidate& c : mid_why.candidates) c.note = "one block per tile; data-parallel only here";
-  const bool stream_k = plan->sk_blocks > 0;
   const bool take = mid_us < dp_us * (1 - kMinMidTileGain) &&
                     (!stream_k || mid_us < pick_us * (1 - kMinMidOverStreamKGain));
   if (why != nullptr) {
