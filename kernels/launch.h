@@ -11,7 +11,7 @@
 
 namespace streamk::kernels {
 
-constexpr int kThreadsPerBlock = 256;  // compute threads (the TMA kernel adds a producer warp)
+constexpr int kThreadsPerBlock = 256;  // compute threads (the TMA kernel adds a producer group)
 
 // The mainloops: mma.sync + cp.async (sm_80 and newer); wgmma fed by cp.async from all threads
 // (sm_90a); wgmma fed by TMA from a producer warp (sm_90a, warp-specialized).

@@ -3,7 +3,7 @@
 // k-iterations (the library runs kBN = 256, 192 and 128, kBK = 64), fed by the TMA unit instead of
 // cp.async.
 //
-//   - A producer warp (the block's threads kThreads .. kThreads + 31; one lane works) walks the
+//   - A producer (thread kThreads, the first of a warp group after the compute threads) walks the
 //     same (tile, k-range) sequence as the compute threads and, for each k-iteration, waits for a
 //     free stage of a kStages-deep ring, announces its bytes on the stage's "full" mbarrier and
 //     issues the TMA copies of the A and B tiles (2-6 instructions, zero-filled past m, n and k;
@@ -52,7 +52,18 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
   using Tile::kBN;
   using Tile::kThreads;
   static constexpr bool kAvailable = sm90::kWgmmaCompiled;
-  static constexpr int kProducerThreads = 32;  // one warp after the kThreads compute threads
+  // The producer is a warp group after the kThreads compute threads (one lane of it works):
+  // register maxima are set per warp group, and the producer gives most of its registers to the
+  // compute warps (Rebalance). A lone producer warp left the block at 168 registers per thread
+  // (nine warps, three of them on one of the SM's four register-file quarters), where the
+  // 128 x 256 kernel spilled 96 bytes; with twelve warps, each quarter holds one producer warp at
+  // kProducerRegisters and two compute warps at kComputeRegisters.
+  static constexpr int kProducerThreads = 128;
+  // The cluster kernel's producer needs more of them (it spilled at 40 to 72, ptxas 13.0).
+  static constexpr int kProducerRegisters = kCluster_ > 1 ? 88 : 40;
+  static constexpr int kComputeRegisters = kCluster_ > 1 ? 208 : 232;
+  static_assert((kProducerRegisters + 2 * kComputeRegisters) * 32 <= 16384,
+                "a register-file quarter's 16,384 registers hold one producer and two compute warps");
   static constexpr int kStages = kStages_;
   static constexpr int kCluster = kCluster_;  // blocks per cluster along m, sharing B
   static_assert(kCluster == 1 || kCluster == 2, "one block, or two sharing B");
@@ -113,6 +124,13 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
     sm90::PrefetchTensorMap(&tma.a);
     sm90::PrefetchTensorMap(&tma.b);
   }
+
+  // Right after the roles split, every thread of its warp group: the producer releases registers
+  // (first, so that the compute warps' request can be met), the compute warps take them.
+  __device__ static void RebalanceProducer() {
+    sm90::SetMaxRegisters<kProducerRegisters, false>();
+  }
+  __device__ static void RebalanceCompute() { sm90::SetMaxRegisters<kComputeRegisters, true>(); }
 
   // Producer (one lane): loads k-iterations [k_iter_begin, k_iter_end) of the tile at
   // (tile_m0, tile_n0) of batch entry `batch` into the ring (kCluster 2: this block's 128 rows of

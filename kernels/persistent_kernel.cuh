@@ -7,9 +7,10 @@
 //                   epilogue on those columns.
 // The mainloop, the fixup and the epilogue are separate components; only the mainloop changes
 // per architecture. A warp-specialized mainloop (Mainloop::kProducerThreads > 0, the TMA one) adds
-// a producer warp after the kThreads compute threads: it walks the same mainloops in the same
-// order (Produce below) and only loads operands; everything else, including every block-wide
-// barrier of the fixup and the epilogue (ComputeSync), involves the compute threads alone.
+// a producer warp group after the kThreads compute threads; one lane of it walks the same
+// mainloops in the same order (Produce below) and only loads operands; everything else, including
+// every block-wide barrier of the fixup and the epilogue (ComputeSync), involves the compute
+// threads alone.
 //
 // Clusters (Mainloop::kCluster = 2, Plan::cluster_m): the thread blocks of a cluster are one
 // persistent block of the plan (cluster blockIdx.x / 2) and walk the same work blocks; rank r
@@ -164,7 +165,7 @@ struct StreamKGemm {
     }
   }
 
-  // The producer warp of a specialized mainloop (one lane): the operand loads of every mainloop
+  // The producer of a specialized mainloop (one lane): the operand loads of every mainloop
   // this persistent block's compute threads run, in their order (StreamKBlock,
   // DataParallelBlock; reduction blocks have none).
   __device__ static void Produce(const Plan& p, const TmaOperands& tma, Pipeline& pipe) {
@@ -363,11 +364,13 @@ struct StreamKGemm {
     __syncthreads();
     if constexpr (kSpecialized) {
       if (threadIdx.x >= kThreads) {
+        Mainloop::RebalanceProducer();
         if (threadIdx.x == kThreads) Produce(p, *tma, pipe);
         if constexpr (kCluster > 1) sm90::ClusterSync();  // see the end
         return;
       }
     }
+    if constexpr (kSpecialized) Mainloop::RebalanceCompute();
     for (int work = FirstWork(); work < p.work_blocks; work += WorkStride()) {
       const mapping::BlockRole r = mapping::RoleOf(p, work);
       switch (r.role) {

@@ -19,6 +19,22 @@
 
 namespace streamk::kernels::sm90 {
 
+// Sets the executing warp group's per-thread register maximum to kRegisters (a multiple of 8 in
+// [24, 256]): kIncrease takes registers from the block's pool (waiting until another warp group
+// has released enough), otherwise they are released to it. Every warp of the warp group executes
+// the same call.
+template <int kRegisters, bool kIncrease>
+__device__ __forceinline__ void SetMaxRegisters() {
+  static_assert(kRegisters % 8 == 0 && kRegisters >= 24 && kRegisters <= 256, "setmaxnreg");
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  if constexpr (kIncrease) {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegisters) : "memory");
+  } else {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters) : "memory");
+  }
+#endif
+}
+
 __device__ __forceinline__ void MbarrierInit(uint32_t bar, uint32_t count) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");

@@ -15,7 +15,7 @@ namespace streamk {
 namespace {
 
 // Resident blocks per SM: two on A100 (the 128x128x32 mma.sync kernel: 256 threads at 128
-// registers, 64 KiB of shared memory), one on Hopper (the 128x256x64 TMA kernel: 288 threads at
+// registers, 64 KiB of shared memory), one on Hopper (the 128x256x64 TMA kernel: 384 threads at
 // 168 registers, 211 KiB). QueryLocalDevice() asks the CUDA runtime instead.
 constexpr int kA100Occupancy = 2;
 constexpr int kHopperOccupancy = 1;
