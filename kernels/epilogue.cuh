@@ -1,6 +1,6 @@
-// Epilogue: D = alpha * acc + beta * C for one 128 x kTileN tile (kTileN = 128, 192 or 256),
-// converted to fp16, bf16 or fp32.
-// The accumulators are staged through shared memory in two 64-row halves so that every thread
+// Epilogue: D = alpha * acc + beta * C for one kTileM x kTileN tile (128 x 128, 128 x 192,
+// 128 x 256 or 192 x 192; 2 kTileM compute threads), converted to fp16, bf16 or fp32.
+// The accumulators are staged through shared memory in 64-row passes so that every thread
 // then reads and writes 8 consecutive columns: 16-byte (fp16/bf16) or 2 x 16-byte (fp32) global
 // accesses, coalesced along rows. Tiles at the matrix edge fall back to per-element accesses for
 // the chunks that straddle n. beta == 0 never reads C; C may be the same buffer as D (each
@@ -31,16 +31,26 @@ __device__ inline __nv_bfloat16 FromFloat<__nv_bfloat16>(float x) { return __flo
 template <>
 __device__ inline float FromFloat<float>(float x) { return x; }
 
-template <int kTileN>
+template <int kTileN, int kTileM = 128>
 struct Epilogue {
-  static constexpr int kTileM = 128;
   static constexpr int kPassRows = 64;
   // Row pitch in floats: kTileN + 8 (= 8 banks mod 32) keeps the float2 stores of the mma
   // fragment layout (4 rows x 4 column pairs per half-warp phase) on distinct banks, and rows
   // 16-byte aligned.
   static constexpr int kPitch = kTileN + 8;
-  static constexpr int kSmemBytes = kPassRows * kPitch * 4;  // 34,816, 51,200 or 67,584 bytes
-  static constexpr int kThreads = 256;
+  static constexpr int kThreads = 2 * kTileM;
+
+ private:
+  // RunTma's boxes: kTileM rows x 64 16-bit columns each, at a 1024-byte boundary (the 128-byte
+  // swizzle repeats there) inside the stage area.
+  static constexpr int kBoxCols = 64;
+  static constexpr int kBoxBytes = kTileM * kBoxCols * 2;
+  static constexpr int kStagedBytes = kPassRows * kPitch * 4;
+  static constexpr int kBoxesBytes = kTileN / kBoxCols * kBoxBytes + 1024 - 16;
+
+ public:
+  // One pass of fp32 rows, or RunTma's boxes: 34,816, 51,200, 67,584 or (192 x 192) 74,736 bytes.
+  static constexpr int kSmemBytes = kStagedBytes > kBoxesBytes ? kStagedBytes : kBoxesBytes;
 
   template <class Mainloop>
   __device__ static void Run(char* smem, const typename Mainloop::Accumulators& acc,
@@ -70,10 +80,10 @@ struct Epilogue {
           }
         }
       }
-      ComputeSync();
+      ComputeSync<kThreads>();
       StoreStaged(stage, kPitch, kPassRows, args, m, n, batch, tile_m0 + pass * kPassRows, tile_n0,
                   0, kTileN);
-      ComputeSync();  // the stage is reused by the next pass or the next mainloop
+      ComputeSync<kThreads>();  // the stage is reused by the next pass or the next mainloop
     }
   }
 
@@ -111,7 +121,7 @@ struct Epilogue {
       StageTile<Mainloop, T, false>(boxes, acc, alpha, 0.0f);
     }
     sm90::FenceProxyAsync();
-    ComputeSync();
+    ComputeSync<kThreads>();
     if (tid == 0) {
 #pragma unroll
       for (int b = 0; b < kBoxes; ++b)
@@ -131,7 +141,7 @@ struct Epilogue {
         sm90::FenceBarrierInit();
       }
     }
-    ComputeSync();
+    ComputeSync<kThreads>();
   }
 
   // Shared memory -> global: tile columns [col_begin, col_end) (multiples of 8) of `rows` staged
@@ -149,11 +159,6 @@ struct Epilogue {
   }
 
  private:
-  // RunTma's boxes: 128 rows x 64 16-bit columns each, at a 1024-byte boundary (the 128-byte
-  // swizzle repeats there) inside the stage area.
-  static constexpr int kBoxCols = 64;
-  static constexpr int kBoxBytes = kTileM * kBoxCols * 2;
-  static_assert(kTileN / kBoxCols * kBoxBytes + 1024 - 16 <= kSmemBytes, "boxes fit the stage");
   __device__ static char* AlignedBoxes(char* smem) {
     const uint32_t at = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
     return smem + ((1024u - (at & 1023u)) & 1023u);

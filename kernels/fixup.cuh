@@ -1,7 +1,7 @@
 // The device side of the fixup protocol (fixup_protocol.h): waiting on and signalling a tile's
 // flag, and moving a block's fp32 accumulators to and from a partial slot in the workspace.
 //
-// A partial slot holds one fp32 tile (128 x 128 or 128 x 256) in *fragment order*: float4 number
+// A partial slot holds one fp32 tile (128 x 128 to 192 x 192) in *fragment order*: float4 number
 // f * kThreads + tid holds accumulators v[i][j][0..3] (f = i * kNI + j) of thread tid. Every
 // access is a coalesced 16-byte vector, and since every block of the kernel uses the same
 // fragment layout no block ever needs row/column coordinates to combine partials.
@@ -118,7 +118,7 @@ struct Fixup {
       if (s.signal == fixup::Signal::kDepart && atomicAdd(flag, 1) + 1 == s.signal_value)
         StoreRelaxed(flag, 0);
     }
-    ComputeSync();
+    ComputeSync<kThreads>();
   }
 
   __device__ static void Signal(const fixup::Step& s, int* flag) {
@@ -128,7 +128,7 @@ struct Fixup {
     // Every thread's partial stores precede the release below (the barrier orders them before
     // thread 0's, and a release is cumulative). No separate __threadfence(): its fence.sc is a
     // second, stronger fence in front of the release's own.
-    ComputeSync();
+    ComputeSync<kThreads>();
     if (threadIdx.x == 0) {
       if (s.signal == fixup::Signal::kSet) {
         StoreRelease(flag, s.signal_value);
@@ -277,8 +277,9 @@ struct Fixup {
   template <int kItems, int kGroup, class SlotOf>
   __device__ static void SumToStageBy(const SlotOf& slot_of, int count, int pass, int col_begin,
                                       int col_end, const TileExtent& e, float* stage, int pitch) {
-    constexpr int kSources = kThreads / 2;  // source threads whose rows are in one pass
     constexpr int kPassRows = 64;
+    // Source threads whose rows are in one pass: one warp group.
+    constexpr int kSources = kThreads * kPassRows / Mainloop::kBM;
     constexpr int kItemsPerPass = kSources * kFragments;
 #pragma unroll 1
     for (int base = threadIdx.x; base < kItemsPerPass; base += kItems * kThreads) {

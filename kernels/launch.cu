@@ -14,21 +14,24 @@
 
 namespace streamk::kernels {
 
-cudaError_t PrepareF16Kernel(Arch arch, int tile_n, int cluster_m, bool a_col_major,
+cudaError_t PrepareF16Kernel(Arch arch, int tile_m, int tile_n, int cluster_m, bool a_col_major,
                              bool b_row_major, KernelConfig* config);
-cudaError_t PrepareBF16Kernel(Arch arch, int tile_n, int cluster_m, bool a_col_major,
+cudaError_t PrepareBF16Kernel(Arch arch, int tile_m, int tile_n, int cluster_m, bool a_col_major,
                               bool b_row_major, KernelConfig* config);
 
 namespace {
 
-// tile_n: 128, 192 or 256 (kSm90Tma's configurations; the other arches compute 128 only);
-// cluster_m 2: kSm90Tma's 256-wide configuration on 2-block clusters (Plan::cluster_m).
-cudaError_t Prepare(Arch arch, int tile_n, int cluster_m, const GemmKernelArgs& args,
+// tile_m x tile_n: 128 x 128, 128 x 192, 128 x 256 or 192 x 192 (kSm90Tma's configurations; the
+// other arches compute 128 x 128 only); cluster_m 2: kSm90Tma's 256-wide configuration on 2-block
+// clusters (Plan::cluster_m).
+cudaError_t Prepare(Arch arch, int tile_m, int tile_n, int cluster_m, const GemmKernelArgs& args,
                     KernelConfig* config) {
   if (args.input == DType::kF16)
-    return PrepareF16Kernel(arch, tile_n, cluster_m, args.a_col_major, args.b_row_major, config);
+    return PrepareF16Kernel(arch, tile_m, tile_n, cluster_m, args.a_col_major, args.b_row_major,
+                            config);
   if (args.input == DType::kBF16)
-    return PrepareBF16Kernel(arch, tile_n, cluster_m, args.a_col_major, args.b_row_major, config);
+    return PrepareBF16Kernel(arch, tile_m, tile_n, cluster_m, args.a_col_major, args.b_row_major,
+                             config);
   return cudaErrorInvalidValue;
 }
 
@@ -47,7 +50,7 @@ Arch DecideArch(int device) {
   GemmKernelArgs probe;
   KernelConfig config;
   cudaFuncAttributes attr;
-  if (Prepare(Arch::kSm90Tma, kTmaTileN, 1, probe, &config) != cudaSuccess ||
+  if (Prepare(Arch::kSm90Tma, kTileM, kTmaTileN, 1, probe, &config) != cudaSuccess ||
       cudaFuncGetAttributes(&attr, config.fn) != cudaSuccess) {
     cudaGetLastError();
     return Arch::kSm80;
@@ -299,7 +302,8 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
     if (cudaError_t err = EncodeTmaOperands(plan, a, &tma); err != cudaSuccess) return err;
   }
   KernelConfig kernel;
-  if (cudaError_t err = Prepare(arch, plan.tile_n, plan.cluster_m, a, &kernel); err != cudaSuccess)
+  if (cudaError_t err = Prepare(arch, plan.tile_m, plan.tile_n, plan.cluster_m, a, &kernel);
+      err != cudaSuccess)
     return err;
 
   Plan p = plan;
@@ -355,7 +359,8 @@ cudaError_t OnDevice(int device, Fn fn) {
 // configuration (arch, tile_n, cluster_m) on the current device, into *least; the first error
 // stops it.
 template <typename Count>
-cudaError_t LeastOverKernels(Arch arch, int tile_n, int cluster_m, Count count, int* least) {
+cudaError_t LeastOverKernels(Arch arch, int tile_m, int tile_n, int cluster_m, Count count,
+                             int* least) {
   for (DType t : {DType::kF16, DType::kBF16}) {
     for (int layout = 0; layout < 4; ++layout) {
       GemmKernelArgs a;
@@ -364,7 +369,8 @@ cudaError_t LeastOverKernels(Arch arch, int tile_n, int cluster_m, Count count, 
       a.b_row_major = layout & 2;
       KernelConfig kernel;
       int n = 0;
-      if (cudaError_t err = Prepare(arch, tile_n, cluster_m, a, &kernel); err != cudaSuccess)
+      if (cudaError_t err = Prepare(arch, tile_m, tile_n, cluster_m, a, &kernel);
+          err != cudaSuccess)
         return err;
       if (cudaError_t err = count(kernel, &n); err != cudaSuccess) return err;
       *least = std::min(*least, n);
@@ -380,10 +386,14 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   const cudaError_t result = OnDevice(device, [&] {
     const Arch arch = KernelArch(device);
     // Every tile configuration of the arch without clusters: a plan may use any.
-    for (const int tile_n : {kTmaTileN, kTmaMidTileN, kTileN}) {
-      if (!ComputesTile(arch, kTileM, tile_n, TileOf(arch).k)) continue;
+    const KernelTile tiles[] = {{kTileM, kTmaTileN, 0},
+                                {kTileM, kTmaMidTileN, 0},
+                                {kTileM, kTileN, 0},
+                                {kTmaWideTileM, kTmaWideTileN, 0}};
+    for (const KernelTile& t : tiles) {
+      if (!ComputesTile(arch, t.m, t.n, TileOf(arch).k)) continue;
       const cudaError_t err = LeastOverKernels(
-          arch, tile_n, 1,
+          arch, t.m, t.n, 1,
           [](const KernelConfig& kernel, int* blocks) {
             return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel.fn,
                                                                  kernel.threads, kernel.smem);
@@ -405,7 +415,7 @@ cudaError_t ClusterSlots(int device, int* clusters) {
       return cudaSuccess;
     }
     return LeastOverKernels(
-        Arch::kSm90Tma, kTmaTileN, 2,
+        Arch::kSm90Tma, kTileM, kTmaTileN, 2,
         [](const KernelConfig& kernel, int* slots) {
           cudaLaunchConfig_t config = {};
           cudaLaunchAttribute attr[1];

@@ -72,20 +72,24 @@ __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
 #endif
 // kCluster 2: the 128 x 256 configuration run by 2-block clusters that share B (Plan::cluster_m;
 // a plan's tile is then the cluster's, 256 x 256).
-template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN, int kCluster = 1>
+// kBM 192: the 192 x 192 configuration (kTmaWideTileM), three compute warp groups.
+template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN, int kCluster = 1,
+          int kBM = kTileM>
 using Sm90TmaGemm =
-    StreamKGemm<MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN, TmaStagesOf(kBN),
-                                kTmaTileK, kCluster>,
+    StreamKGemm<MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN, TmaStagesOf(kBM, kBN),
+                                kTmaTileK, kCluster, kBM>,
                 Element>;
 
-template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN, int kCluster>
+template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN, int kCluster,
+          int kBM = kTileM>
 __global__ void __launch_bounds__(
-    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN, kCluster>::kBlockThreads,
+    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN, kCluster, kBM>::kBlockThreads,
     STREAMK_SM90_TMA_BLOCKS_PER_SM)
     StreamKGemmKernelSm90Tma(const Plan plan, const GemmKernelArgs args, char* workspace,
                              const __grid_constant__ TmaOperands tma) {
   if constexpr (MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN>::kAvailable)
-    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN, kCluster>::Run(plan, args, workspace, &tma);
+    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN, kCluster, kBM>::Run(plan, args, workspace,
+                                                                          &tma);
 }
 
 // The kernel for `arch`, its dynamic shared memory and its block size; sets the kernel's
@@ -113,8 +117,10 @@ cudaError_t PrepareGemm(Kernel kernel, KernelConfig* config) {
 constexpr int kSm90MaxSmemBytes = 227 * 1024;
 
 template <typename Element, bool kAColMajor, bool kBRowMajor>
-cudaError_t PrepareKernel(Arch arch, int tile_n, int cluster_m, KernelConfig* config) {
-  static_assert(Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>::kSmemBytes <=
+cudaError_t PrepareKernel(Arch arch, int tile_m, int tile_n, int cluster_m, KernelConfig* config) {
+  static_assert(Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaWideTileN, 1,
+                            kTmaWideTileM>::kSmemBytes <= kSm90MaxSmemBytes &&
+                    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>::kSmemBytes <=
                         kSm90MaxSmemBytes &&
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaMidTileN>::kSmemBytes <=
                         kSm90MaxSmemBytes &&
@@ -134,6 +140,12 @@ cudaError_t PrepareKernel(Arch arch, int tile_n, int cluster_m, KernelConfig* co
       if (cluster_m == 2)
         return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN, 2>>(
             StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaTileN, 2>, config);
+      if (tile_m == kTmaWideTileM)
+        return PrepareGemm<
+            Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaWideTileN, 1, kTmaWideTileM>>(
+            StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaWideTileN, 1,
+                                     kTmaWideTileM>,
+            config);
       if (tile_n == kTileN)
         return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>>(
             StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTileN, 1>, config);
@@ -152,14 +164,16 @@ cudaError_t PrepareKernel(Arch arch, int tile_n, int cluster_m, KernelConfig* co
 }
 
 template <typename Element>
-cudaError_t PrepareKernelFor(Arch arch, int tile_n, int cluster_m, bool a_col_major,
+cudaError_t PrepareKernelFor(Arch arch, int tile_m, int tile_n, int cluster_m, bool a_col_major,
                              bool b_row_major, KernelConfig* config) {
   if (a_col_major) {
-    return b_row_major ? PrepareKernel<Element, true, true>(arch, tile_n, cluster_m, config)
-                       : PrepareKernel<Element, true, false>(arch, tile_n, cluster_m, config);
+    return b_row_major
+               ? PrepareKernel<Element, true, true>(arch, tile_m, tile_n, cluster_m, config)
+               : PrepareKernel<Element, true, false>(arch, tile_m, tile_n, cluster_m, config);
   }
-  return b_row_major ? PrepareKernel<Element, false, true>(arch, tile_n, cluster_m, config)
-                     : PrepareKernel<Element, false, false>(arch, tile_n, cluster_m, config);
+  return b_row_major
+             ? PrepareKernel<Element, false, true>(arch, tile_m, tile_n, cluster_m, config)
+             : PrepareKernel<Element, false, false>(arch, tile_m, tile_n, cluster_m, config);
 }
 
 }  // namespace streamk::kernels

@@ -211,14 +211,16 @@ struct TileLoader {
 };
 
 // The tile, thread and accumulator layout of the wgmma mainloops (MainloopSm90 here and
-// MainloopSm90Tma in mainloop_sm90_tma.cuh): a 128 x kBN tile (kBN = 128 or 256) over kBK-deep
-// k-iterations (32, or 64 in the TMA mainloop), two warp groups of compute threads, 64 rows of
-// the tile each, one m64nkBN fp32 accumulator per thread (kBN / 2 registers).
-template <int kBN_, int kBK_ = 32>
+// MainloopSm90Tma in mainloop_sm90_tma.cuh): a kBM x kBN tile (128 x 128, 128 x 192, 128 x 256 or
+// 192 x 192) over kBK-deep k-iterations (32, or 64 in the TMA mainloop), kBM / 64 warp groups of
+// compute threads, 64 rows of the tile each, one m64nkBN fp32 accumulator per thread (kBN / 2
+// registers).
+template <int kBN_, int kBK_ = 32, int kBM_ = 128>
 struct WgmmaTile {
-  static constexpr int kBM = 128, kBN = kBN_, kBK = kBK_;  // tile, elements
+  static constexpr int kBM = kBM_, kBN = kBN_, kBK = kBK_;  // tile, elements
   static_assert(kBK == 32 || kBK == 64, "k-contiguous rows of 64 or 128 bytes");
-  static constexpr int kThreads = 256;  // the threads that hold accumulators (two warp groups)
+  static_assert(kBM == 128 || kBM == 192, "two or three warp groups of 64 rows");
+  static constexpr int kThreads = 2 * kBM;  // the threads that hold accumulators (warp groups)
   static constexpr int kMI = 1;         // accumulator layout, see Accumulators
   static constexpr int kNI = kBN / 8;
 
@@ -244,7 +246,7 @@ struct WgmmaTile {
   }
 };
 
-// One warp group's wgmma work on the stages both wgmma mainloops fill: stage s at
+// One warp group's wgmma work on the stages both wgmma mainloops fill (kBM rows of A): stage s at
 // ring + s * kStageBytes holds the A tile (kABytes) then the B tile (kBBytes) in the layouts
 // described at the top of this file; a kBN-wide B tile is kBN rows (k-contiguous) or kBN / 64
 // halves-of-128 (mn-contiguous, kHalfBytes apart). Holds the descriptors of stage 0, k step 0.
@@ -252,12 +254,13 @@ struct WgmmaTile {
 // kBK = 64 (the TMA mainloop's configurations use it) doubles every k-extent above: a
 // k-contiguous row is 128 bytes under the 128-byte swizzle (8-row groups 1024 bytes apart), an
 // mn-contiguous half is 64 k rows (8192 bytes), and an iteration is four 16-deep k steps.
-template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN = 128, int kBK = 32>
+template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN = 128, int kBK = 32,
+          int kBM = 128>
 struct WgmmaStages {
   // 64 rows or elements of m/n over the iteration's depth: a warp group's rows of A, or one
   // 64-wide half of an mn-contiguous operand.
   static constexpr int kHalfBytes = 64 * kBK * static_cast<int>(sizeof(Element));
-  static constexpr int kABytes = 2 * kHalfBytes;  // 8 or 16 KiB
+  static constexpr int kABytes = kBM / 64 * kHalfBytes;  // 8, 16 or 24 KiB
   static constexpr int kBBytes = kBN / 64 * kHalfBytes;
   static constexpr int kStageBytes = kABytes + kBBytes;  // A | B
   uint64_t a_desc, b_desc;

@@ -1,16 +1,17 @@
 // Warp-specialized Hopper mainloop (sm_90a): the shared-memory layouts, accumulators and wgmma
-// instructions of MainloopSm90 (mainloop_sm90.cuh) for a 128 x kBN tile over kBK-deep
-// k-iterations (the library runs kBN = 256, 192 and 128, kBK = 64), fed by the TMA unit instead of
-// cp.async.
+// instructions of MainloopSm90 (mainloop_sm90.cuh) for a kBM x kBN tile over kBK-deep
+// k-iterations (the library runs 128 x 256, 128 x 192, 128 x 128 and 192 x 192, kBK = 64), fed by
+// the TMA unit instead of cp.async.
 //
 //   - A producer (thread kThreads, the first of a warp group after the compute threads) walks the
 //     same (tile, k-range) sequence as the compute threads and, for each k-iteration, waits for a
 //     free stage of a kStages-deep ring, announces its bytes on the stage's "full" mbarrier and
 //     issues the TMA copies of the A and B tiles (2-6 instructions, zero-filled past m, n and k;
 //     a partial last tile along m or n loads only the rows it holds, TmaOperands).
-//   - The two compute warp groups (threads 0 .. 255) wait on "full", issue their kBK / 16
-//     wgmma.m64n{kBN}k16 per k-iteration, keep one wgmma group in flight, and release the stage of
-//     the previous k-iteration on its "empty" mbarrier (one arrival per warp group).
+//   - The compute warp groups (threads 0 .. kThreads - 1, 64 rows of the tile each) wait on
+//     "full", issue their kBK / 16 wgmma.m64n{kBN}k16 per k-iteration, keep one wgmma group in
+//     flight, and release the stage of the previous k-iteration on its "empty" mbarrier (one
+//     arrival per warp group).
 //
 // Neither side ever waits for the whole block: no __syncthreads in the mainloop, no address
 // arithmetic or bounds checks in the compute warps, and the producer runs ahead across units, so
@@ -44,9 +45,10 @@
 namespace streamk::kernels {
 
 template <typename Element /* __half or __nv_bfloat16 */, bool kAColMajor, bool kBRowMajor,
-          int kBN_ = 256, int kStages_ = 6, int kBK_ = 32, int kCluster_ = 1>
-struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
-  using Tile = sm90::WgmmaTile<kBN_, kBK_>;
+          int kBN_ = 256, int kStages_ = 6, int kBK_ = 32, int kCluster_ = 1, int kBM_ = 128>
+struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
+  using Tile = sm90::WgmmaTile<kBN_, kBK_, kBM_>;
+  using Tile::kBM;
   using typename Tile::Accumulators;
   using Tile::kBK;
   using Tile::kBN;
@@ -56,18 +58,25 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
   // register maxima are set per warp group, and the producer gives most of its registers to the
   // compute warps (Rebalance). A lone producer warp left the block at 168 registers per thread
   // (nine warps, three of them on one of the SM's four register-file quarters), where the
-  // 128 x 256 kernel spilled 96 bytes; with twelve warps, each quarter holds one producer warp at
-  // kProducerRegisters and two compute warps at kComputeRegisters.
+  // 128 x 256 kernel spilled 96 bytes; with a warp group, each quarter holds one producer warp at
+  // kProducerRegisters and one compute warp per compute warp group at kComputeRegisters (two:
+  // 232, three: 152).
   static constexpr int kProducerThreads = 128;
+  static constexpr int kWarpGroups = kThreads / 128;
   // The cluster kernel's producer needs more of them (it spilled at 40 to 72, ptxas 13.0).
   static constexpr int kProducerRegisters = kCluster_ > 1 ? 88 : 40;
-  static constexpr int kComputeRegisters = kCluster_ > 1 ? 208 : 232;
-  static_assert((kProducerRegisters + 2 * kComputeRegisters) * 32 <= 16384,
-                "a register-file quarter's 16,384 registers hold one producer and two compute warps");
+  static constexpr int kComputeRegisters =
+      (16384 / 32 - kProducerRegisters) / kWarpGroups / 8 * 8 > 232
+          ? 232
+          : (16384 / 32 - kProducerRegisters) / kWarpGroups / 8 * 8;
+  static_assert((kProducerRegisters + kWarpGroups * kComputeRegisters) * 32 <= 16384,
+                "a register-file quarter's 16,384 registers hold a producer warp and the compute "
+                "warps beside it");
   static constexpr int kStages = kStages_;
   static constexpr int kCluster = kCluster_;  // blocks per cluster along m, sharing B
   static_assert(kCluster == 1 || kCluster == 2, "one block, or two sharing B");
-  using Stages = sm90::WgmmaStages<Element, kAColMajor, kBRowMajor, kBN, kBK>;
+  static_assert(kCluster == 1 || kBM == 128, "clusters of 128-row blocks");
+  using Stages = sm90::WgmmaStages<Element, kAColMajor, kBRowMajor, kBN, kBK, kBM>;
   static constexpr uint32_t kHalf = Stages::kHalfBytes;  // one TMA box of an mn-contiguous half
   static constexpr int kStageBytes = Stages::kStageBytes;
   static constexpr int kRingBytes = kStages * kStageBytes;
@@ -162,7 +171,10 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_> {
       if (++k_iter == k_iters) k_iter = 0;
       if constexpr (kAColMajor) {
         sm90::TmaLoad(a, a_map, full, tile_m0, k0, a_batch);
-        if (a_load.boxes > 1) sm90::TmaLoad(a + kHalf, a_map, full, tile_m0 + 64, k0, a_batch);
+#pragma unroll
+        for (int h = 1; h < kBM / 64; ++h)
+          if (h < a_load.boxes)
+            sm90::TmaLoad(a + kHalf * h, a_map, full, tile_m0 + 64 * h, k0, a_batch);
       } else {
         sm90::TmaLoad(a, a_map, full, k0, tile_m0, a_batch);
       }

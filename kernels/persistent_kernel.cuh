@@ -77,7 +77,7 @@ struct StreamKGemm {
   static constexpr int kCluster = Mainloop::kCluster;  // thread blocks per persistent block
   // A specialized mainloop's ring is being refilled while the epilogue runs: the epilogue gets
   // its own area after it. Otherwise the two share the same bytes.
-  using Epi = Epilogue<Mainloop::kBN>;
+  using Epi = Epilogue<Mainloop::kBN, Mainloop::kBM>;
   static constexpr int kEpilogueOffset = kSpecialized ? Mainloop::kSmemBytes : 0;
   // And an mbarrier after the area, for the epilogue's TMA loads of C (Epilogue::RunTma).
   static constexpr int kEpilogueBarOffset = kEpilogueOffset + Epi::kSmemBytes;
@@ -261,7 +261,7 @@ struct StreamKGemm {
               AwaitStage(tma);
               Fix::template Take<kTakeStageFragments>(
                   slot, acc, reinterpret_cast<float4*>(smem + kEpilogueOffset));
-              ComputeSync();  // the epilogue reuses the area: every thread's reads are done
+              ComputeSync<kThreads>();  // the epilogue reuses the area: every thread's reads are done
             }
           } else {
             Fix::Take(slot, acc);
@@ -324,21 +324,21 @@ struct StreamKGemm {
       one_round = Mainloop::kBM * pitch * 4 <= Epi::kSmemBytes;
       if (one_round) {
         Fix::SumSliceToStage(slot_of, count, rw.col_begin, rw.col_end, e, stage, pitch);
-        ComputeSync();
+        ComputeSync<kThreads>();
         Epi::StoreStaged(stage, pitch, Mainloop::kBM, a, p.m, p.n, c.batch, tile_m0, tile_n0,
                          rw.col_begin, rw.col_end);
-        ComputeSync();  // the stage is reused by the next mainloop
+        ComputeSync<kThreads>();  // the stage is reused by the next mainloop
       }
     }
-    static_assert(Mainloop::kBM == 2 * Epi::kPassRows, "one pass per warp group of rows");
+    static_assert(Mainloop::kBM % Epi::kPassRows == 0, "one pass per warp group of rows");
 #pragma unroll 1
-    for (int pass = 0; pass < 2 && !one_round; ++pass) {
+    for (int pass = 0; pass < Mainloop::kBM / Epi::kPassRows && !one_round; ++pass) {
       Fix::SumToStage(slot_of, count, pass, rw.col_begin, rw.col_end, e, stage,
                       Epi::kPitch);
-      ComputeSync();
+      ComputeSync<kThreads>();
       Epi::StoreStaged(stage + rw.col_begin, Epi::kPitch, Epi::kPassRows, a, p.m, p.n, c.batch,
                        tile_m0 + pass * Epi::kPassRows, tile_n0, rw.col_begin, rw.col_end);
-      ComputeSync();  // the stage is reused by the next pass or the next mainloop
+      ComputeSync<kThreads>();  // the stage is reused by the next pass or the next mainloop
     }
     TraceMark(a, trace, TraceKind::kFixupEnd, work, tile, 0, 0);
     TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, 0);

@@ -193,6 +193,14 @@ DeviceSpec WithMidTile(DeviceSpec spec, double epilogue_scale) {
   return spec;
 }
 
+// Adds the 192 x 192 TMA kernel (kernels::kTmaWideTileM) as the fourth configuration of a Hopper
+// preset, priced by the main configuration's constants (DeviceSpec::wide_tile).
+DeviceSpec WithWideTile(DeviceSpec spec) {
+  spec.wide_tile = TileShape{kernels::kTmaWideTileM, kernels::kTmaWideTileN, kHopperTmaTile.k};
+  spec.wide_cost = spec.cost;
+  return spec;
+}
+
 // Adds the 128 x 256 TMA kernel on 2-SM clusters that share B (256 x 256 tiles per cluster) as
 // the cluster configuration of a Hopper preset. A cluster's 256 x 256 x 64 iteration is each of
 // its SMs' 128 x 256 x 64 iteration, and each SM exchanges its own 128 x 256 partials, so the
@@ -230,7 +238,8 @@ constexpr double kH200MisalignedL2LoadBytesPerUs = 5.4e6;
 // The memory's terms of both tile configurations' cost models (the floor, repacking, the L2's
 // load rates), for a memory of `bytes_per_us`. They do not depend on the kernel's constants.
 DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
-  for (CostModel* c : {&spec.cost, &spec.alt_cost, &spec.mid_cost, &spec.cluster_cost}) {
+  for (CostModel* c :
+       {&spec.cost, &spec.alt_cost, &spec.mid_cost, &spec.wide_cost, &spec.cluster_cost}) {
     c->hbm_bytes_per_us = bytes_per_us;
     c->repack_us = kRepackUs;
     c->repack_bytes_per_us = kRepackShareOfHbm * bytes_per_us;
@@ -250,12 +259,12 @@ DeviceSpec A100Spec() {
 DeviceSpec H100Spec() {
   constexpr double kEpilogueScale = 4.8 / 3.35;  // the HBM bandwidth ratio
   DeviceSpec spec = Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile);
-  spec = WithMidTile(WithClusters(WithTma128(spec, kEpilogueScale)), kEpilogueScale);
+  spec = WithMidTile(WithClusters(WithTma128(WithWideTile(spec), kEpilogueScale)), kEpilogueScale);
   return WithMemoryTerms(spec, kH200HbmBytesPerUs / kEpilogueScale);
 }
 DeviceSpec H200Spec() {
   DeviceSpec spec = Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile);
-  spec = WithMidTile(WithClusters(WithTma128(spec, 1.0)), 1.0);
+  spec = WithMidTile(WithClusters(WithTma128(WithWideTile(spec), 1.0)), 1.0);
   return WithMemoryTerms(spec, kH200HbmBytesPerUs);
 }
 DeviceSpec H200CpAsyncSpec() {
@@ -305,7 +314,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     switch (arch) {
       case kernels::Arch::kSm90Tma:
         spec.cost = kHopperTmaCost;
-        spec = WithMidTile(WithClusters(spec), 1.0);
+        spec = WithMidTile(WithClusters(WithWideTile(spec)), 1.0);
         break;
       case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
       case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
@@ -318,6 +327,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     spec.alt_tile = kNoTile;
     spec.cluster_tile = kNoTile;
     spec.mid_tile = kNoTile;
+    spec.wide_tile = kNoTile;
   }
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;

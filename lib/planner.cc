@@ -308,13 +308,14 @@ TileShape TileOf(const PlanOptions& o, const DeviceSpec& dev) {
   return o.tile == kNoTile ? dev.tile : o.tile;
 }
 
-// The constants of the kernel configuration that computes `tile`: the second, third or cluster
-// one's for their tiles, else the main one's (also for a tile the device has no kernel for,
-// planned to ask "what if").
+// The constants of the kernel configuration that computes `tile`: the second, third, fourth or
+// cluster one's for their tiles, else the main one's (also for a tile the device has no kernel
+// for, planned to ask "what if").
 const CostModel& CostOfTile(const DeviceSpec& dev, const TileShape& tile) {
   if (tile == dev.tile) return dev.cost;
   if (tile == dev.alt_tile) return dev.alt_cost;
   if (tile == dev.mid_tile) return dev.mid_cost;
+  if (tile == dev.wide_tile) return dev.wide_cost;
   return tile == dev.cluster_tile ? dev.cluster_cost : dev.cost;
 }
 

@@ -433,12 +433,13 @@ TEST(GemmGpu, PartialWaveStreamKWithEveryReductionSlicing) {
   }
 }
 
-// Every kernel configuration of the device: its tile, its second and third tiles and its cluster
-// tile.
+// Every kernel configuration of the device: its tile, its second, third and fourth tiles and its
+// cluster tile.
 std::vector<TileShape> KernelTiles(const DeviceSpec& dev) {
   std::vector<TileShape> tiles = {dev.tile};
   if (dev.alt_tile != kNoTile) tiles.push_back(dev.alt_tile);
   if (dev.mid_tile != kNoTile) tiles.push_back(dev.mid_tile);
+  if (dev.wide_tile != kNoTile) tiles.push_back(dev.wide_tile);
   if (dev.cluster_tile != kNoTile) tiles.push_back(dev.cluster_tile);
   return tiles;
 }
@@ -612,6 +613,46 @@ TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
       ExpectCorrect(c, o, NextSeed());
       Config padded;
       padded.s = {300, 584, 2000, 2};
+      padded.in = c.in, padded.out = out;
+      padded.ldd_extra = 8, padded.stride_d_extra = 24;
+      std::string failure, plan;
+      int64_t outside = -1;
+      const double err = RunOnce(padded, o, NextSeed(), &failure, &plan, &outside);
+      EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(padded, o);
+      EXPECT_LT(err, Tolerance(out)) << Describe(padded, o) << "\n" << plan;
+      EXPECT_EQ(outside, 0) << Describe(padded, o) << "\n" << plan;
+    }
+    Config odd;
+    odd.s = {1000, 700, 1096, 1};
+    odd.odd_rows = true;
+    o.repack = false;
+    ExpectCorrect(odd, o, NextSeed());
+  }
+}
+
+// The fourth configuration (Hopper: 192 x 192, three compute warp groups) in every layout, dtype,
+// mode and reduction: tails in m and n of 1, 8, 64, 136 and 191 rows or columns past a multiple of
+// 192 (an m- or n-contiguous operand's last tile loading one, two or three of its 64-wide boxes),
+// and in k, a batch; then every output type with beta and C = D, and padded rows of D, of which
+// nothing past n may be written; and operands whose rows start at odd multiples of 16 bytes.
+TEST(GemmGpu, WideTileEveryLayoutModeAndEpilogue) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  if (dev->wide_tile == kNoTile) GTEST_SKIP() << dev->name << " has no fourth configuration";
+  ExpectCorrectEverywhere({{100, 200, 45, 1}, {200, 520, 700, 1}, {520, 193, 1000, 1},
+                           {327, 383, 1000, 1}, {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
+                          dev->wide_tile);
+  for (Options o : EveryModeAndReduction()) {
+    o.tile = dev->wide_tile;
+    for (DType out : {DType::kF16, DType::kBF16, DType::kF32}) {
+      Config c;
+      c.s = {700, 1000, 1000, 1};
+      c.in = out == DType::kBF16 ? DType::kBF16 : DType::kF16, c.out = out;
+      c.alpha = 0.75f, c.beta = -1.25f, c.c_is_d = true;
+      ExpectCorrect(c, o, NextSeed());
+      Config padded;
+      padded.s = {456, 584, 2000, 2};
       padded.in = c.in, padded.out = out;
       padded.ldd_extra = 8, padded.stride_d_extra = 24;
       std::string failure, plan;

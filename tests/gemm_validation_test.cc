@@ -155,7 +155,8 @@ TEST(GemmValidation, OptionsTileRunsOneOfTheDevicesKernels) {
   GemmArgs g = f.Valid();
   g.m = 1536, g.n = 3072, g.k = 4096, g.lda = 4096, g.ldb = 4096, g.ldd = 3072, g.ldc = 3072;
   const DeviceSpec h200 = H200Spec();
-  for (const TileShape& tile : {h200.tile, h200.alt_tile, h200.mid_tile, h200.cluster_tile}) {
+  for (const TileShape& tile :
+       {h200.tile, h200.alt_tile, h200.mid_tile, h200.wide_tile, h200.cluster_tile}) {
     Options o;
     o.tile = tile;
     absl::StatusOr<Plan> p = PlanGemm(g, h200, o);
@@ -174,7 +175,8 @@ TEST(GemmValidation, OptionsTileRunsOneOfTheDevicesKernels) {
   ASSERT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << p.status();
   const std::string message(p.status().message());
   for (const char* part :
-       {"tile = 128x64x64", "128x256x64, 128x128x64, 128x192x64, 256x256x64 (2-SM clusters)"})
+       {"tile = 128x64x64",
+        "128x256x64, 128x128x64, 128x192x64, 192x192x64, 256x256x64 (2-SM clusters)"})
     EXPECT_NE(message.find(part), std::string::npos) << message;
   // A device with one configuration runs only its tile.
   const DeviceSpec one = H200CpAsyncSpec();

@@ -151,7 +151,8 @@ struct Case {
   int k_rotation = 0;
 };
 
-template <Arch kArch_, typename E, bool kAColMajor_, bool kBRowMajor_, int kTmaTileN_ = 256>
+template <Arch kArch_, typename E, bool kAColMajor_, bool kBRowMajor_, int kTmaTileN_ = 256,
+          int kTmaTileM_ = kTileM>
 struct Config {
   using Element = E;
   static constexpr Arch kArch = kArch_;
@@ -160,8 +161,8 @@ struct Config {
   static constexpr bool kBf16 = sm80::MmaType<E>::kIsBf16;
   using Mainloop = std::conditional_t<
       kArch == Arch::kSm90Tma,
-      MainloopSm90Tma<E, kAColMajor, kBRowMajor, kTmaTileN_, TmaStagesOf(kTmaTileN_),
-                      kTmaTileK>,
+      MainloopSm90Tma<E, kAColMajor, kBRowMajor, kTmaTileN_, TmaStagesOf(kTmaTileM_, kTmaTileN_),
+                      kTmaTileK, 1, kTmaTileM_>,
       std::conditional_t<kArch == Arch::kSm90, MainloopSm90<E, kAColMajor, kBRowMajor>,
                          MainloopSm80<E, kAColMajor, kBRowMajor>>>;
   // Distinct per configuration, mixed into every case's seed.
@@ -327,6 +328,7 @@ struct ConfigNames {
   static std::string GetName(int) {
     const char* arch = Cfg::kArch == Arch::kSm80   ? "sm80_"
                        : Cfg::kArch == Arch::kSm90 ? "sm90_"
+                       : Cfg::Mainloop::kBM == 192 ? "sm90tma192x192_"
                        : Cfg::Mainloop::kBN == 256 ? "sm90tma256_"
                                                    : "sm90tma128_";
     return std::string(arch) + (Cfg::kBf16 ? "bf16" : "f16") +
@@ -366,7 +368,13 @@ using Configs = ::testing::Types<
     Config<Arch::kSm90Tma, __nv_bfloat16, false, false, 128>,
     Config<Arch::kSm90Tma, __nv_bfloat16, false, true, 128>,
     Config<Arch::kSm90Tma, __nv_bfloat16, true, false, 128>,
-    Config<Arch::kSm90Tma, __nv_bfloat16, true, true, 128>>;
+    Config<Arch::kSm90Tma, __nv_bfloat16, true, true, 128>,
+    Config<Arch::kSm90Tma, __half, false, false, 192, 192>,
+    Config<Arch::kSm90Tma, __half, false, true, 192, 192>,
+    Config<Arch::kSm90Tma, __half, true, false, 192, 192>,
+    Config<Arch::kSm90Tma, __half, true, true, 192, 192>,
+    Config<Arch::kSm90Tma, __nv_bfloat16, false, false, 192, 192>,
+    Config<Arch::kSm90Tma, __nv_bfloat16, true, true, 192, 192>>;
 TYPED_TEST_SUITE(MainloopTest, Configs, ConfigNames);
 
 // Case fields: m, n, k, tile_m0, tile_n0, grid_m, grid_n, k_begin, k_split, k_end, seed.

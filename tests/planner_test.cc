@@ -232,6 +232,36 @@ TEST(PlannerNamedCases, TheThirdTileTakesDataParallelShapesItFillsBetter) {
   }
 }
 
+TEST(PlannerNamedCases, TheFourthTileIsPlannedOnlyWhereNamed) {
+  // 192 x 192 tiles: 2048 x 2176 x 1024 is 144 tiles of 128 x 256 (two rounds on 132 SMs) and 132
+  // of 192 x 192 (one). Named, every mode plans them, 192 rows per tile, priced by the main
+  // configuration's constants; auto and forced data-parallel leave them alone.
+  const DeviceSpec dev = H200Spec();
+  ASSERT_EQ(dev.wide_tile, (TileShape{192, 192, 64}));
+  const Problem q = Shape(2176, 2048, 1024);
+  for (const Mode mode : {Mode::kDataParallel, Mode::kStreamK, Mode::kSplitK}) {
+    PlanOptions o;
+    o.mode = mode, o.tile = dev.wide_tile;
+    PlanExplanation why;
+    absl::StatusOr<Plan> p = MakePlan(q, dev, o, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->tile_m, 192) << *p;
+    EXPECT_EQ(p->tile_n, 192) << *p;
+    EXPECT_EQ(p->cluster_m, 1) << *p;
+    EXPECT_EQ(p->tiles, 132) << *p;
+    EXPECT_EQ(p->mode, mode) << *p;
+    EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, dev.wide_cost)) << ModeName(mode);
+    EXPECT_EQ(&KernelCost(dev, *p), &dev.wide_cost);
+    if (mode == Mode::kDataParallel) EXPECT_EQ(p->dp_tiles, 132) << *p;
+  }
+  for (const Mode mode : {Mode::kAuto, Mode::kDataParallel}) {
+    PlanOptions o;
+    o.mode = mode;
+    for (const Problem& shape : {q, Shape(4096, 4096, 4096), Shape(2432, 1792, 4096)})
+      EXPECT_NE(MustPlan(shape, dev, o).tile_m, 192) << ModeName(mode);
+  }
+}
+
 TEST(PlannerBehaviour, AutoRunsTheThirdTileDataParallelOnly) {
   // Over a grid of shapes from decode to large, auto picks 128x192 tiles only for data-parallel
   // plans, and picks them somewhere (else this test would pass with the tile switched off).

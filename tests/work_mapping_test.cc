@@ -231,6 +231,9 @@ TEST(WorkMappingInvariants, Sweep) {
               // 24 fragment columns).
               variants.push_back({Mode::kStreamK, 0, 0, red, dev.mid_tile});
               variants.push_back({Mode::kSplitK, 0, 0, red, dev.mid_tile});
+              // The fourth's (192 x 192: three 64-row passes of a separate reduction).
+              variants.push_back({Mode::kStreamK, 0, 0, red, dev.wide_tile});
+              variants.push_back({Mode::kSplitK, 0, 0, red, dev.wide_tile});
             }
             for (const Variant& v : variants) {
               PlanOptions o;

@@ -69,7 +69,8 @@ struct PlanOptions {
   // kNoTile: the device's kernel tile, or, where the device has two kernel configurations
   // (DeviceSpec::alt_tile), whichever of the two is predicted faster for the shape, and for
   // data-parallel plans the third (DeviceSpec::mid_tile) where predicted clearly faster still
-  // (MakePlan). The cluster configuration is weighed by auto for misaligned rows only.
+  // (MakePlan). The cluster configuration is weighed by auto for misaligned rows only; the fourth
+  // (DeviceSpec::wide_tile) is planned only where named here.
   TileShape tile = kNoTile;
   // Operands with misaligned rows (Problem::a_rows_misaligned, b_rows_misaligned), copied to
   // aligned rows before the kernel (Plan::repack_a, repack_b). Unset: with mode kAuto, all of them
@@ -115,8 +116,8 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
 double PredictMicros(const Plan& plan, const CostModel& cost);
 
 // The cost model of the kernel configuration that runs `plan` on `device`: alt_cost for a plan
-// of the device's alt_tile, mid_cost for its mid_tile, cluster_cost for its cluster tile, cost
-// otherwise.
+// of the device's alt_tile, mid_cost for its mid_tile, wide_cost for its wide_tile, cluster_cost
+// for its cluster tile, cost otherwise.
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan);
 
 // Bytes of the copy of the plan's A ('a') or B ('b') with rows Plan::repack_ld apart, every batch
