@@ -136,6 +136,19 @@ constexpr CostModel kHopperTmaMidCost{/*block_us=*/3.03, /*unit_us=*/0.31, /*str
                                       /*iter_busy_us=*/0.22, /*misaligned_load=*/0.68,
                                       /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/false,
                                       /*misaligned_busy_load=*/1.13};
+// The 192 x 192 TMA kernel (DeviceSpec::wide_tile; three compute warp groups, three 48 KiB
+// stages): fitted by streamk-fit --model wide on run 137's 213 data-parallel plans of it (the
+// issue's sets, fp16; docs/results/2026-11-22-h200-wide/fit_wide.sh), each time first scaled by
+// the other tiles' models' error on the plans auto and dp ran for the same shape (geomean
+// 1.136), which puts it on their scale; rms log error 8.2%. Its Stream-K and split-K terms are
+// the main configuration's (auto plans this tile data-parallel only).
+constexpr CostModel kHopperTmaWideCost{/*block_us=*/0.0, /*unit_us=*/0.08, /*streamk_us=*/0.93,
+                                       /*partial_us=*/3.3, /*iter_us=*/0.156,
+                                       /*iter_shared_us=*/0.0, /*peer_us=*/0.013,
+                                       /*epilogue_us=*/1.17, /*reduce_peer_us=*/0.4,
+                                       /*iter_busy_us=*/0.2305, /*misaligned_load=*/0.44,
+                                       /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/false,
+                                       /*misaligned_busy_load=*/0.75};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)
@@ -194,10 +207,11 @@ DeviceSpec WithMidTile(DeviceSpec spec, double epilogue_scale) {
 }
 
 // Adds the 192 x 192 TMA kernel (kernels::kTmaWideTileM) as the fourth configuration of a Hopper
-// preset, priced by the main configuration's constants (DeviceSpec::wide_tile).
-DeviceSpec WithWideTile(DeviceSpec spec) {
+// preset, its epilogue scaled as the others' (H100: by the HBM bandwidth ratio).
+DeviceSpec WithWideTile(DeviceSpec spec, double epilogue_scale) {
   spec.wide_tile = TileShape{kernels::kTmaWideTileM, kernels::kTmaWideTileN, kHopperTmaTile.k};
-  spec.wide_cost = spec.cost;
+  spec.wide_cost = kHopperTmaWideCost;
+  spec.wide_cost.epilogue_us *= epilogue_scale;
   return spec;
 }
 
@@ -259,12 +273,13 @@ DeviceSpec A100Spec() {
 DeviceSpec H100Spec() {
   constexpr double kEpilogueScale = 4.8 / 3.35;  // the HBM bandwidth ratio
   DeviceSpec spec = Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile);
-  spec = WithMidTile(WithClusters(WithTma128(WithWideTile(spec), kEpilogueScale)), kEpilogueScale);
+  spec = WithMidTile(WithClusters(WithTma128(WithWideTile(spec, kEpilogueScale), kEpilogueScale)),
+                     kEpilogueScale);
   return WithMemoryTerms(spec, kH200HbmBytesPerUs / kEpilogueScale);
 }
 DeviceSpec H200Spec() {
   DeviceSpec spec = Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile);
-  spec = WithMidTile(WithClusters(WithTma128(WithWideTile(spec), 1.0)), 1.0);
+  spec = WithMidTile(WithClusters(WithTma128(WithWideTile(spec, 1.0), 1.0)), 1.0);
   return WithMemoryTerms(spec, kH200HbmBytesPerUs);
 }
 DeviceSpec H200CpAsyncSpec() {
@@ -314,7 +329,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     switch (arch) {
       case kernels::Arch::kSm90Tma:
         spec.cost = kHopperTmaCost;
-        spec = WithMidTile(WithClusters(WithWideTile(spec)), 1.0);
+        spec = WithMidTile(WithClusters(WithWideTile(spec, 1.0)), 1.0);
         break;
       case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
       case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel

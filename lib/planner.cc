@@ -43,8 +43,9 @@ constexpr int kMaxAutoSplits = 16;
 // error on the H200 runs is up to ~10% on short-k shapes, and losing to data-parallel is the
 // failure users notice.
 constexpr double kMinPredictedGain = 0.08;
-// Auto takes the third tile's data-parallel plan over the other tiles' data-parallel pick only
-// where predicted this much faster, the margin kMinPredictedGain gives for the model's error.
+// Auto takes the third (or fourth) tile's data-parallel plan over the other tiles' data-parallel
+// pick only where predicted this much faster, the margin kMinPredictedGain gives for the model's
+// error.
 // Measured (run 127, docs/results/2026-11-22-h200-midauto/margins.txt): at 5%, 36 shapes moved;
 // the 23 predicted 1.08x as fast or more ran 1.01-1.25x, the 13 predicted 1.05-1.08x ran
 // 0.91-1.10x.
@@ -55,6 +56,18 @@ constexpr double kMinMidTileGain = 0.08;
 // Stream-K plan than predicted; the one predicted 1.068x as fast ran 1.072x (3072 x 2944 x
 // 4096), those predicted up to 1.034x ran 0.92-1.01x.
 constexpr double kMinMidOverStreamKGain = 0.05;
+// Auto weighs the fourth tile (192 x 192) only where the other tiles' data-parallel pick is
+// predicted to take at least this long (us). Below it, launches back to back run at the host's
+// pace: in run 137 (docs/results/2026-11-22-h200-wide/) four shapes predicted 7-9 us there and
+// 12-27% faster on 192 x 192 tiles ran 3-7% slower on them; the least that gained was predicted
+// 24.7 us (2456 x 1768 x 944, 1.15x).
+constexpr double kMinWideTileMicros = 12.0;
+// The fourth tile needs no margin over a Stream-K pick of the other tiles (kMinMidOverStreamKGain
+// for the third): in run 137 its data-parallel plan ran 0-10% faster than each of the four
+// Stream-K picks it was predicted not to beat by 5% (1792 x 2432 x 4096, predicted 4% faster, ran
+// 2.7% faster; 3072 x 2944 x 8192, predicted 3% slower, ran 10% faster), and where forced
+// data-parallel takes it a Stream-K pick it beats ran slower than dp (0.965 of it in run 138).
+constexpr double kMinWideOverStreamKGain = 0.0;
 // Auto repacks operands (Plan::repack_a) for an estimated gain of at least this fraction. The
 // estimate's parts: the L2 floor (LoadFloorMicros) within 8% of five measured shapes, the aligned
 // plan's prediction 10-30% above its measurement (a bias against repacking).
@@ -922,21 +935,23 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
 }
 
 // MakePlan for the problem's rows as they are (no repacking): the options' tile, or the faster
-// of the device's two, then its third where that one's data-parallel plan is predicted
-// kMinMidTileGain under the two's data-parallel pick (and, over auto's Stream-K pick of theirs,
-// kMinMidOverStreamKGain under that too).
+// of the device's two, then its third or fourth (the faster of them) where that one's
+// data-parallel plan is predicted kMinMidTileGain under the two's data-parallel pick (and, over
+// auto's Stream-K pick of theirs, kMinMidOverStreamKGain or kMinWideOverStreamKGain under that
+// too).
 absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device,
                                 const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanTwoTiles(problem, device, o, why);
-  if (!plan.ok() || o.tile != kNoTile || device.mid_tile == kNoTile ||
+  if (!plan.ok() || o.tile != kNoTile ||
+      (device.mid_tile == kNoTile && device.wide_tile == kNoTile) ||
       (o.mode != Mode::kAuto && o.mode != Mode::kDataParallel))
     return plan;
 
-  // The third tile, data-parallel only: its constants were fitted without Stream-K over many
-  // deep tiles, which ran up to 1.7x over them until Stream-K blocks loaded whole tiles rotated
-  // (runs 125 and 130-133, docs/performance.md, session 24), and its split-K was measured on 3
-  // shapes only. Fitted relative to the main tile's, its constants favour it in close calls
-  // that it then lost by up to 3% (kMinMidTileGain).
+  // The third and fourth tiles, data-parallel only: their constants were fitted on data-parallel
+  // plans and on Stream-K plans of at most two tiles per block (the third: before Stream-K blocks
+  // loaded whole tiles rotated, runs 125 and 130-133, docs/performance.md, session 24), and
+  // their split-K was barely measured. Fitted relative to the other tiles' models, their
+  // constants favour them in close calls that they then lost by up to 3% (kMinMidTileGain).
   PlanOptions dp = o;
   dp.mode = Mode::kDataParallel;
   const double pick_us = PredictMicros(*plan, KernelCost(device, *plan));
@@ -946,22 +961,35 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
     absl::StatusOr<Plan> d = PlanTwoTiles(problem, device, dp, nullptr);
     dp_us = d.ok() ? PredictMicros(*d, KernelCost(device, *d)) : pick_us;
   }
-  PlanExplanation mid_why;
-  absl::StatusOr<Plan> mid = PlanForKernel(problem, device, dp, device.mid_tile, device.mid_cost,
-                                           why != nullptr ? &mid_why : nullptr);
-  const double mid_us = mid.ok() ? PredictMicros(*mid, device.mid_cost) : dp_us;
-  // Planned as a forced data-parallel plan, its candidate reads "requested"; auto asked nothing.
-  if (o.mode == Mode::kAuto)
-    for (Candidate& c : mid_why.candidates) c.note = "one block per tile; data-parallel only here";
-  const bool take = mid_us < dp_us * (1 - kMinMidTileGain) &&
-                    (!stream_k || mid_us < pick_us * (1 - kMinMidOverStreamKGain));
+  struct Extra {
+    TileShape tile;
+    const CostModel* cost;
+    double over_streamk;  // the margin over a Stream-K pick
+    absl::StatusOr<Plan> plan = absl::UnknownError("not planned");
+    double us = 0;
+    PlanExplanation why;
+  };
+  Extra extras[] = {{device.mid_tile, &device.mid_cost, kMinMidOverStreamKGain},
+                    {device.wide_tile, &device.wide_cost, kMinWideOverStreamKGain}};
+  Extra* best = nullptr;
+  for (Extra& e : extras) {
+    if (e.tile == kNoTile || (e.tile == device.wide_tile && dp_us < kMinWideTileMicros)) continue;
+    e.plan = PlanForKernel(problem, device, dp, e.tile, *e.cost, why != nullptr ? &e.why : nullptr);
+    if (!e.plan.ok()) continue;
+    e.us = PredictMicros(*e.plan, *e.cost);
+    // Planned as a forced data-parallel plan, its candidate reads "requested"; auto asked nothing.
+    if (o.mode == Mode::kAuto)
+      for (Candidate& c : e.why.candidates) c.note = "one block per tile; data-parallel only here";
+    if (best == nullptr || e.us < best->us) best = &e;
+  }
+  const bool take = best != nullptr && best->us < dp_us * (1 - kMinMidTileGain) &&
+                    (!stream_k || best->us < pick_us * (1 - best->over_streamk));
   if (why != nullptr) {
-    const std::string mid_name = TileShapeName(device.mid_tile);
     const std::string pick_name =
         TileShapeName(TileShape{plan->tile_m, plan->tile_n, plan->tile_k});
+    PlanExplanation others = std::move(*why);
     if (take) {
-      PlanExplanation others = std::move(*why);
-      *why = std::move(mid_why);
+      *why = std::move(best->why);
       for (Candidate c : others.candidates) {
         if (c.name.find(" [") == std::string::npos) absl::StrAppend(&c.name, " [", pick_name, "]");
         why->candidates.push_back(std::move(c));
@@ -969,20 +997,28 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
       why->reason = absl::StrFormat(
           "tile %s, data-parallel (predicted %.1f us): %.0f%% or more under the other tiles' "
           "data-parallel pick (%.1f us)%s; %s",
-          mid_name, mid_us, kMinMidTileGain * 100, dp_us,
-          stream_k ? absl::StrFormat(" and %.0f%% under their %s plan (%.1f us)",
-                                     kMinMidOverStreamKGain * 100, ModeName(plan->mode), pick_us)
-                   : "",
+          TileShapeName(best->tile), best->us, kMinMidTileGain * 100, dp_us,
+          !stream_k                ? ""
+          : best->over_streamk > 0 ? absl::StrFormat(" and %.0f%% under their %s plan (%.1f us)",
+                                                     best->over_streamk * 100,
+                                                     ModeName(plan->mode), pick_us)
+                                   : absl::StrFormat(" and under their %s plan (%.1f us)",
+                                                     ModeName(plan->mode), pick_us),
           others.reason);
-    } else if (mid.ok()) {
-      for (Candidate c : mid_why.candidates) {
-        absl::StrAppend(&c.name, " [", mid_name, "]");
+    } else {
+      *why = std::move(others);
+    }
+    for (Extra& e : extras) {
+      if (!e.plan.ok() || (take && &e == best)) continue;
+      const std::string name = TileShapeName(e.tile);
+      for (Candidate c : e.why.candidates) {
+        absl::StrAppend(&c.name, " [", name, "]");
         why->candidates.push_back(std::move(c));
       }
-      absl::StrAppendFormat(&why->reason, "; data-parallel on %s: %.1f us", mid_name, mid_us);
+      absl::StrAppendFormat(&why->reason, "; data-parallel on %s: %.1f us", name, e.us);
     }
   }
-  return take ? mid : plan;
+  return take ? std::move(best->plan) : plan;
 }
 
 // The operand copies' place in the workspace: after [flags | partials], at or past
@@ -1145,14 +1181,15 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
   if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
   // Misaligned rows: clusters are weighed against the plan of the two other tiles first, as they
-  // were measured (runs 88-93), and the third tile only where they are not taken. The third
-  // tile's estimate there rests on the L2's misaligned rate measured with 128x256 loads, and took
-  // 960 x 5584 x 1816 off clusters onto 128x192 tiles, which ran it 10% slower (run 127).
+  // were measured (runs 88-93), and the third and fourth tiles only where they are not taken.
+  // The third tile's estimate there rests on the L2's misaligned rate measured with 128x256
+  // loads, and took 960 x 5584 x 1816 off clusters onto 128x192 tiles, which ran it 10% slower
+  // (run 127).
   if ((problem.a_rows_misaligned || problem.b_rows_misaligned) && o.mode == Mode::kAuto &&
       o.tile == kNoTile && o.repack != true && device.cluster_tile != kNoTile &&
-      device.mid_tile != kNoTile) {
+      (device.mid_tile != kNoTile || device.wide_tile != kNoTile)) {
     DeviceSpec two = device;
-    two.mid_tile = kNoTile;
+    two.mid_tile = two.wide_tile = kNoTile;
     PlanExplanation two_why;
     absl::StatusOr<Plan> p = PlanRows(problem, two, o, why != nullptr ? &two_why : nullptr);
     if (p.ok() && p->cluster_m > 1) {

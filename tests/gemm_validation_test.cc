@@ -137,8 +137,8 @@ TEST(GemmValidation, AcceptsValidArguments) {
 TEST(GemmValidation, PlanForAnyDeviceWithoutOne) {
   Fixture f;
   GemmArgs g = f.Valid();
-  g.m = 1536, g.n = 3072, g.k = 4096, g.lda = 4096, g.ldb = 4096, g.ldd = 3072, g.ldc = 3072;
-  absl::StatusOr<Plan> p = PlanGemm(g, H200Spec());  // 144 tiles of 128x256
+  g.m = 2560, g.n = 5120, g.k = 8192, g.lda = 8192, g.ldb = 8192, g.ldd = 5120, g.ldc = 5120;
+  absl::StatusOr<Plan> p = PlanGemm(g, H200Spec());  // 400 tiles of 128x256
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->mode, Mode::kStreamK);
   // Column-major D plans the transposed problem: m and n trade places.

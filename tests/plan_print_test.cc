@@ -13,12 +13,12 @@ namespace {
 
 TEST(PlanPrint, TextReportShowsDecisionsAndCandidates) {
   Problem pr;
-  pr.m = 1536, pr.n = 3072, pr.k = 4096;  // 144 tiles of 128x256
+  pr.m = 2560, pr.n = 5120, pr.k = 8192;  // 400 tiles of 128x256: the two-tile hybrid
   PlanExplanation why;
   absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
   ASSERT_TRUE(p.ok());
   const std::string text = FormatPlan(*p, &why, "H200");
-  for (const char* word : {"tiles       144", "waves", "dp tiles", "sk tiles", "region",
+  for (const char* word : {"tiles       400", "waves", "dp tiles", "sk tiles", "region",
                            "iterations", "peers", "reduction", "grid", "workspace", "candidates",
                            "dp ", "splitk", "streamk", "reason", "predicted"}) {
     EXPECT_NE(text.find(word), std::string::npos) << "missing '" << word << "' in\n" << text;

@@ -123,7 +123,7 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   // The device with only the row's kernel configuration: PlanGemm then plans that tile. The
   // cluster configuration is planned where asked for only (Options::tile).
   DeviceSpec one = device;
-  one.alt_tile = one.mid_tile = kNoTile;
+  one.alt_tile = one.mid_tile = one.wide_tile = kNoTile;
   std::optional<TileShape> cluster;
   auto ran_on = [&r](const TileShape& t) {
     return t != kNoTile && TileShape{r.tile_m, r.tile_n, t.k} == t;
@@ -134,6 +134,8 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
     one.tile = device.alt_tile, one.cost = device.alt_cost;
   } else if (ran_on(device.mid_tile)) {
     one.tile = device.mid_tile, one.cost = device.mid_cost;
+  } else if (ran_on(device.wide_tile)) {
+    one.tile = device.wide_tile, one.cost = device.wide_cost;
   } else if (ran_on(device.cluster_tile)) {
     cluster = device.cluster_tile;
   } else {

@@ -33,13 +33,13 @@
 
 ABSL_FLAG(std::string, device, "h200", "device preset whose cost model is fitted");
 ABSL_FLAG(std::string, model, "main",
-          "main (the device's tile) | alt (its second tile) | mid (its third tile) | cluster "
-          "(its 2-SM cluster tile)");
+          "main (the device's tile) | alt (its second tile) | mid (its third tile) | wide (its "
+          "fourth tile) | cluster (its 2-SM cluster tile)");
 ABSL_FLAG(std::vector<std::string>, fit, {}, "cost fields to fit (comma-separated)");
 ABSL_FLAG(std::vector<std::string>, set, {},
           "field=value overrides applied before fitting (comma-separated; main.field, "
-          "alt.field, mid.field or cluster.field for a kernel configuration's model, field alone "
-          "for --model's)");
+          "alt.field, mid.field, wide.field or cluster.field for a kernel configuration's model, "
+          "field alone for --model's)");
 ABSL_FLAG(int, evaluations, 20000, "most objective evaluations for --fit");
 ABSL_FLAG(bool, rows, false, "print every row's prediction");
 
@@ -77,6 +77,7 @@ int main(int argc, char** argv) {
   const Configuration configurations[] = {{"main", &device->cost, device->tile},
                                           {"alt", &device->alt_cost, device->alt_tile},
                                           {"mid", &device->mid_cost, device->mid_tile},
+                                          {"wide", &device->wide_cost, device->wide_tile},
                                           {"cluster", &device->cluster_cost, device->cluster_tile}};
   auto configuration = [&](absl::string_view name) -> const Configuration* {
     for (const Configuration& c : configurations)
@@ -85,7 +86,8 @@ int main(int argc, char** argv) {
   };
   const std::string model = absl::GetFlag(FLAGS_model);
   const Configuration* fitted = configuration(model);
-  if (fitted == nullptr) return Fail("--model " + model + ": expected main, alt, mid or cluster");
+  if (fitted == nullptr)
+    return Fail("--model " + model + ": expected main, alt, mid, wide or cluster");
   if (fitted->tile == streamk::kNoTile)
     return Fail("--model " + model + ": " + device->name + " has no such kernel configuration");
   streamk::CostModel& cost = *fitted->cost;
@@ -93,7 +95,7 @@ int main(int argc, char** argv) {
 
   for (const std::string& kv : absl::GetFlag(FLAGS_set)) {
     std::vector<absl::string_view> p = absl::StrSplit(kv, '=');
-    // "main.FIELD", "alt.FIELD", "mid.FIELD" and "cluster.FIELD" name a configuration's model;
+    // "main.FIELD", "alt.FIELD", "mid.FIELD", "wide.FIELD" and "cluster.FIELD" name a model;
     // "FIELD" the --model one.
     streamk::CostModel* target = &cost;
     if (p.size() == 2) {
@@ -110,7 +112,8 @@ int main(int argc, char** argv) {
     double* field = p.size() == 2 ? streamk::tools::CostField(*target, std::string(p[0])) : nullptr;
     if (field == nullptr || !absl::SimpleAtod(p[1], &v))
       return Fail("--set " + kv +
-                  ": expected [main.|alt.|mid.|cluster.]FIELD=VALUE with a field of CostModel");
+                  ": expected [main.|alt.|mid.|wide.|cluster.]FIELD=VALUE with a field of "
+                  "CostModel");
     *field = v;
   }
   for (const std::string& f : absl::GetFlag(FLAGS_fit))
