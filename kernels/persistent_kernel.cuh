@@ -261,7 +261,7 @@ struct StreamKGemm {
               AwaitStage(tma);
               Fix::template Take<kTakeStageFragments>(
                   slot, acc, reinterpret_cast<float4*>(smem + kEpilogueOffset));
-              ComputeSync<kThreads>();  // the epilogue reuses the area: every thread's reads are done
+              ComputeSync<kThreads>();  // the epilogue reuses the area: all reads are done
             }
           } else {
             Fix::Take(slot, acc);
