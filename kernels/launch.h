@@ -14,15 +14,16 @@ namespace streamk::kernels {
 constexpr int kThreadsPerBlock = 256;  // compute threads (the TMA kernel adds a producer group)
 
 // The mainloops: mma.sync + cp.async (sm_80 and newer); wgmma fed by cp.async from all threads
-// (sm_90a); wgmma fed by TMA from a producer warp (sm_90a, warp-specialized).
+// (sm_90a); wgmma fed by TMA from a producer warp group (sm_90a, warp-specialized).
 enum class Arch { kSm80, kSm90, kSm90Tma };
 
 // The tiles the kernels compute, elements: 128 x 128 x 32 (kSm80, kSm90); kSm90Tma has two
 // configurations, 128 x 256 x kTmaTileK (TileOf) and 128 x 128 x kTmaTileK, and a plan's tile
 // picks one; a third, 128 x kTmaMidTileN x kTmaTileK, fills waves the other two leave part empty
 // (cuBLAS's Hopper kernels pick tiles such as 176 x 128 and 192 x 192 for the same reason), and a
-// fourth, kTmaWideTileM x kTmaWideTileN x kTmaTileK (192 x 192, three compute warp groups), runs
-// as many tiles as 128 x 256 does in 12% fewer of them where one round of them fills the SMs.
+// fourth, kTmaWideTileM x kTmaWideTileN x kTmaTileK (192 x 192, three compute warp groups), holds
+// 12% more of D per tile than 128 x 256, so that shapes a few tiles past one round of those fit
+// one round of it.
 #ifndef STREAMK_SM90_TMA_BK
 #define STREAMK_SM90_TMA_BK 64
 #endif

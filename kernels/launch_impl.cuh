@@ -56,8 +56,8 @@ __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
 }
 
 // The warp-specialized Hopper kernels: a TMA producer warp group + two wgmma warp groups
-// (mainloop_sm90_tma.cuh), 384 threads, 128 x 256 tiles (kTmaTileN) or 128 x 128 (the planner
-// picks per shape). With 128 x 128 tiles every SM streams 16 KiB of operands per 1 MFLOP
+// (mainloop_sm90_tma.cuh), 384 threads, 128 x 256 tiles (kTmaTileN), 128 x 128 or 128 x 192, or
+// three wgmma warp groups (512 threads) for 192 x 192 (the planner picks per shape). With 128 x 128 tiles every SM streams 16 KiB of operands per 1 MFLOP
 // iteration and, all 132 SMs together, saturated the H200's L2 (0.235 us per iteration against
 // 0.15-0.165 us for an SM alone); 128 x 256 tiles stream 24 KiB per 2 MFLOP (0.334 us per
 // iteration whatever the load). Both run 64-deep k-iterations (kTmaTileK, launch.h): a

@@ -65,10 +65,9 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
   static constexpr int kWarpGroups = kThreads / 128;
   // The cluster kernel's producer needs more of them (it spilled at 40 to 72, ptxas 13.0).
   static constexpr int kProducerRegisters = kCluster_ > 1 ? 88 : 40;
-  static constexpr int kComputeRegisters =
-      (16384 / 32 - kProducerRegisters) / kWarpGroups / 8 * 8 > 232
-          ? 232
-          : (16384 / 32 - kProducerRegisters) / kWarpGroups / 8 * 8;
+  // What is left of the quarter's 512 registers per lane, shared by the compute warps (a multiple
+  // of 8).
+  static constexpr int kComputeRegisters = (16384 / 32 - kProducerRegisters) / kWarpGroups / 8 * 8;
   static_assert((kProducerRegisters + kWarpGroups * kComputeRegisters) * 32 <= 16384,
                 "a register-file quarter's 16,384 registers hold a producer warp and the compute "
                 "warps beside it");

@@ -965,15 +965,17 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
     TileShape tile;
     const CostModel* cost;
     double over_streamk;  // the margin over a Stream-K pick
+    double min_dp_us;     // weighed only where the other tiles' dp pick is predicted this long
     absl::StatusOr<Plan> plan = absl::UnknownError("not planned");
     double us = 0;
     PlanExplanation why;
   };
-  Extra extras[] = {{device.mid_tile, &device.mid_cost, kMinMidOverStreamKGain},
-                    {device.wide_tile, &device.wide_cost, kMinWideOverStreamKGain}};
+  Extra extras[] = {{device.mid_tile, &device.mid_cost, kMinMidOverStreamKGain, 0.0},
+                    {device.wide_tile, &device.wide_cost, kMinWideOverStreamKGain,
+                     kMinWideTileMicros}};
   Extra* best = nullptr;
   for (Extra& e : extras) {
-    if (e.tile == kNoTile || (e.tile == device.wide_tile && dp_us < kMinWideTileMicros)) continue;
+    if (e.tile == kNoTile || dp_us < e.min_dp_us) continue;
     e.plan = PlanForKernel(problem, device, dp, e.tile, *e.cost, why != nullptr ? &e.why : nullptr);
     if (!e.plan.ok()) continue;
     e.us = PredictMicros(*e.plan, *e.cost);

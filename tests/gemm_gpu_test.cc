@@ -590,21 +590,15 @@ TEST(GemmGpu, ClusterTileEveryLayoutModeAndTail) {
   }
 }
 
-// The third configuration (Hopper: 128 x 192, wgmma.m64n192k16) in every layout, dtype, mode and
-// reduction: tails in n of 8, 136 and 191 columns past a multiple of 192 (an n-contiguous B's last
-// tile loading one or three of its 64-wide boxes), in m and in k, a batch; then every output type
-// with beta and C = D, and padded rows of D, of which nothing past n may be written; and operands
-// whose rows start at odd multiples of 16 bytes.
-TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
-  STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
-  ASSERT_TRUE(dev.ok()) << dev.status();
-  if (dev->mid_tile == kNoTile) GTEST_SKIP() << dev->name << " has no third configuration";
-  ExpectCorrectEverywhere({{100, 200, 45, 1}, {300, 520, 700, 1}, {129, 383, 1000, 1},
-                           {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
-                          dev->mid_tile);
+// A kernel configuration of its own (`tile`) in every layout, dtype, mode and reduction on
+// `shapes`; then, in every mode and reduction, every output type with beta and C = D, and a batch
+// of `padded` shapes whose padded rows of D past n may not be written; and operands whose rows
+// start at odd multiples of 16 bytes.
+void ExpectTileCorrectEverywhere(const TileShape& tile, const std::vector<Shape>& shapes,
+                                 const Shape& padded_shape) {
+  ExpectCorrectEverywhere(shapes, tile);
   for (Options o : EveryModeAndReduction()) {
-    o.tile = dev->mid_tile;
+    o.tile = tile;
     for (DType out : {DType::kF16, DType::kBF16, DType::kF32}) {
       Config c;
       c.s = {700, 1000, 1000, 1};
@@ -612,7 +606,7 @@ TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
       c.alpha = 0.75f, c.beta = -1.25f, c.c_is_d = true;
       ExpectCorrect(c, o, NextSeed());
       Config padded;
-      padded.s = {300, 584, 2000, 2};
+      padded.s = padded_shape;
       padded.in = c.in, padded.out = out;
       padded.ldd_extra = 8, padded.stride_d_extra = 24;
       std::string failure, plan;
@@ -630,44 +624,33 @@ TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
   }
 }
 
-// The fourth configuration (Hopper: 192 x 192, three compute warp groups) in every layout, dtype,
-// mode and reduction: tails in m and n of 1, 8, 64, 136 and 191 rows or columns past a multiple of
-// 192 (an m- or n-contiguous operand's last tile loading one, two or three of its 64-wide boxes),
-// and in k, a batch; then every output type with beta and C = D, and padded rows of D, of which
-// nothing past n may be written; and operands whose rows start at odd multiples of 16 bytes.
+// The third configuration (Hopper: 128 x 192, wgmma.m64n192k16): tails in n of 8, 136 and 191
+// columns past a multiple of 192 (an n-contiguous B's last tile loading one or three of its 64-wide
+// boxes), in m and in k, a batch (ExpectTileCorrectEverywhere).
+TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  if (dev->mid_tile == kNoTile) GTEST_SKIP() << dev->name << " has no third configuration";
+  ExpectTileCorrectEverywhere(dev->mid_tile,
+                              {{100, 200, 45, 1}, {300, 520, 700, 1}, {129, 383, 1000, 1},
+                               {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
+                              {300, 584, 2000, 2});
+}
+
+// The fourth configuration (Hopper: 192 x 192, three compute warp groups): tails in m and n of 1,
+// 8, 64, 136 and 191 rows or columns past a multiple of 192 (an m- or n-contiguous operand's last
+// tile loading one, two or three of its 64-wide boxes), and in k, a batch
+// (ExpectTileCorrectEverywhere).
 TEST(GemmGpu, WideTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   if (dev->wide_tile == kNoTile) GTEST_SKIP() << dev->name << " has no fourth configuration";
-  ExpectCorrectEverywhere({{100, 200, 45, 1}, {200, 520, 700, 1}, {520, 193, 1000, 1},
-                           {327, 383, 1000, 1}, {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
-                          dev->wide_tile);
-  for (Options o : EveryModeAndReduction()) {
-    o.tile = dev->wide_tile;
-    for (DType out : {DType::kF16, DType::kBF16, DType::kF32}) {
-      Config c;
-      c.s = {700, 1000, 1000, 1};
-      c.in = out == DType::kBF16 ? DType::kBF16 : DType::kF16, c.out = out;
-      c.alpha = 0.75f, c.beta = -1.25f, c.c_is_d = true;
-      ExpectCorrect(c, o, NextSeed());
-      Config padded;
-      padded.s = {456, 584, 2000, 2};
-      padded.in = c.in, padded.out = out;
-      padded.ldd_extra = 8, padded.stride_d_extra = 24;
-      std::string failure, plan;
-      int64_t outside = -1;
-      const double err = RunOnce(padded, o, NextSeed(), &failure, &plan, &outside);
-      EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(padded, o);
-      EXPECT_LT(err, Tolerance(out)) << Describe(padded, o) << "\n" << plan;
-      EXPECT_EQ(outside, 0) << Describe(padded, o) << "\n" << plan;
-    }
-    Config odd;
-    odd.s = {1000, 700, 1096, 1};
-    odd.odd_rows = true;
-    o.repack = false;
-    ExpectCorrect(odd, o, NextSeed());
-  }
+  ExpectTileCorrectEverywhere(dev->wide_tile,
+                              {{100, 200, 45, 1}, {200, 520, 700, 1}, {520, 193, 1000, 1},
+                               {327, 383, 1000, 1}, {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
+                              {456, 584, 2000, 2});
 }
 
 // A tile that holds fewer of an operand's rows than its side (the last tile along m or n, or

@@ -4,10 +4,11 @@
 //   streamk-fit --fit iter_us,epilogue_us,partial_us run.csv # fit those fields, then the same
 //   streamk-fit --model alt --set iter_us=0.2 run.csv        # the 128 x 128 kernel, a what-if value
 //   streamk-fit --model mid --fit iter_us,unit_us run.csv    # the 128 x 192 kernel
+//   streamk-fit --model wide run.csv                         # the 192 x 192 kernel
 //   streamk-fit --model cluster run.csv                      # the 2-SM cluster configuration
 //
 // Rows of the configuration's tile (--model main: the device's tile, alt: its second one, mid:
-// its third, cluster: its cluster configuration's) are
+// its third, wide: its fourth, cluster: its cluster configuration's) are
 // rebuilt with the planner and predicted; --fit minimizes the squared error of log time over them.
 // The replay plans every measured shape in auto under the resulting constants (every kernel
 // configuration) and looks the picked plan up among the measured ones.

@@ -108,11 +108,10 @@ struct DeviceSpec {
   // same occupancy. Hopper: 128 x 192, whose waves fall between the other two tiles'.
   TileShape mid_tile = kNoTile;
   CostModel mid_cost;
-  // A fourth configuration without clusters (kNoTile: none), planned where asked for
-  // (PlanOptions::tile) and priced by the main configuration's constants, which scale with the
-  // tile's volume and area (cost_terms.h; not fitted to it). Hopper: 192 x 192 on three compute
-  // warp groups, 12% fewer tiles than 128 x 256, so that some shapes a few tiles past one round
-  // of those fit in one (cuBLAS's Hopper kernels pick such tiles).
+  // A fourth configuration without clusters (kNoTile: none) with its own tile and costs and the
+  // same occupancy. Hopper: 192 x 192 on three compute warp groups, 12% fewer tiles than
+  // 128 x 256, so that some shapes a few tiles past one round of those fit in one (cuBLAS's
+  // Hopper kernels pick such tiles).
   TileShape wide_tile = kNoTile;
   CostModel wide_cost;
   // A configuration run by clusters of two SMs (kNoTile: none), planned where asked for

@@ -84,8 +84,8 @@ struct Options {
   // The kernel configuration to run: kNoTile for the planner's pick, else one of the device's
   // (DeviceSpec::tile, alt_tile, mid_tile, wide_tile or cluster_tile; on an H200 128x256x64,
   // 128x128x64, 128x192x64, 192x192x64 or 256x256x64 on 2-SM clusters). The planner picks among
-  // the first three (the third for data-parallel plans only, docs/planner.md) and clusters for
-  // misaligned rows; 192x192x64 runs only where named.
+  // the first four (the third and fourth for data-parallel plans only, docs/planner.md) and
+  // clusters for misaligned rows.
   TileShape tile = kNoTile;
   // K-major A or B rows that start at odd multiples of 16 bytes (lda, ldb, a batch stride or the
   // pointer not a multiple of 32 bytes): copy the operand to 128-byte-aligned rows in the

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Session 25, run 140: after the review commits (one helper for the third and fourth tiles' GPU
+# tests, the compute warps' register count without its never-binding cap, the fourth tile's
+# 12 us floor as a field of the planner's per-tile parameters). (1) Every GPU test. (2) The
+# issue's waveq command, against cuBLAS in the same call.
+set -u
+o=$OUT/r; mkdir -p $o
+tar xJf gpu-b/gpu.tar.xz
+g=$(pwd)/gpu; export LD_LIBRARY_PATH=$g/lib
+timeout 280 bash scripts/gpu_check.sh $g $o/check > $o/check.txt 2>&1; echo "check exit $?"
+grep -E "PASSED|FAILED|exit" $o/check/gpu_tests.log | head -30
+timeout 60 $g/run streamk-bench --set waveq --modes auto,dp,splitk,cublas > $o/waveq-issue-command.txt 2> /dev/null
+echo "waveq command exit $?"; sed -n '/# summary/,$p' $o/waveq-issue-command.txt
+cd $OUT && tar czf all.tgz r && rm -rf r && ls
