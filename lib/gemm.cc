@@ -96,7 +96,9 @@ Lowered Lower(const GemmArgs& g) {
   return l;
 }
 
-PlanOptions ToPlanOptions(const Options& o) {
+// The options for the kernel's problem (Lower): with a column-major D the kernel's A is the
+// call's B, so a repack of one operand names the other.
+PlanOptions ToPlanOptions(const Options& o, const GemmArgs& g) {
   PlanOptions p;
   p.mode = o.mode;
   p.splits = o.splits;
@@ -107,6 +109,11 @@ PlanOptions ToPlanOptions(const Options& o) {
   p.avail_sms = o.avail_sms;
   p.tile = o.tile;
   p.repack = o.repack;
+  if (g.cd_layout == Layout::kColMajor && o.repack == RepackOperands::kA) {
+    p.repack = RepackOperands::kB;
+  } else if (g.cd_layout == Layout::kColMajor && o.repack == RepackOperands::kB) {
+    p.repack = RepackOperands::kA;
+  }
   return p;
 }
 
@@ -261,7 +268,8 @@ absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
   if (!device.ok()) return device.status();
   if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
   const Lowered l = Lower(args);
-  absl::StatusOr<Plan> plan = Plans().Get(ordinal, l.problem, *device, ToPlanOptions(options));
+  absl::StatusOr<Plan> plan =
+      Plans().Get(ordinal, l.problem, *device, ToPlanOptions(options, args));
   if (!plan.ok()) return plan.status();
   if (plan->workspace_bytes > 0) {
     if (caller_workspace) {
@@ -329,14 +337,14 @@ absl::Status ValidateGemmArgs(const GemmArgs& g, const Options& options) {
   if (options.trace.events != nullptr && options.trace.events_per_block < 1)
     return Invalid(absl::StrCat("trace.events_per_block = ", options.trace.events_per_block,
                                 ": must be >= 1 when trace.events is set"));
-  return ValidatePlanOptions(ToPlanOptions(options));
+  return ValidatePlanOptions(ToPlanOptions(options, g));
 }
 
 absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
                               const Options& options) {
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
   if (absl::Status s = CheckTile(options, device); !s.ok()) return s;
-  return MakePlan(Lower(args).problem, device, ToPlanOptions(options));
+  return MakePlan(Lower(args).problem, device, ToPlanOptions(options, args));
 }
 
 absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options) {
@@ -344,7 +352,7 @@ absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options) {
   absl::StatusOr<DeviceSpec> device = CurrentDevice();
   if (!device.ok()) return device.status();
   if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
-  return MakePlan(Lower(args).problem, *device, ToPlanOptions(options));
+  return MakePlan(Lower(args).problem, *device, ToPlanOptions(options, args));
 }
 
 absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& options) {

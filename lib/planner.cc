@@ -1088,6 +1088,11 @@ double RepackMicros(const Problem& problem, bool a, bool b, const CostModel& cos
 
 namespace {
 
+// Whether `o` asks for copies (PlanOptions::repack set to any operand).
+bool CopiesForced(const PlanOptions& o) {
+  return o.repack.has_value() && *o.repack != RepackOperands::kNone;
+}
+
 // MakePlan after validation: the plan for the rows as they are, repacked or on clusters.
 absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
@@ -1095,20 +1100,20 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   const bool a = problem.a_rows_misaligned, b = problem.b_rows_misaligned;
   // Unset, repacking is auto mode's to decide: a forced decomposition runs on the rows as they
   // are unless repacking is forced too.
-  const bool forced = o.repack == true;
+  const bool forced = CopiesForced(o);
   const bool may_repack = forced || (!o.repack.has_value() && o.mode == Mode::kAuto);
   // Auto, free to pick the tile, may also run misaligned rows on the cluster configuration,
   // whose B the L2 serves once per pair of SMs.
   const bool may_cluster = !forced && o.mode == Mode::kAuto && o.tile == kNoTile &&
                            device.cluster_tile != kNoTile;
   if (!plan.ok() || (!a && !b) || (!may_repack && !may_cluster)) return plan;
-  // Every option is estimated the same way: its plan for aligned rows (predicted) combined with
-  // the time the L2 needs for its operand loads at the misaligned rate (LoadFloorMicros) by
-  // LoadBoundMicros, a little over the longer of the two, plus the copies where it repacks.
-  // (The per-iteration misaligned terms, which steer the decomposition, predict misaligned
-  // shapes 1.4-1.6x slower than they run: run 79.) Auto takes repacking, then clusters, where
-  // each beats the best so far by kMinRepackGain.
-  // (Repacking one of two would copy less, but only copying both was measured: runs 79-80.)
+  // Every option is estimated the same way: its plan for the rows it leaves misaligned
+  // (predicted as if aligned) combined with the time the L2 needs for its operand loads at the
+  // misaligned rate for those rows (LoadFloorMicros) by LoadBoundMicros, a little over the longer
+  // of the two, plus the copies where it repacks. (The per-iteration misaligned terms, which
+  // steer the decomposition, predict misaligned shapes 1.4-1.6x slower than they run: run 79.)
+  // Auto takes copying every such operand, then clusters, then copying one of two, where each
+  // beats the best so far by kMinRepackGain.
   Problem aligned = problem;
   aligned.a_rows_misaligned = aligned.b_rows_misaligned = false;
   double floor = 0;
@@ -1119,17 +1124,35 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   PlanExplanation repack_why;
   std::optional<Plan> repacked;
   double copy_us = 0;
-  if (may_repack) {
-    absl::StatusOr<Plan> r = PlanKernel(aligned, device, o, why != nullptr ? &repack_why : nullptr);
-    if (r.ok()) {
-      copy_us = RepackMicros(problem, a, b, device.cost);
-      const double with_copies = PredictMicros(*r, KernelCost(device, *r)) + copy_us;
-      if (forced || with_copies < best_us * (1 - kMinRepackGain)) {
-        best_us = with_copies;
-        AddRepack(a, b, *r);
-        repacked = *r;
-      }
-    }
+  // Weighs copying A's rows (ca), B's or both's: taken where forced, or where predicted
+  // kMinRepackGain under the best option so far.
+  auto weigh_copies = [&](bool ca, bool cb) {
+    Problem rest = problem;  // the rows left as they are
+    rest.a_rows_misaligned = a && !ca, rest.b_rows_misaligned = b && !cb;
+    PlanExplanation w;
+    absl::StatusOr<Plan> r = PlanKernel(rest, device, o, why != nullptr ? &w : nullptr);
+    if (!r.ok()) return;
+    const CostModel& cost = KernelCost(device, *r);
+    const double copies_us = RepackMicros(problem, ca, cb, device.cost);
+    double unused = 0;
+    const double kernel_us =
+        rest.a_rows_misaligned || rest.b_rows_misaligned
+            ? MisalignedEstimate(*r, rest.a_rows_misaligned, rest.b_rows_misaligned, cost, &unused)
+            : PredictMicros(*r, cost);
+    if (!forced && kernel_us + copies_us >= best_us * (1 - kMinRepackGain)) return;
+    best_us = kernel_us + copies_us;
+    copy_us = copies_us;
+    AddRepack(ca, cb, *r);
+    repacked = *r;
+    w.predicted_us = kernel_us;
+    repack_why = std::move(w);
+  };
+  if (forced) {
+    const RepackOperands asked = *o.repack;
+    const bool ca = a && asked != RepackOperands::kB, cb = b && asked != RepackOperands::kA;
+    if (ca || cb) weigh_copies(ca, cb);
+  } else if (may_repack) {
+    weigh_copies(a, b);
   }
 
   PlanExplanation cluster_why;
@@ -1149,6 +1172,13 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
         repacked.reset();
       }
     }
+  }
+  // Where clusters are not taken and both operands' rows are misaligned, copying one of them:
+  // the operand whose rows every tile row or column re-reads, small beside the other, saves
+  // most of the loads' time for little of the copies'.
+  if (!forced && may_repack && !clustered && a && b) {
+    weigh_copies(true, false);
+    weigh_copies(false, true);
   }
 
   if (clustered) {
@@ -1170,7 +1200,8 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
       why->reason = absl::StrFormat(
           "%s; %s repacked to 128-byte rows first (%.1f us of copies): estimated %.1f us "
           "against %.1f as the rows are (the L2 serves those loads in %.1f us)",
-          why->reason, OperandsName(a, b), copy_us, best_us, as_is, floor);
+          why->reason, OperandsName(repacked->repack_a, repacked->repack_b), copy_us, best_us,
+          as_is, floor);
     }
     return *repacked;
   }
@@ -1188,7 +1219,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   // loads, and took 960 x 5584 x 1816 off clusters onto 128x192 tiles, which ran it 10% slower
   // (run 127).
   if ((problem.a_rows_misaligned || problem.b_rows_misaligned) && o.mode == Mode::kAuto &&
-      o.tile == kNoTile && o.repack != true && device.cluster_tile != kNoTile &&
+      o.tile == kNoTile && !CopiesForced(o) && device.cluster_tile != kNoTile &&
       (device.mid_tile != kNoTile || device.wide_tile != kNoTile)) {
     DeviceSpec two = device;
     two.mid_tile = two.wide_tile = kNoTile;

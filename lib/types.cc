@@ -39,6 +39,16 @@ const char* ReductionName(Reduction r) {
 
 const char* RasterName(Raster r) { return r == Raster::kAlongN ? "along-n" : "along-m"; }
 
+const char* RepackOperandsName(RepackOperands r) {
+  switch (r) {
+    case RepackOperands::kNone: return "off";
+    case RepackOperands::kA: return "a";
+    case RepackOperands::kB: return "b";
+    case RepackOperands::kAll: return "on";
+  }
+  return "?";
+}
+
 std::optional<DType> ParseDType(std::string_view s) {
   const std::string w = absl::AsciiStrToLower(std::string(s));
   if (w == "fp16" || w == "f16" || w == "half" || w == "float16") return DType::kF16;
@@ -68,6 +78,15 @@ std::optional<Reduction> ParseReduction(std::string_view s) {
   if (w == "deterministic" || w == "turnstile") return Reduction::kDeterministic;
   if (w == "atomic") return Reduction::kAtomic;
   if (w == "separate") return Reduction::kSeparate;
+  return std::nullopt;
+}
+
+std::optional<RepackOperands> ParseRepackOperands(std::string_view s) {
+  const std::string w = absl::AsciiStrToLower(std::string(s));
+  if (w == "off" || w == "none") return RepackOperands::kNone;
+  if (w == "a") return RepackOperands::kA;
+  if (w == "b") return RepackOperands::kB;
+  if (w == "on" || w == "all" || w == "both" || w == "ab") return RepackOperands::kAll;
   return std::nullopt;
 }
 

@@ -68,7 +68,8 @@ std::string Describe(const Config& c, const Options& o) {
                       LayoutName(c.b), " CD ", LayoutName(c.cd), " beta ", c.beta, " mode ",
                       ModeName(o.mode), " splits ", o.splits, " blocks ", o.blocks, " reduction ",
                       o.reduction ? ReductionName(*o.reduction) : "(planner)", " tile ",
-                      o.tile == kNoTile ? "(planner)" : TileShapeName(o.tile));
+                      o.tile == kNoTile ? "(planner)" : TileShapeName(o.tile), " repack ",
+                      o.repack ? RepackOperandsName(*o.repack) : "(planner)");
 }
 
 // One problem's buffers: A, B, C, D with leading dimensions a little above the minimum.
@@ -585,7 +586,7 @@ TEST(GemmGpu, ClusterTileEveryLayoutModeAndTail) {
     Config odd;
     odd.s = {1000, 700, 1096, 1};
     odd.odd_rows = true;
-    o.repack = false;
+    o.repack = RepackOperands::kNone;
     ExpectCorrect(odd, o, NextSeed());
   }
 }
@@ -619,7 +620,7 @@ void ExpectTileCorrectEverywhere(const TileShape& tile, const std::vector<Shape>
     Config odd;
     odd.s = {1000, 700, 1096, 1};
     odd.odd_rows = true;
-    o.repack = false;
+    o.repack = RepackOperands::kNone;
     ExpectCorrect(odd, o, NextSeed());
   }
 }
@@ -699,7 +700,8 @@ TEST(GemmGpu, PartialTilesIgnoreStaleStageRows) {
 }
 
 // Operands whose K-major rows start at odd multiples of 16 bytes, copied to aligned rows before
-// the kernel (Options::repack): every layout (only K-major operands are copied) and mode, k with
+// the kernel (Options::repack): every layout (only K-major operands are copied; with both, also
+// each alone) and mode, k with
 // a tail of fewer than 8 elements, batches with their own and with one shared A; the plan copies
 // what it says, into a caller-owned workspace of GetWorkspaceSize() bytes, which a Stream-K plan
 // then reuses with its flags still zero.
@@ -714,19 +716,27 @@ TEST(GemmGpu, RepackedOperandsMatchTheReference) {
       for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
         for (Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK, Mode::kSplitK}) {
           for (int64_t stride_a : {int64_t{-1}, int64_t{0}}) {
-            if (stride_a == 0 && shape.batch == 1) continue;
-            Config c;
-            c.s = shape;
-            c.a = a, c.b = b, c.stride_a = stride_a, c.odd_rows = true;
-            Options o;
-            o.mode = mode, o.repack = true;
-            Buffers buf(c);
-            absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
-            ASSERT_TRUE(plan.ok()) << plan.status();
-            // The kernel's A is the user's A here (D row-major): K-major when row-major.
-            EXPECT_EQ(plan->repack_a, a == Layout::kRowMajor) << Describe(c, o);
-            EXPECT_EQ(plan->repack_b, b == Layout::kColMajor) << Describe(c, o);
-            ExpectCorrect(c, o, NextSeed());
+            // Every misaligned operand, and with both K-major (tn), each alone.
+            for (RepackOperands r :
+                 {RepackOperands::kAll, RepackOperands::kA, RepackOperands::kB}) {
+              if (stride_a == 0 && shape.batch == 1) continue;
+              const bool tn = a == Layout::kRowMajor && b == Layout::kColMajor;
+              if (r != RepackOperands::kAll && !tn) continue;
+              Config c;
+              c.s = shape;
+              c.a = a, c.b = b, c.stride_a = stride_a, c.odd_rows = true;
+              Options o;
+              o.mode = mode, o.repack = r;
+              Buffers buf(c);
+              absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+              ASSERT_TRUE(plan.ok()) << plan.status();
+              // The kernel's A is the user's A here (D row-major): K-major when row-major.
+              EXPECT_EQ(plan->repack_a, a == Layout::kRowMajor && r != RepackOperands::kB)
+                  << Describe(c, o);
+              EXPECT_EQ(plan->repack_b, b == Layout::kColMajor && r != RepackOperands::kA)
+                  << Describe(c, o);
+              ExpectCorrect(c, o, NextSeed());
+            }
           }
         }
       }
@@ -741,8 +751,8 @@ TEST(GemmGpu, RepackedOperandsMatchTheReference) {
   CUDA_ASSERT(buf.Refresh(c, NextSeed()));
   const std::vector<float> want = buf.Reference(c);
   Options repack, sk;
-  repack.repack = true, repack.mode = Mode::kDataParallel;
-  sk.repack = false, sk.mode = Mode::kStreamK;
+  repack.repack = RepackOperands::kAll, repack.mode = Mode::kDataParallel;
+  sk.repack = RepackOperands::kNone, sk.mode = Mode::kStreamK;
   absl::StatusOr<size_t> repack_bytes = GetWorkspaceSize(buf.args, repack);
   absl::StatusOr<size_t> sk_bytes = GetWorkspaceSize(buf.args, sk);
   ASSERT_TRUE(repack_bytes.ok() && sk_bytes.ok());

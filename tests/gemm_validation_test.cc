@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "streamk/plan_print.h"
 #include "streamk/streamk.h"
 
 namespace streamk {
@@ -219,6 +220,56 @@ TEST(GemmValidation, PlanKnowsWhichOperandRowsAreMisaligned) {
   p = PlanGemm(g, H200Spec());
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_TRUE(p->a_rows_misaligned);
+}
+
+TEST(GemmValidation, RepackNamesTheCallsOperands) {
+  // Options::repack names this call's A or B; with a column-major D the kernel computes
+  // B^T * A^T, so the plan copies its own B for the call's A.
+  Fixture f;
+  GemmArgs g = f.Valid();
+  g.m = 360, g.n = 424, g.k = 3608, g.lda = 3608, g.ldb = 3608, g.ldc = 424, g.ldd = 424;
+  Options o;
+  o.mode = Mode::kDataParallel;
+  for (const Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
+    g.cd_layout = cd;
+    g.ldc = g.ldd = cd == Layout::kRowMajor ? 424 : 360;
+    const bool swapped = cd == Layout::kColMajor;
+    o.repack = RepackOperands::kA;
+    absl::StatusOr<Plan> p = PlanGemm(g, H200Spec(), o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->repack_a, !swapped) << PlanSummary(*p);
+    EXPECT_EQ(p->repack_b, swapped) << PlanSummary(*p);
+    o.repack = RepackOperands::kB;
+    p = PlanGemm(g, H200Spec(), o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->repack_a, swapped) << PlanSummary(*p);
+    EXPECT_EQ(p->repack_b, !swapped) << PlanSummary(*p);
+    o.repack = RepackOperands::kAll;
+    p = PlanGemm(g, H200Spec(), o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_TRUE(p->repack_a && p->repack_b) << PlanSummary(*p);
+    o.repack = RepackOperands::kNone;
+    p = PlanGemm(g, H200Spec(), o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_FALSE(p->repack_a || p->repack_b) << PlanSummary(*p);
+  }
+  // Naming an operand whose rows are aligned copies nothing.
+  g.cd_layout = Layout::kRowMajor, g.ldc = g.ldd = 424;
+  g.lda = 3616;
+  o.repack = RepackOperands::kA;
+  absl::StatusOr<Plan> p = PlanGemm(g, H200Spec(), o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_FALSE(p->repack_a || p->repack_b) << PlanSummary(*p);
+  EXPECT_TRUE(p->b_rows_misaligned) << PlanSummary(*p);
+}
+
+TEST(GemmValidation, RepackOperandsNamesParseBack) {
+  for (const RepackOperands r : {RepackOperands::kNone, RepackOperands::kA, RepackOperands::kB,
+                                 RepackOperands::kAll})
+    EXPECT_EQ(ParseRepackOperands(RepackOperandsName(r)), r);
+  EXPECT_EQ(ParseRepackOperands("both"), RepackOperands::kAll);
+  EXPECT_EQ(ParseRepackOperands("B"), RepackOperands::kB);
+  EXPECT_EQ(ParseRepackOperands("auto"), std::nullopt);  // unset is the caller's to spell
 }
 
 TEST(GemmValidation, NoGpuIsAStatusNotACrash) {

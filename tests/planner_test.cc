@@ -626,15 +626,17 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   // 4096 x 4096 x 4104 (tn: both operands' rows start at odd multiples of 16 bytes): measured on
   // an H200 (run 75 of docs/results/2026-11-22-h200-kmis/), data-parallel 298 us with the rows
   // as they are, 187 with K = 4096; copying both operands (135 MB read and written) costs about
-  // 40 us. The planner repacks both, puts the copies in the workspace past the flags and the
-  // partials, and plans the kernel for aligned rows. (On a device without the cluster
+  // 40 us. Forced, the planner copies both, puts the copies in the workspace past the flags and
+  // the partials, and plans the kernel for aligned rows. (On a device without the cluster
   // configuration: the H200's runs this shape on clusters instead, PlannerClusters below.)
   DeviceSpec dev = H200Spec();
   dev.cluster_tile = kNoTile;
   Problem q = Shape(4096, 4096, 4104);
   q.a_rows_misaligned = q.b_rows_misaligned = true;
+  PlanOptions all;
+  all.repack = RepackOperands::kAll;
   PlanExplanation why;
-  const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+  const absl::StatusOr<Plan> p = MakePlan(q, dev, all, &why);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_TRUE(p->repack_a && p->repack_b) << *p;
   EXPECT_FALSE(p->a_rows_misaligned || p->b_rows_misaligned) << *p;
@@ -645,25 +647,90 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   EXPECT_EQ(p->repack_b_offset % Plan::kWorkspaceAlignment, 0);
   EXPECT_GE(p->workspace_bytes, p->repack_b_offset + RepackedBytes(*p, 'b'));
   EXPECT_EQ(RepackedBytes(*p, 'a'), 4096 * 4160 * 2);
-  // The prediction includes the copies, and beats the plan without them.
+  // The prediction includes the copies.
   const double copy_us = RepackMicros(q, true, true, dev.cost);
   EXPECT_DOUBLE_EQ(why.repack_us, copy_us);
   EXPECT_NEAR(why.predicted_us, PredictMicros(*p, KernelCost(dev, *p)) + copy_us, 1e-9);
   PlanOptions off;
-  off.repack = false;
+  off.repack = RepackOperands::kNone;
   PlanExplanation why_off;
   const absl::StatusOr<Plan> as_is = MakePlan(q, dev, off, &why_off);
   ASSERT_TRUE(as_is.ok());
   EXPECT_FALSE(as_is->repack_a || as_is->repack_b);
   EXPECT_TRUE(as_is->a_rows_misaligned && as_is->b_rows_misaligned);
-  EXPECT_LT(why.predicted_us, why_off.predicted_us);
   EXPECT_EQ(why_off.repack_us, 0);
-  // A forced decomposition runs on the rows as they are, unless repacking is forced too.
+
+  // Auto copies B's rows alone: the 256-row side of the 128 x 256 tile, two thirds of the loads,
+  // for half the copies. Measured (run 142 of docs/results/2026-11-22-h200-midsplit/, auto with
+  // the copies forced): 210.4 us with B's rows copied, 224.5 with both, 258.2 with A's.
+  PlanExplanation why_auto;
+  const absl::StatusOr<Plan> b = MakePlan(q, dev, {}, &why_auto);
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_TRUE(b->repack_b && !b->repack_a) << *b;
+  EXPECT_TRUE(b->a_rows_misaligned && !b->b_rows_misaligned) << *b;
+  EXPECT_EQ(b->repack_a_offset, 0);
+  EXPECT_GE(b->repack_b_offset,
+            std::max(Plan::kMinFlagsBytes, b->partials_offset + b->partials_bytes));
+  EXPECT_DOUBLE_EQ(why_auto.repack_us, RepackMicros(q, false, true, dev.cost));
+  // Its estimate: the kernel for A's rows as they are (the aligned prediction against the L2's
+  // time for A's loads at the misaligned rate), plus B's copy; under both the others'.
+  Plan aligned = *b;
+  aligned.a_rows_misaligned = false;
+  EXPECT_NEAR(why_auto.predicted_us,
+              LoadBoundMicros(PredictMicros(aligned, KernelCost(dev, *b)),
+                              LoadFloorMicros(*b, true, false, KernelCost(dev, *b))) +
+                  why_auto.repack_us,
+              1e-9);
+  EXPECT_LT(why_auto.predicted_us, why.predicted_us);
+  EXPECT_NE(why_auto.reason.find("B repacked to 128-byte rows first"), std::string::npos)
+      << why_auto.reason;
+  // A forced decomposition runs on the rows as they are, unless repacking is forced too: every
+  // misaligned operand, or the one named.
   PlanOptions dp;
   dp.mode = Mode::kDataParallel;
   EXPECT_FALSE(MustPlan(q, dev, dp).repack_a);
-  dp.repack = true;
-  EXPECT_TRUE(MustPlan(q, dev, dp).repack_a);
+  dp.repack = RepackOperands::kAll;
+  EXPECT_TRUE(MustPlan(q, dev, dp).repack_a && MustPlan(q, dev, dp).repack_b);
+  dp.repack = RepackOperands::kA;
+  const Plan only_a = MustPlan(q, dev, dp);
+  EXPECT_TRUE(only_a.repack_a && !only_a.repack_b && only_a.b_rows_misaligned) << only_a;
+  dp.repack = RepackOperands::kB;
+  const Plan only_b = MustPlan(q, dev, dp);
+  EXPECT_TRUE(!only_b.repack_a && only_b.repack_b && only_b.a_rows_misaligned) << only_b;
+}
+
+TEST(PlannerRepack, ASmallOperandReadByEveryTileRowIsCopiedAlone) {
+  // Tall-skinny shapes with both operands' rows misaligned: the small operand (A here, a few
+  // hundred rows) is re-read by every tile row of the large one, so half the loads are its rows,
+  // and its copy is cheap. Measured on an H200 (run 142 of
+  // docs/results/2026-11-22-h200-midsplit/, bench M x N x K, the kernel's problem N x M x K;
+  // auto, us): as the rows are / A's rows copied / both copied.
+  const DeviceSpec dev = H200Spec();
+  struct Case {
+    int64_t m, n, k;
+    double as_is_us, a_us, both_us;
+  } cases[] = {{376, 5520, 2200, 30.8, 24.6, 36.6},
+               {248, 7136, 2744, 31.5, 25.9, 46.8},
+               {496, 4104, 1960, 25.4, 21.4, 27.4}};
+  for (const Case& c : cases) {
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(MisalignedShape(c.m, c.n, c.k), dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_TRUE(p->repack_a && !p->repack_b) << *p << "\n" << why.reason;
+    EXPECT_EQ(p->cluster_m, 1) << *p;
+    EXPECT_TRUE(p->b_rows_misaligned) << *p;
+    EXPECT_NE(why.reason.find("A repacked to 128-byte rows first"), std::string::npos)
+        << why.reason;
+  }
+  // A short GEMM's time is the host's (two launches instead of one): 904 x 168 x 1368 ran
+  // 10.8 us as the rows are and 13.3 with A's rows copied. Auto leaves it.
+  const Plan small = MustPlan(MisalignedShape(168, 904, 1368), dev);
+  EXPECT_FALSE(small.repack_a || small.repack_b) << small;
+  // A forced decomposition copies nothing unless asked to.
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  const Plan forced = MustPlan(MisalignedShape(376, 5520, 2200), dev, dp);
+  EXPECT_FALSE(forced.repack_a || forced.repack_b) << forced;
 }
 
 TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
@@ -673,7 +740,8 @@ TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
   DeviceSpec dev = H200Spec();
   dev.cluster_tile = kNoTile;  // repacking alone
   PlanOptions dp;
-  dp.mode = Mode::kDataParallel, dp.tile = TileShape{128, 256, 64}, dp.repack = false;
+  dp.mode = Mode::kDataParallel, dp.tile = TileShape{128, 256, 64};
+  dp.repack = RepackOperands::kNone;
   struct Case {
     int64_t m, n, k;
     double measured_us;
@@ -689,12 +757,13 @@ TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
     EXPECT_LT(LoadFloorMicros(p, false, false, dev.cost), 0.5 * floor);
   }
   // Forced copies of 1000 x 2648 x 3288's operands made it slower (43.0 -> 57.8 us): auto keeps
-  // the rows as they are. Of 4096 x 4096 x 4104's they made it faster (306.7 -> 261.4 us).
+  // the rows as they are. Of 4096 x 4096 x 4104's they made it faster (306.7 -> 261.4 us; B's
+  // alone, 210.4 us in run 142, faster still).
   Problem small = Shape(2648, 1000, 3288), big = Shape(4096, 4096, 4104);
   small.a_rows_misaligned = small.b_rows_misaligned = true;
   big.a_rows_misaligned = big.b_rows_misaligned = true;
-  EXPECT_FALSE(MustPlan(small, dev).repack_a);
-  EXPECT_TRUE(MustPlan(big, dev).repack_a);
+  EXPECT_FALSE(MustPlan(small, dev).repack_a || MustPlan(small, dev).repack_b);
+  EXPECT_TRUE(MustPlan(big, dev).repack_b);
 }
 
 TEST(PlannerClusters, TheClusterTileRunsOnPairsOfSmsThatReadBOnce) {
@@ -730,7 +799,7 @@ TEST(PlannerClusters, TheClusterTileRunsOnPairsOfSmsThatReadBOnce) {
   PlanOptions blocks, clusters;
   blocks.mode = clusters.mode = Mode::kDataParallel;
   blocks.tile = dev.tile, clusters.tile = dev.cluster_tile;
-  blocks.repack = clusters.repack = false;
+  blocks.repack = clusters.repack = RepackOperands::kNone;
   Problem q = Shape(4096, 4096, 4104);
   q.a_rows_misaligned = q.b_rows_misaligned = true;
   const double without = LoadFloorMicros(MustPlan(q, dev, blocks), true, true, dev.cost);
@@ -780,11 +849,11 @@ TEST(PlannerClusters, AutoRunsLargeMisalignedShapesOnClusters) {
   o.tile = dev.tile;
   EXPECT_EQ(MustPlan(MisalignedShape(4096, 4096, 4104), dev, o).cluster_m, 1);
   o = {};
-  o.repack = true;
+  o.repack = RepackOperands::kAll;
   const Plan copied = MustPlan(MisalignedShape(4096, 4096, 4104), dev, o);
   EXPECT_EQ(copied.cluster_m, 1);
   EXPECT_TRUE(copied.repack_a && copied.repack_b);
-  o.repack = false;
+  o.repack = RepackOperands::kNone;
   EXPECT_EQ(MustPlan(MisalignedShape(4096, 4096, 4104), dev, o).cluster_m, 2);
 }
 
@@ -828,7 +897,7 @@ TEST(PlannerRepack, SmallShapesAndAlignedRowsAreNotCopied) {
   EXPECT_FALSE(p.repack_a || p.repack_b) << p;
   // Forced: every misaligned operand, however small.
   PlanOptions on;
-  on.repack = true;
+  on.repack = RepackOperands::kAll;
   const Plan forced = MustPlan(small, dev, on);
   EXPECT_TRUE(forced.repack_a && forced.repack_b) << forced;
   Problem only_b = small;
@@ -855,7 +924,7 @@ TEST(PlannerRepack, CopiesOfABatchAreCountedPerEntry) {
   Problem q = Shape(1000, 3000, 1000, 3);
   q.a_rows_misaligned = q.b_rows_misaligned = true;
   PlanOptions on;
-  on.repack = true;
+  on.repack = RepackOperands::kAll;
   const Plan p = MustPlan(q, dev, on);
   ASSERT_TRUE(p.repack_a && p.repack_b);
   EXPECT_EQ(p.repack_ld, 1024);

@@ -21,17 +21,18 @@ struct DecompositionFlags {
   std::string reduction;  // empty: the planner's
   int reduction_slices = 0;
   std::string tile;  // BMxBNxBK; empty: the planner's pick
-  std::string repack = "auto";  // auto | on | off
+  std::string repack = "auto";  // auto | on | off | a | b
 };
 
-// --repack: "auto" (the planner decides), "on" or "off" (PlanOptions::repack).
-inline absl::Status ParseRepack(const std::string& s, std::optional<bool>* repack) {
+// --repack: "auto" (the planner decides), "on", "off", "a" or "b" (PlanOptions::repack).
+inline absl::Status ParseRepack(const std::string& s, std::optional<RepackOperands>* repack) {
   if (s == "auto") {
     repack->reset();
-  } else if (s == "on" || s == "off") {
-    *repack = s == "on";
+  } else if (const std::optional<RepackOperands> r = ParseRepackOperands(s)) {
+    *repack = *r;
   } else {
-    return absl::InvalidArgumentError(absl::StrCat("--repack ", s, ": expected auto, on or off"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--repack ", s, ": expected auto, on, off, a or b"));
   }
   return absl::OkStatus();
 }

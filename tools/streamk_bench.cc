@@ -68,8 +68,8 @@ ABSL_FLAG(bool, programmatic_launch, true,
           "(programmatic dependent launch; false only to measure what it saves)");
 ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows to aligned rows before the kernel: auto (the "
-          "planner decides for mode auto; other modes copy nothing), on or off (every streamk "
-          "mode)");
+          "planner decides for mode auto; other modes copy nothing), on, off, a or b (A's or B's "
+          "rows only; every streamk mode)");
 ABSL_FLAG(bool, rotate, false, "cycle input buffers totalling more than 2x L2 (cold-cache times)");
 ABSL_FLAG(int, warmup, 5, "launches before timing");
 ABSL_FLAG(int, reps, 15, "timed repetitions (the median is reported)");
@@ -237,7 +237,7 @@ int main(int argc, char** argv) {
 
   absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(absl::GetFlag(FLAGS_modes));
   if (!modes.ok()) return Fail(std::string(modes.status().message()));
-  std::optional<bool> repack;
+  std::optional<RepackOperands> repack;
   if (absl::Status s = ParseRepack(absl::GetFlag(FLAGS_repack), &repack); !s.ok())
     return Fail(std::string(s.message()));
   for (ModeSpec& m : *modes) {

@@ -41,7 +41,8 @@ ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(bool, json, false, "print one JSON object instead of the text report");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
 ABSL_FLAG(std::string, repack, "auto",
-          "copy operands with misaligned K-major rows to aligned rows first: auto (the planner decides), on or off");
+          "copy operands with misaligned K-major rows to aligned rows first: auto (the planner "
+          "decides), on, off, a or b (A's or B's rows only)");
 ABSL_FLAG(std::string, misaligned, "auto",
           "operands whose K-major rows start at odd multiples of 16 bytes (slower TMA loads): "
           "none | a | b | both | auto (gemm()'s default layouts, row-major A and column-major B, "

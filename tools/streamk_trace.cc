@@ -37,7 +37,8 @@ ABSL_FLAG(int, reduction_slices, 0, "separate: reduction blocks per tile (0: the
 ABSL_FLAG(std::string, tile, "",
           "kernel configuration BMxBNxBK, one of the GPU's (default: the planner's pick)");
 ABSL_FLAG(std::string, repack, "auto",
-          "copy operands with misaligned K-major rows to aligned rows first: auto (the planner decides), on or off");
+          "copy operands with misaligned K-major rows to aligned rows first: auto (the planner "
+          "decides), on, off, a or b (A's or B's rows only)");
 ABSL_FLAG(std::string, reduction, "", "deterministic, atomic or separate (empty: the planner's)");
 ABSL_FLAG(std::string, dtype, "fp16", "fp16 or bf16 inputs and output");
 ABSL_FLAG(double, beta, 0,

@@ -73,10 +73,11 @@ struct PlanOptions {
   // cluster configuration is weighed by auto for misaligned rows only.
   TileShape tile = kNoTile;
   // Operands with misaligned rows (Problem::a_rows_misaligned, b_rows_misaligned), copied to
-  // aligned rows before the kernel (Plan::repack_a, repack_b). Unset: with mode kAuto, all of them
-  // where the planner estimates the copies pay for themselves (RepackMicros, LoadFloorMicros);
-  // with a forced mode, none. true: every such operand; false: none.
-  std::optional<bool> repack;
+  // aligned rows before the kernel (Plan::repack_a, repack_b). Unset: with mode kAuto, the one
+  // or both whose copies the planner estimates pay for themselves most (RepackMicros,
+  // LoadFloorMicros); with a forced mode, none. Set: those named (kAll: every such operand),
+  // however small the gain.
+  std::optional<RepackOperands> repack;
 };
 
 // One decomposition the planner weighed.

@@ -89,10 +89,11 @@ struct Options {
   TileShape tile = kNoTile;
   // K-major A or B rows that start at odd multiples of 16 bytes (lda, ldb, a batch stride or the
   // pointer not a multiple of 32 bytes): copy the operand to 128-byte-aligned rows in the
-  // workspace before the kernel. Unset: in auto mode, where the planner predicts the copies pay
-  // (a forced mode runs on the rows as they are); true: always; false: never. See
+  // workspace before the kernel. Unset: in auto mode, the operands whose copies the planner
+  // predicts pay (a forced mode runs on the rows as they are); kAll: every such operand; kA or
+  // kB: that one (this call's A or B, whatever the layouts); kNone: never. See
   // PlanOptions::repack.
-  std::optional<bool> repack;
+  std::optional<RepackOperands> repack;
   // Launch plans whose blocks wait on each other cooperatively (co-residency guaranteed by the
   // runtime). Off only to measure what that costs.
   bool cooperative = true;

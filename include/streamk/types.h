@@ -37,6 +37,11 @@ enum class Reduction : uint8_t {
 // `swizzle` tile rows; kAlongM walks m fastest within bands of `swizzle` tile columns.
 enum class Raster : uint8_t { kAlongN, kAlongM };
 
+// Which operands whose K-major rows start at odd multiples of 16 bytes are copied to aligned rows
+// before the kernel (PlanOptions::repack, Options::repack): none, A's, B's, or every such one.
+// Naming an operand whose rows are aligned copies nothing.
+enum class RepackOperands : uint8_t { kNone, kA, kB, kAll };
+
 // Size of one element in bytes.
 constexpr int DTypeBytes(DType t) { return t == DType::kF32 ? 4 : 2; }
 
@@ -45,6 +50,7 @@ const char* LayoutName(Layout l);        // "row", "col"
 const char* ModeName(Mode m);            // "auto", "dp", "splitk", "streamk"
 const char* ReductionName(Reduction r);  // "deterministic", "atomic", "separate"
 const char* RasterName(Raster r);        // "along-n", "along-m"
+const char* RepackOperandsName(RepackOperands r);  // "off", "a", "b", "on"
 
 // The inverse of the *Name functions (also accepts a few common spellings such as "half",
 // "data-parallel", "split-k"). nullopt for anything else.
@@ -52,6 +58,7 @@ std::optional<DType> ParseDType(std::string_view s);
 std::optional<Layout> ParseLayout(std::string_view s);
 std::optional<Mode> ParseMode(std::string_view s);
 std::optional<Reduction> ParseReduction(std::string_view s);
+std::optional<RepackOperands> ParseRepackOperands(std::string_view s);
 
 template <typename Sink>
 void AbslStringify(Sink& sink, DType v) { sink.Append(DTypeName(v)); }
@@ -63,5 +70,7 @@ template <typename Sink>
 void AbslStringify(Sink& sink, Reduction v) { sink.Append(ReductionName(v)); }
 template <typename Sink>
 void AbslStringify(Sink& sink, Raster v) { sink.Append(RasterName(v)); }
+template <typename Sink>
+void AbslStringify(Sink& sink, RepackOperands v) { sink.Append(RepackOperandsName(v)); }
 
 }  // namespace streamk
