@@ -109,11 +109,7 @@ PlanOptions ToPlanOptions(const Options& o, const GemmArgs& g) {
   p.avail_sms = o.avail_sms;
   p.tile = o.tile;
   p.repack = o.repack;
-  if (g.cd_layout == Layout::kColMajor && o.repack == RepackOperands::kA) {
-    p.repack = RepackOperands::kB;
-  } else if (g.cd_layout == Layout::kColMajor && o.repack == RepackOperands::kB) {
-    p.repack = RepackOperands::kA;
-  }
+  if (o.repack && g.cd_layout == Layout::kColMajor) p.repack = SwapOperands(*o.repack);
   return p;
 }
 

@@ -962,6 +962,8 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
     dp_us = d.ok() ? PredictMicros(*d, KernelCost(device, *d)) : pick_us;
   }
   struct Extra {
+    Extra(TileShape t, const CostModel* c, double over, double min_us)
+        : tile(t), cost(c), over_streamk(over), min_dp_us(min_us) {}
     TileShape tile;
     const CostModel* cost;
     double over_streamk;  // the margin over a Stream-K pick

@@ -269,7 +269,12 @@ TEST(GemmValidation, RepackOperandsNamesParseBack) {
     EXPECT_EQ(ParseRepackOperands(RepackOperandsName(r)), r);
   EXPECT_EQ(ParseRepackOperands("both"), RepackOperands::kAll);
   EXPECT_EQ(ParseRepackOperands("B"), RepackOperands::kB);
+  EXPECT_EQ(ParseRepackOperands("ab"), RepackOperands::kAll);  // RepackName(plan)'s spelling
   EXPECT_EQ(ParseRepackOperands("auto"), std::nullopt);  // unset is the caller's to spell
+  EXPECT_EQ(SwapOperands(RepackOperands::kA), RepackOperands::kB);
+  EXPECT_EQ(SwapOperands(RepackOperands::kB), RepackOperands::kA);
+  EXPECT_EQ(SwapOperands(RepackOperands::kAll), RepackOperands::kAll);
+  EXPECT_EQ(SwapOperands(RepackOperands::kNone), RepackOperands::kNone);
 }
 
 TEST(GemmValidation, NoGpuIsAStatusNotACrash) {

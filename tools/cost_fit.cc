@@ -164,13 +164,10 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   }
   absl::StatusOr<GemmArgs> args = BenchArgs(r);
   if (!args.ok()) return args.status();
-  // Operands repacked as recorded (the kernel's A and B: with a column-major D, the call's B
-  // and A).
-  const bool swapped = args->cd_layout == Layout::kColMajor;
-  o.repack = r.repack.empty()  ? RepackOperands::kNone
-             : r.repack == "ab" ? RepackOperands::kAll
-             : (r.repack == "a") != swapped ? RepackOperands::kA
-                                            : RepackOperands::kB;
+  // Operands repacked as recorded ("", "a", "b" or "ab": the kernel's A and B, which Options
+  // names as the call's).
+  const RepackOperands recorded = ParseRepackOperands(r.repack).value_or(RepackOperands::kNone);
+  o.repack = args->cd_layout == Layout::kColMajor ? SwapOperands(recorded) : recorded;
   absl::StatusOr<Plan> p = PlanGemm(*args, one, o);
   if (!p.ok()) return p.status();
   if (p->dp_tiles != r.dp_tiles || p->sk_tiles != r.sk_tiles || p->sk_blocks != r.sk_blocks ||

@@ -42,6 +42,14 @@ enum class Raster : uint8_t { kAlongN, kAlongM };
 // Naming an operand whose rows are aligned copies nothing.
 enum class RepackOperands : uint8_t { kNone, kA, kB, kAll };
 
+// The same operands with A and B trading names: a GEMM with a column-major D runs as the
+// row-major D^T = B^T A^T, whose A is the call's B.
+constexpr RepackOperands SwapOperands(RepackOperands r) {
+  return r == RepackOperands::kA   ? RepackOperands::kB
+         : r == RepackOperands::kB ? RepackOperands::kA
+                                   : r;
+}
+
 // Size of one element in bytes.
 constexpr int DTypeBytes(DType t) { return t == DType::kF32 ? 4 : 2; }
 
