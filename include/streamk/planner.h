@@ -69,8 +69,9 @@ struct PlanOptions {
   // kNoTile: the device's kernel tile, or, where the device has two kernel configurations
   // (DeviceSpec::alt_tile), whichever of the two is predicted faster for the shape, and for
   // data-parallel plans the third (DeviceSpec::mid_tile) where predicted clearly faster still
-  // (MakePlan), or the fourth (DeviceSpec::wide_tile) where it is the faster of the two. The
-  // cluster configuration is weighed by auto for misaligned rows only.
+  // (MakePlan), or the fourth (DeviceSpec::wide_tile): the faster of those two that clear their
+  // margins (docs/planner.md). The cluster configuration is weighed by auto for misaligned rows
+  // only.
   TileShape tile = kNoTile;
   // Operands with misaligned rows (Problem::a_rows_misaligned, b_rows_misaligned), copied to
   // aligned rows before the kernel (Plan::repack_a, repack_b). Unset: with mode kAuto, the one
