@@ -87,46 +87,34 @@ struct Epilogue {
     }
   }
 
-  // D = alpha * acc + beta * C for 16-bit T through TMA copies: `d` (and `c` where beta != 0) map
-  // D (C) as a {n, m, batch} tensor, box kBoxCols x kTileM, 128-byte swizzle (launch.cu). With
-  // beta != 0, thread 0 first loads the tile of C into the stage's boxes on mbarrier `bar` (shared
-  // address, freshly initialized for one arrival by the caller), zero-filled outside C. Every
-  // thread then replaces its fragments' elements of the boxes with D's, scaled and converted, and
-  // thread 0 hands the boxes to the TMA unit, which writes D clipped at m and n, and the block
-  // returns without waiting for the writes. The old path's two passes with a block barrier each,
-  // and its stores from every thread, kept the tensor cores idle for 3.7-4.7 us per 128 x 256 tile
-  // (streamk-trace, H200), 5-7 us with C. The caller has made the stage free (AwaitStoreReads) and
-  // waits again before its next use of the area and before the block exits.
+  // D = alpha * acc + beta * C through TMA copies: `d` (and `c` where beta != 0) map D (C) as a
+  // {n, m, batch} tensor, box kTileM rows x 128 bytes of columns (64 16-bit elements, 32 fp32),
+  // 128-byte swizzle (launch.cu). The stage holds kTileN / 64 boxes: a 16-bit tile in one round,
+  // an fp32 tile in two of half its columns each. Per round, with beta != 0, thread 0 first loads
+  // the round's boxes of C on mbarrier `bar` (shared address, freshly initialized for one arrival
+  // per round by the caller; round r waits for parity r), zero-filled outside C. Every thread then
+  // replaces its fragments' elements of the boxes with D's, scaled and converted, and thread 0
+  // hands the boxes to the TMA unit, which writes D clipped at m and n; between rounds thread 0
+  // waits until the unit has read the boxes. The block returns without waiting for the last
+  // round's writes. The old path's two passes with a block barrier each, and its stores from
+  // every thread, kept the tensor cores idle for 3.7-4.7 us per 128 x 256 tile (streamk-trace,
+  // H200), 5-7 us with C. The caller has made the stage free (AwaitStoreReads) and waits again
+  // before its next use of the area and before the block exits.
+  // A round whose columns all lie at or past n (a narrow D: decode shapes) is skipped.
   template <class Mainloop, typename T>
   __device__ static void RunTma(char* smem, const typename Mainloop::Accumulators& acc, float alpha,
                                 float beta, const CUtensorMap* d, const CUtensorMap* c,
-                                uint32_t bar, int batch, int tile_m0, int tile_n0) {
+                                uint32_t bar, int n, int batch, int tile_m0, int tile_n0) {
     static_assert(Mainloop::kMI == 1 && Mainloop::kColumnBlocks && Mainloop::kBN == kTileN,
                   "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows");
-    static_assert(sizeof(T) == 2, "16-bit D");
-    constexpr int kBoxes = kTileN / kBoxCols;
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16-bit or fp32 D");
     char* boxes = AlignedBoxes(smem);
-    const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(boxes));
-    const int tid = threadIdx.x;
-    if (beta != 0.0f) {
-      if (tid == 0) {
-        sm90::MbarrierArriveExpectTx(bar, kBoxes * kBoxBytes);
-#pragma unroll
-        for (int b = 0; b < kBoxes; ++b)
-          sm90::TmaLoad(base + b * kBoxBytes, c, bar, tile_n0 + b * kBoxCols, tile_m0, batch);
-      }
-      sm90::MbarrierWait(bar, 0);
-      StageTile<Mainloop, T, true>(boxes, acc, alpha, beta);
-    } else {
-      StageTile<Mainloop, T, false>(boxes, acc, alpha, 0.0f);
-    }
-    sm90::FenceProxyAsync();
-    ComputeSync<kThreads>();
-    if (tid == 0) {
-#pragma unroll
-      for (int b = 0; b < kBoxes; ++b)
-        sm90::TmaStore(d, base + b * kBoxBytes, tile_n0 + b * kBoxCols, tile_m0, batch);
-      sm90::BulkCommit();
+    TmaRound<Mainloop, T, 0>(boxes, acc, alpha, beta, d, c, bar, batch, tile_m0, tile_n0);
+    if constexpr (sizeof(T) == 4) {
+      if (tile_n0 + kTileN / 2 >= n) return;
+      if (threadIdx.x == 0) sm90::BulkWaitRead();  // the first round's boxes are read
+      ComputeSync<kThreads>();
+      TmaRound<Mainloop, T, 1>(boxes, acc, alpha, beta, d, c, bar, batch, tile_m0, tile_n0);
     }
   }
 
@@ -164,20 +152,58 @@ struct Epilogue {
     return smem + ((1024u - (at & 1023u)) & 1023u);
   }
 
-  // RunTma's pass through the boxes: every thread's fragments, scaled (with kBeta, plus beta times
-  // the boxes' C), converted, in place. Two instantiations, so that the pass without C keeps the
-  // plain stores the compiler schedules freely (with the C reads' volatile accesses it ran 3-4%
-  // slower over the waveq set).
-  template <class Mainloop, typename T, bool kBeta>
+  // RunTma's round kRound: tile columns [kRound, kRound + 1) x kRoundCols.
+  template <class Mainloop, typename T, int kRound>
+  __device__ static void TmaRound(char* boxes, const typename Mainloop::Accumulators& acc,
+                                  float alpha, float beta, const CUtensorMap* d,
+                                  const CUtensorMap* c, uint32_t bar, int batch, int tile_m0,
+                                  int tile_n0) {
+    constexpr int kBoxes = kTileN / kBoxCols;  // per round
+    constexpr int kRoundCols = kTileN * 2 / static_cast<int>(sizeof(T));
+    constexpr int kBoxElements = 128 / static_cast<int>(sizeof(T));
+    const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(boxes));
+    const int tid = threadIdx.x;
+    const int col0 = tile_n0 + kRound * kRoundCols;
+    if (beta != 0.0f) {
+      if (tid == 0) {
+        sm90::MbarrierArriveExpectTx(bar, kBoxes * kBoxBytes);
+#pragma unroll
+        for (int b = 0; b < kBoxes; ++b)
+          sm90::TmaLoad(base + b * kBoxBytes, c, bar, col0 + b * kBoxElements, tile_m0, batch);
+      }
+      sm90::MbarrierWait(bar, kRound & 1);
+      StageTile<Mainloop, T, true, kRound>(boxes, acc, alpha, beta);
+    } else {
+      StageTile<Mainloop, T, false, kRound>(boxes, acc, alpha, 0.0f);
+    }
+    sm90::FenceProxyAsync();
+    ComputeSync<kThreads>();
+    if (tid == 0) {
+#pragma unroll
+      for (int b = 0; b < kBoxes; ++b)
+        sm90::TmaStore(d, base + b * kBoxBytes, col0 + b * kBoxElements, tile_m0, batch);
+      sm90::BulkCommit();
+    }
+  }
+
+  // RunTma's pass through the boxes: every thread's fragments of round kRound (all of them for
+  // 16-bit T, half for fp32), scaled (with kBeta, plus beta times the boxes' C), converted, in
+  // place. Two instantiations, so that the pass without C keeps the plain stores the compiler
+  // schedules freely (with the C reads' volatile accesses it ran 3-4% slower over the waveq set).
+  template <class Mainloop, typename T, bool kBeta, int kRound>
   __device__ static void StageTile(char* boxes, const typename Mainloop::Accumulators& acc,
                                    float alpha, float beta) {
+    constexpr int kRoundFragments = Mainloop::kNI * 2 / static_cast<int>(sizeof(T));
+    constexpr int kBoxElements = 128 / sizeof(T);
     const int tid = threadIdx.x;
     const int rows[2] = {Mainloop::AccRow(tid, 0, 0), Mainloop::AccRow(tid, 0, 2)};
 #pragma unroll
-    for (int j = 0; j < Mainloop::kNI; ++j) {
-      const int col = Mainloop::AccCol(tid, j, 0);
-      char* box = boxes + (col / kBoxCols) * kBoxBytes;
-      const int chunk = (col % kBoxCols) / 8, within = (col % 8) * 2;
+    for (int jr = 0; jr < kRoundFragments; ++jr) {
+      const int j = kRound * kRoundFragments + jr;
+      const int col = Mainloop::AccCol(tid, jr, 0);  // within the round's columns
+      char* box = boxes + (col / kBoxElements) * kBoxBytes;
+      const int chunk = (col % kBoxElements) * static_cast<int>(sizeof(T)) / 16;
+      const int within = col * static_cast<int>(sizeof(T)) % 16;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         // 128-byte swizzle: 16-byte chunk c of row r sits at chunk c ^ (r % 8). A warp's 8 rows
@@ -189,15 +215,27 @@ struct Epilogue {
           // One element pair at a time, read and written by volatile accesses: with plain ones
           // this kernel spilled more (188 against 112 bytes of stores, ptxas for sm_90a).
           const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(at));
-          uint32_t word;
-          asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(word) : "r"(addr) : "memory");
-          T in[2];
-          memcpy(in, &word, 4);
-          v0 += beta * ToFloat(in[0]);
-          v1 += beta * ToFloat(in[1]);
-          asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(addr), "r"(Pack<T>(v0, v1)) : "memory");
-        } else {
+          if constexpr (sizeof(T) == 2) {
+            uint32_t word;
+            asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(word) : "r"(addr) : "memory");
+            T in[2];
+            memcpy(in, &word, 4);
+            v0 += beta * ToFloat(in[0]);
+            v1 += beta * ToFloat(in[1]);
+            asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(addr), "r"(Pack<T>(v0, v1)) : "memory");
+          } else {
+            float c0, c1;
+            asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(c0) : "r"(addr) : "memory");
+            asm volatile("ld.shared.f32 %0, [%1+4];\n" : "=f"(c1) : "r"(addr) : "memory");
+            v0 += beta * c0;
+            v1 += beta * c1;
+            asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(addr), "f"(v0) : "memory");
+            asm volatile("st.shared.f32 [%0+4], %1;\n" ::"r"(addr), "f"(v1) : "memory");
+          }
+        } else if constexpr (sizeof(T) == 2) {
           *reinterpret_cast<uint32_t*>(at) = Pack<T>(v0, v1);
+        } else {
+          *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
         }
       }
     }

@@ -81,10 +81,10 @@ EncodeTiledFn EncodeTiled() {
   return fn;
 }
 
-// A {inner, outer, entries} tensor of 2-byte elements for `encode`: `ld` elements between
-// consecutive outer indices, `stride` between entries (read only where entries > 1), boxes of
-// box_inner x box_outer x 1.
-CUresult EncodeTensor16(EncodeTiledFn encode, CUtensorMap* map, DType type, const void* ptr,
+// A {inner, outer, entries} tensor of `type` (2-byte elements, or 4-byte fp32) for `encode`: `ld`
+// elements between consecutive outer indices, `stride` between entries (read only where
+// entries > 1), boxes of box_inner x box_outer x 1.
+CUresult EncodeTensor(EncodeTiledFn encode, CUtensorMap* map, DType type, const void* ptr,
                         int64_t inner, int64_t outer, int64_t entries, int64_t ld, int64_t stride,
                         int box_inner, int box_outer, CUtensorMapSwizzle swizzle,
                         CUtensorMapL2promotion promotion) {
@@ -100,14 +100,16 @@ CUresult EncodeTensor16(EncodeTiledFn encode, CUtensorMap* map, DType type, cons
     CUtensorMapL2promotion promotion;
   };
   static_assert(std::has_unique_object_representations_v<Key>, "no padding in a bytewise key");
+  const cuuint64_t bytes = static_cast<cuuint64_t>(DTypeBytes(type));
   const Key key{ptr,
                 {static_cast<cuuint64_t>(inner), static_cast<cuuint64_t>(outer),
                  static_cast<cuuint64_t>(entries)},
-                {static_cast<cuuint64_t>(ld) * 2,
-                 static_cast<cuuint64_t>(entries > 1 ? stride : ld * outer) * 2},
+                {static_cast<cuuint64_t>(ld) * bytes,
+                 static_cast<cuuint64_t>(entries > 1 ? stride : ld * outer) * bytes},
                 {static_cast<cuuint32_t>(box_inner), static_cast<cuuint32_t>(box_outer), 1u},
-                type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                                     : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+                type == DType::kF32    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+                : type == DType::kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                                       : CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
                 swizzle,
                 promotion};
   struct Entry {
@@ -151,7 +153,7 @@ cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const vo
   // mn-contiguous: tile_k rows of 64 elements (128 bytes: the 128-byte swizzle), loaded up to
   // tile_mn / 64 times.
   const bool wide = mn_contiguous || tile_k * 2 == 128;
-  const CUresult r = EncodeTensor16(
+  const CUresult r = EncodeTensor(
       encode, map, type, ptr, mn_contiguous ? mn : k, mn_contiguous ? k : mn, entries, ld, stride,
       mn_contiguous ? 64 : tile_k, mn_contiguous ? tile_k : box_rows,
       wide ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B,
@@ -159,26 +161,27 @@ cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const vo
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-// A 16-bit row-major m x n matrix (C or D) as a {n, m, batch} tensor for the epilogue's TMA
-// copies (tma_operands.h): box 64 x a block's rows of the tile, 128-byte swizzle.
+// A row-major m x n matrix (C or D) as a {n, m, batch} tensor for the epilogue's TMA copies
+// (tma_operands.h): box 128 bytes of columns (64 16-bit elements, 32 fp32) x a block's rows of
+// the tile, 128-byte swizzle.
 bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t ld, int64_t stride,
                         const Plan& plan) {
   const EncodeTiledFn encode = EncodeTiled();
   if (encode == nullptr || ptr == nullptr) return false;
-  return EncodeTensor16(encode, map, type, ptr, plan.n, plan.m, plan.batch > 1 ? plan.batch : 1,
-                        ld, stride, 64, plan.tile_m / plan.cluster_m, CU_TENSOR_MAP_SWIZZLE_128B,
-                        CU_TENSOR_MAP_L2_PROMOTION_NONE) == CUDA_SUCCESS;
+  return EncodeTensor(encode, map, type, ptr, plan.n, plan.m, plan.batch > 1 ? plan.batch : 1, ld,
+                      stride, 128 / DTypeBytes(type), plan.tile_m / plan.cluster_m,
+                      CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE) == CUDA_SUCCESS;
 }
 
 // The epilogue's TMA maps: D (tma->d_store) and, with beta != 0, C (tma->c_load). None where the
-// epilogue keeps its own loads and stores: fp32 D (a tile's boxes would not fit the stage), rows
-// whose n elements end inside a 16-byte chunk, or a C or D the driver cannot describe. The TMA
+// epilogue keeps its own loads and stores: rows whose n elements end inside a 16-byte chunk, or a
+// C or D the driver cannot describe (rows or batch entries not 16-byte aligned). The TMA
 // unit writes whole 16-byte chunks: a box that crosses n overwrote the elements from n up to the
 // next 16-byte boundary (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue
 // 11583), and those may belong to another matrix (D a column slice of a wider one).
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = 0;
-  if (args.output == DType::kF32 || plan.n * 2 % 16 != 0) return;
+  if (plan.n * DTypeBytes(args.output) % 16 != 0) return;
   if (!EncodeOutputMatrix(&tma->d, args.output, args.d, args.ldd, args.stride_d, plan)) return;
   if (args.beta != 0.0f) {
     if (!EncodeOutputMatrix(&tma->c, args.output, args.c, args.ldc, args.stride_c, plan)) return;

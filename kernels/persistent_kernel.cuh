@@ -129,8 +129,8 @@ struct StreamKGemm {
     return c;
   }
 
-  // The epilogue. With the TMA store (tma->d_store: a specialized mainloop, 16-bit D) D is written
-  // asynchronously from the stage, and every later use of the stage waits for the TMA unit's
+  // The epilogue. With the TMA store (tma->d_store: a specialized mainloop, D's rows 16-byte
+  // multiples) D is written asynchronously from the stage, and every later use of the stage waits for the TMA unit's
   // reads first (AwaitStage).
   __device__ static void Finish(char* smem, const Plan& p, const GemmKernelArgs& a,
                                 const TmaOperands* tma, const mapping::TileCoord& c,
@@ -143,11 +143,15 @@ struct StreamKGemm {
         const float beta = tma->c_load ? a.beta : 0.0f;
         if (a.output == DType::kBF16) {
           Epi::template RunTma<Mainloop, __nv_bfloat16>(smem + kEpilogueOffset, acc, a.alpha,
-                                                         beta, &tma->d, &tma->c, bar, c.batch,
-                                                         tile_m0, tile_n0);
+                                                         beta, &tma->d, &tma->c, bar, p.n,
+                                                         c.batch, tile_m0, tile_n0);
+        } else if (a.output == DType::kF32) {
+          Epi::template RunTma<Mainloop, float>(smem + kEpilogueOffset, acc, a.alpha, beta,
+                                                &tma->d, &tma->c, bar, p.n, c.batch, tile_m0,
+                                                tile_n0);
         } else {
           Epi::template RunTma<Mainloop, __half>(smem + kEpilogueOffset, acc, a.alpha, beta,
-                                                 &tma->d, &tma->c, bar, c.batch, tile_m0,
+                                                 &tma->d, &tma->c, bar, p.n, c.batch, tile_m0,
                                                  tile_n0);
         }
         return;

@@ -8,9 +8,9 @@
 //     128-byte swizzle: one box is one 64-wide part of the tile; tile side / 64 boxes (fewer for
 //     a partial tile) make the tile.
 // Elements outside the tensor (m, n or k tails) are filled with zeros by the TMA unit.
-// D, where the epilogue stores it by TMA (d_store: 16-bit D with rows of n elements a multiple of
-// 16 bytes; launch.cu), is a {n, m, batch} tensor, box {64, 128, 1}, 128-byte swizzle
-// (Epilogue::RunTma); stores outside it are clipped. With beta != 0 the epilogue then loads C the
+// D, where the epilogue stores it by TMA (d_store: rows of n elements a multiple of 16 bytes;
+// launch.cu), is a {n, m, batch} tensor, box {128 bytes of columns, a block's tile rows, 1},
+// 128-byte swizzle (Epilogue::RunTma); stores outside it are clipped. With beta != 0 the epilogue then loads C the
 // same way (c_load), zero-filled outside.
 #pragma once
 

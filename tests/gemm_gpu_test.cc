@@ -285,10 +285,12 @@ TEST(GemmGpu, EveryModeReductionDtypeAndLayoutOnTailShapes) {
 }
 
 // 333 x 517: rows of 333 or 517 elements, whose C and D the epilogue reads and writes itself;
-// 336 x 520: on sm_90a a 16-bit C and D go through TMA loads and stores, also when C is D.
+// 336 x 520: on sm_90a C and D go through TMA loads and stores (fp32 in two rounds of half the
+// tile's columns), also when C is D; 336 x 40 with D row-major: fp32 rows that end in the first
+// round, which the second skips.
 TEST(GemmGpu, OutputTypesLayoutsAndBeta) {
   STREAMK_SKIP_WITHOUT_GPU();
-  for (const Shape& shape : {Shape{333, 517, 700, 1}, Shape{336, 520, 700, 1}}) {
+  for (const Shape& shape : {Shape{333, 517, 700, 1}, Shape{336, 520, 700, 1}, Shape{336, 40, 700, 1}}) {
     for (DType out : {DType::kF16, DType::kBF16, DType::kF32}) {
       for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
         for (bool c_is_d : {false, true}) {
@@ -306,8 +308,8 @@ TEST(GemmGpu, OutputTypesLayoutsAndBeta) {
 
 // The epilogue writes D's m x n entries and nothing else: rows padded past n (or m), batch entries
 // apart by more than a matrix, alpha scaling, and every output type with beta 0 and beta != 0.
-// On sm_90a, 16-bit D with stored rows a multiple of 16 bytes long is stored by TMA (and C loaded
-// by TMA), clipped at partial tiles (here 520 and 136 wide); the rest by the block's own stores.
+// On sm_90a, D with stored rows a multiple of 16 bytes long is stored by TMA (and C loaded by
+// TMA), clipped at partial tiles (here 520 and 136 wide); the rest by the block's own stores.
 // TMA stores of rows 517 or 257 elements long wrote up to the next 16-byte boundary.
 TEST(GemmGpu, EpilogueWritesOnlyDsEntries) {
   STREAMK_SKIP_WITHOUT_GPU();
