@@ -41,12 +41,17 @@ struct Epilogue {
   static constexpr int kThreads = 2 * kTileM;
 
  private:
-  // RunTma's boxes: kTileM rows x 64 16-bit columns each, at a 1024-byte boundary (the 128-byte
-  // swizzle repeats there) inside the stage area.
-  static constexpr int kBoxCols = 64;
-  static constexpr int kBoxBytes = kTileM * kBoxCols * 2;
+  // RunTma's boxes: kTileM rows x 128 bytes of columns each (64 16-bit elements, 32 fp32), at a
+  // 1024-byte boundary (the 128-byte swizzle repeats there) inside the stage area, kBoxes of them
+  // per round: a 16-bit tile's columns in one round, an fp32 tile's in two.
+  static constexpr int kBoxBytes = kTileM * 128;
+  static constexpr int kBoxes = kTileN / 64;
+  template <typename T>
+  static constexpr int kBoxElements = 128 / static_cast<int>(sizeof(T));
+  template <typename T>
+  static constexpr int kRoundCols = kBoxes * kBoxElements<T>;
   static constexpr int kStagedBytes = kPassRows * kPitch * 4;
-  static constexpr int kBoxesBytes = kTileN / kBoxCols * kBoxBytes + 1024 - 16;
+  static constexpr int kBoxesBytes = kBoxes * kBoxBytes + 1024 - 16;
 
  public:
   // One pass of fp32 rows, or RunTma's boxes: 34,816, 51,200, 67,584 or (192 x 192) 74,736 bytes.
@@ -111,7 +116,7 @@ struct Epilogue {
     char* boxes = AlignedBoxes(smem);
     TmaRound<Mainloop, T, 0>(boxes, acc, alpha, beta, d, c, bar, batch, tile_m0, tile_n0);
     if constexpr (sizeof(T) == 4) {
-      if (tile_n0 + kTileN / 2 >= n) return;
+      if (tile_n0 + kRoundCols<T> >= n) return;
       if (threadIdx.x == 0) sm90::BulkWaitRead();  // the first round's boxes are read
       ComputeSync<kThreads>();
       TmaRound<Mainloop, T, 1>(boxes, acc, alpha, beta, d, c, bar, batch, tile_m0, tile_n0);
@@ -152,24 +157,22 @@ struct Epilogue {
     return smem + ((1024u - (at & 1023u)) & 1023u);
   }
 
-  // RunTma's round kRound: tile columns [kRound, kRound + 1) x kRoundCols.
+  // RunTma's round kRound: tile columns [kRound, kRound + 1) x kRoundCols<T>.
   template <class Mainloop, typename T, int kRound>
   __device__ static void TmaRound(char* boxes, const typename Mainloop::Accumulators& acc,
                                   float alpha, float beta, const CUtensorMap* d,
                                   const CUtensorMap* c, uint32_t bar, int batch, int tile_m0,
                                   int tile_n0) {
-    constexpr int kBoxes = kTileN / kBoxCols;  // per round
-    constexpr int kRoundCols = kTileN * 2 / static_cast<int>(sizeof(T));
-    constexpr int kBoxElements = 128 / static_cast<int>(sizeof(T));
     const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(boxes));
     const int tid = threadIdx.x;
-    const int col0 = tile_n0 + kRound * kRoundCols;
+    const int col0 = tile_n0 + kRound * kRoundCols<T>;
     if (beta != 0.0f) {
       if (tid == 0) {
         sm90::MbarrierArriveExpectTx(bar, kBoxes * kBoxBytes);
 #pragma unroll
         for (int b = 0; b < kBoxes; ++b)
-          sm90::TmaLoad(base + b * kBoxBytes, c, bar, col0 + b * kBoxElements, tile_m0, batch);
+          sm90::TmaLoad(base + b * kBoxBytes, c, bar, col0 + b * kBoxElements<T>, tile_m0,
+                        batch);
       }
       sm90::MbarrierWait(bar, kRound & 1);
       StageTile<Mainloop, T, true, kRound>(boxes, acc, alpha, beta);
@@ -181,7 +184,7 @@ struct Epilogue {
     if (tid == 0) {
 #pragma unroll
       for (int b = 0; b < kBoxes; ++b)
-        sm90::TmaStore(d, base + b * kBoxBytes, col0 + b * kBoxElements, tile_m0, batch);
+        sm90::TmaStore(d, base + b * kBoxBytes, col0 + b * kBoxElements<T>, tile_m0, batch);
       sm90::BulkCommit();
     }
   }
@@ -193,16 +196,15 @@ struct Epilogue {
   template <class Mainloop, typename T, bool kBeta, int kRound>
   __device__ static void StageTile(char* boxes, const typename Mainloop::Accumulators& acc,
                                    float alpha, float beta) {
-    constexpr int kRoundFragments = Mainloop::kNI * 2 / static_cast<int>(sizeof(T));
-    constexpr int kBoxElements = 128 / sizeof(T);
+    constexpr int kRoundFragments = kRoundCols<T> / 8;
     const int tid = threadIdx.x;
     const int rows[2] = {Mainloop::AccRow(tid, 0, 0), Mainloop::AccRow(tid, 0, 2)};
 #pragma unroll
     for (int jr = 0; jr < kRoundFragments; ++jr) {
       const int j = kRound * kRoundFragments + jr;
       const int col = Mainloop::AccCol(tid, jr, 0);  // within the round's columns
-      char* box = boxes + (col / kBoxElements) * kBoxBytes;
-      const int chunk = (col % kBoxElements) * static_cast<int>(sizeof(T)) / 16;
+      char* box = boxes + (col / kBoxElements<T>) * kBoxBytes;
+      const int chunk = (col % kBoxElements<T>) * static_cast<int>(sizeof(T)) / 16;
       const int within = col * static_cast<int>(sizeof(T)) % 16;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {

@@ -85,9 +85,9 @@ EncodeTiledFn EncodeTiled() {
 // elements between consecutive outer indices, `stride` between entries (read only where
 // entries > 1), boxes of box_inner x box_outer x 1.
 CUresult EncodeTensor(EncodeTiledFn encode, CUtensorMap* map, DType type, const void* ptr,
-                        int64_t inner, int64_t outer, int64_t entries, int64_t ld, int64_t stride,
-                        int box_inner, int box_outer, CUtensorMapSwizzle swizzle,
-                        CUtensorMapL2promotion promotion) {
+                      int64_t inner, int64_t outer, int64_t entries, int64_t ld, int64_t stride,
+                      int box_inner, int box_outer, CUtensorMapSwizzle swizzle,
+                      CUtensorMapL2promotion promotion) {
   // A map depends on nothing but these arguments, and a program calls the same GEMMs again and
   // again: each thread keeps its last maps and encodes only what it has not seen (the driver
   // call is a sizeable part of a small GEMM's host time, and a launch encodes up to six).
@@ -175,9 +175,9 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t l
 
 // The epilogue's TMA maps: D (tma->d_store) and, with beta != 0, C (tma->c_load). None where the
 // epilogue keeps its own loads and stores: rows whose n elements end inside a 16-byte chunk, or a
-// C or D the driver cannot describe (rows or batch entries not 16-byte aligned). The TMA
-// unit writes whole 16-byte chunks: a box that crosses n overwrote the elements from n up to the
-// next 16-byte boundary (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue
+// C or D the driver cannot describe (rows or batch entries not 16-byte aligned). The TMA unit
+// writes whole 16-byte chunks: a box that crosses n overwrote the elements from n up to the next
+// 16-byte boundary (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue
 // 11583), and those may belong to another matrix (D a column slice of a wider one).
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = 0;

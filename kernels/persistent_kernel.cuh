@@ -130,8 +130,8 @@ struct StreamKGemm {
   }
 
   // The epilogue. With the TMA store (tma->d_store: a specialized mainloop, D's rows 16-byte
-  // multiples) D is written asynchronously from the stage, and every later use of the stage waits for the TMA unit's
-  // reads first (AwaitStage).
+  // multiples) D is written asynchronously from the stage, and every later use of the stage waits
+  // for the TMA unit's reads first (AwaitStage).
   __device__ static void Finish(char* smem, const Plan& p, const GemmKernelArgs& a,
                                 const TmaOperands* tma, const mapping::TileCoord& c,
                                 const Acc& acc) {

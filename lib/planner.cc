@@ -992,12 +992,11 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
                         (!stream_k || e.us < pick_us * (1 - e.over_streamk));
     if (clears && (best == nullptr || e.us < best->us)) best = &e;
   }
-  const bool take = best != nullptr;
   if (why != nullptr) {
     const std::string pick_name =
         TileShapeName(TileShape{plan->tile_m, plan->tile_n, plan->tile_k});
     PlanExplanation others = std::move(*why);
-    if (take) {
+    if (best != nullptr) {
       *why = std::move(best->why);
       for (Candidate c : others.candidates) {
         if (c.name.find(" [") == std::string::npos) absl::StrAppend(&c.name, " [", pick_name, "]");
@@ -1022,7 +1021,7 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
       *why = std::move(others);
     }
     for (Extra& e : extras) {
-      if (!e.plan.ok() || (take && &e == best)) continue;
+      if (!e.plan.ok() || &e == best) continue;
       const std::string name = TileShapeName(e.tile);
       for (Candidate c : e.why.candidates) {
         absl::StrAppend(&c.name, " [", name, "]");
@@ -1031,7 +1030,7 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
       absl::StrAppendFormat(&why->reason, "; data-parallel on %s: %.1f us", name, e.us);
     }
   }
-  return take ? std::move(best->plan) : plan;
+  return best != nullptr ? std::move(best->plan) : plan;
 }
 
 // The operand copies' place in the workspace: after [flags | partials], at or past
