@@ -99,11 +99,11 @@ struct Epilogue {
   // the round's boxes of C on mbarrier `bar` (shared address, freshly initialized for one arrival
   // per round by the caller; round r waits for parity r), zero-filled outside C. Every thread then
   // replaces its fragments' elements of the boxes with D's, scaled and converted, and thread 0
-  // hands the boxes to the TMA unit, which writes D clipped at m and n; between rounds thread 0
-  // waits until the unit has read the boxes. The block returns without waiting for the last
-  // round's writes. The old path's two passes with a block barrier each, and its stores from
-  // every thread, kept the tensor cores idle for 3.7-4.7 us per 128 x 256 tile (streamk-trace,
-  // H200), 5-7 us with C. The caller has made the stage free (AwaitStoreReads) and waits again
+  // hands the boxes to the TMA unit, which writes D clipped at m and n; between rounds each box is
+  // restaged once the unit has read it (with C: once it has read them all). The block returns
+  // without waiting for the last round's writes. The old path's two passes with a block barrier
+  // each, and its stores from every thread, kept the tensor cores idle for 3.7-4.7 us per
+  // 128 x 256 tile (streamk-trace, H200), 5-7 us with C. The caller has made the stage free (AwaitStoreReads) and waits again
   // before its next use of the area and before the block exits.
   // A round whose columns all lie at or past n (a narrow D: decode shapes) is skipped.
   template <class Mainloop, typename T>
@@ -117,9 +117,18 @@ struct Epilogue {
     TmaRound<Mainloop, T, 0>(boxes, acc, alpha, beta, d, c, bar, batch, tile_m0, tile_n0);
     if constexpr (sizeof(T) == 4) {
       if (tile_n0 + kRoundCols<T> >= n) return;
-      if (threadIdx.x == 0) sm90::BulkWaitRead();  // the first round's boxes are read
-      ComputeSync<kThreads>();
-      TmaRound<Mainloop, T, 1>(boxes, acc, alpha, beta, d, c, bar, batch, tile_m0, tile_n0);
+      if (beta != 0.0f) {
+        if (threadIdx.x == 0) sm90::BulkWaitRead();  // C's loads overwrite every box
+        ComputeSync<kThreads>();
+        TmaRound<Mainloop, T, 1>(boxes, acc, alpha, beta, d, c, bar, batch, tile_m0, tile_n0);
+      } else {
+        // Each box is restaged as soon as the TMA unit has read it, while it still reads the
+        // next: the first round's boxes were committed one group each. Waiting for all of them
+        // at once left the tensor cores idle about 1 us per 128 x 128 of tile more than a
+        // 16-bit D (run 153, docs/results/2026-11-22-h200-fp32d/).
+        StageBoxesAsRead<Mainloop, T, 0>(boxes, acc, alpha);
+        IssueStores<T, 1>(boxes, d, batch, tile_m0, tile_n0);
+      }
     }
   }
 
@@ -179,13 +188,38 @@ struct Epilogue {
     } else {
       StageTile<Mainloop, T, false, kRound>(boxes, acc, alpha, 0.0f);
     }
+    IssueStores<T, kRound>(boxes, d, batch, tile_m0, tile_n0);
+  }
+
+  // Hands round kRound's staged boxes to the TMA unit (after every thread's writes). fp32 boxes
+  // are committed one bulk group each, so that the second round can wait for them one at a time.
+  template <typename T, int kRound>
+  __device__ static void IssueStores(char* boxes, const CUtensorMap* d, int batch, int tile_m0,
+                                     int tile_n0) {
     sm90::FenceProxyAsync();
     ComputeSync<kThreads>();
-    if (tid == 0) {
+    if (threadIdx.x == 0) {
+      const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(boxes));
+      const int col0 = tile_n0 + kRound * kRoundCols<T>;
 #pragma unroll
-      for (int b = 0; b < kBoxes; ++b)
+      for (int b = 0; b < kBoxes; ++b) {
         sm90::TmaStore(d, base + b * kBoxBytes, col0 + b * kBoxElements<T>, tile_m0, batch);
-      sm90::BulkCommit();
+        if constexpr (sizeof(T) == 4) sm90::BulkCommit();
+      }
+      if constexpr (sizeof(T) != 4) sm90::BulkCommit();
+    }
+  }
+
+  // fp32 D's second round without C: box kBox of it once the TMA unit has read the first
+  // round's box kBox (kBoxes - 1 - kBox groups may still be reading), then the boxes after it.
+  template <class Mainloop, typename T, int kBox>
+  __device__ static void StageBoxesAsRead(char* boxes, const typename Mainloop::Accumulators& acc,
+                                          float alpha) {
+    if constexpr (kBox < kBoxes) {
+      if (threadIdx.x == 0) sm90::BulkWaitReadAllBut<kBoxes - 1 - kBox>();
+      ComputeSync<kThreads>();
+      StageTile<Mainloop, T, false, 1, kBox>(boxes, acc, alpha, 0.0f);
+      StageBoxesAsRead<Mainloop, T, kBox + 1>(boxes, acc, alpha);
     }
   }
 
@@ -193,14 +227,18 @@ struct Epilogue {
   // 16-bit T, half for fp32), scaled (with kBeta, plus beta times the boxes' C), converted, in
   // place. Two instantiations, so that the pass without C keeps the plain stores the compiler
   // schedules freely (with the C reads' volatile accesses it ran 3-4% slower over the waveq set).
-  template <class Mainloop, typename T, bool kBeta, int kRound>
+  // With kBox >= 0, only the fragments of that box.
+  template <class Mainloop, typename T, bool kBeta, int kRound, int kBox = -1>
   __device__ static void StageTile(char* boxes, const typename Mainloop::Accumulators& acc,
                                    float alpha, float beta) {
     constexpr int kRoundFragments = kRoundCols<T> / 8;
+    constexpr int kBoxFragments = kBoxElements<T> / 8;
+    constexpr int kFirst = kBox < 0 ? 0 : kBox * kBoxFragments;
+    constexpr int kEnd = kBox < 0 ? kRoundFragments : kFirst + kBoxFragments;
     const int tid = threadIdx.x;
     const int rows[2] = {Mainloop::AccRow(tid, 0, 0), Mainloop::AccRow(tid, 0, 2)};
 #pragma unroll
-    for (int jr = 0; jr < kRoundFragments; ++jr) {
+    for (int jr = kFirst; jr < kEnd; ++jr) {
       const int j = kRound * kRoundFragments + jr;
       const int col = Mainloop::AccCol(tid, jr, 0);  // within the round's columns
       char* box = boxes + (col / kBoxElements<T>) * kBoxBytes;

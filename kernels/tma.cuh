@@ -178,4 +178,13 @@ __device__ __forceinline__ void BulkWaitRead() {
 #endif
 }
 
+// Returns once at most kPending of the bulk groups this thread committed last are still reading
+// shared memory (groups finish in the order they were committed).
+template <int kPending>
+__device__ __forceinline__ void BulkWaitReadAllBut() {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(kPending) : "memory");
+#endif
+}
+
 }  // namespace streamk::kernels::sm90
