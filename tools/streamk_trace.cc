@@ -6,6 +6,7 @@
 //
 //   streamk-trace 1536 1536 4096
 //   streamk-trace 1536 1536 4096 --mode dp --csv dp.csv
+//   streamk-trace 1536 1536 4096 --out_dtype fp32
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -40,7 +41,8 @@ ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows to aligned rows first: auto (the planner "
           "decides), on, off, a or b (A's or B's rows only)");
 ABSL_FLAG(std::string, reduction, "", "deterministic, atomic or separate (empty: the planner's)");
-ABSL_FLAG(std::string, dtype, "fp16", "fp16 or bf16 inputs and output");
+ABSL_FLAG(std::string, dtype, "fp16", "fp16 or bf16 inputs (and output, by default)");
+ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(double, beta, 0,
           "D = A B + beta C, with C the same buffer as D (random values before the checked run; "
           "the timed runs accumulate into it)");
@@ -78,10 +80,15 @@ int main(int argc, char** argv) {
     return Fail(std::string(s.message()));
   const std::optional<streamk::DType> dtype = streamk::ParseDType(absl::GetFlag(FLAGS_dtype));
   if (!dtype || *dtype == streamk::DType::kF32) return Fail("--dtype: expected fp16 or bf16");
+  const std::string out_name = absl::GetFlag(FLAGS_out_dtype);
+  const std::optional<streamk::DType> out_dtype =
+      out_name.empty() ? dtype : streamk::ParseDType(out_name);
+  if (!out_dtype) return Fail("--out_dtype: expected fp16, bf16 or fp32");
 
   streamk::GemmArgs g;
   g.m = m, g.n = n, g.k = k;
-  g.input = g.output = *dtype;
+  g.input = *dtype;
+  g.output = *out_dtype;
   g.a_layout = streamk::Layout::kRowMajor, g.lda = (k + 7) / 8 * 8;
   g.b_layout = streamk::Layout::kColMajor, g.ldb = (k + 7) / 8 * 8;
   g.cd_layout = streamk::Layout::kRowMajor, g.ldd = (n + 7) / 8 * 8;
@@ -93,7 +100,9 @@ int main(int argc, char** argv) {
   }
 
   namespace tools = streamk::tools;
-  tools::DeviceBuffer a(g.lda * m * 2), b(g.ldb * n * 2), d(g.ldd * m * 2), c(g.ldd * m * 2);
+  const int64_t out_bytes = streamk::DTypeBytes(g.output);
+  tools::DeviceBuffer a(g.lda * m * 2), b(g.ldb * n * 2), d(g.ldd * m * out_bytes),
+      c(g.ldd * m * out_bytes);
   if (!a.get() || !b.get() || !d.get() || !c.get())
     return Fail("cudaMalloc of A, B, C or D failed");
   if (tools::Fill(a.get(), g.input, g.lda * m, 1) != cudaSuccess ||
