@@ -170,6 +170,10 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
 }
 
 // Device buffers for one shape: `copies` sets of A and B (rotated), D and the cuBLAS reference.
+// The inputs are filled on `stream`, the stream every GEMM of the shape runs on: on another (the
+// legacy default stream, which a non-blocking stream does not wait for) the cuBLAS reference read
+// B of 512 x 8192 x 28672 half filled, and every mode's result read as WRONG against it (run 155,
+// docs/results/2026-11-22-h200-fp32d/).
 struct ShapeBuffers {
   std::vector<DeviceBuffer> a, b;
   DeviceBuffer d, ref;
@@ -177,7 +181,8 @@ struct ShapeBuffers {
 };
 
 absl::StatusOr<ShapeBuffers> Allocate(const BenchShape& s, DType in, DType out, BenchLayout layout,
-                                      int batch, int64_t l2_bytes, bool rotate, uint64_t seed) {
+                                      int batch, int64_t l2_bytes, bool rotate, uint64_t seed,
+                                      cudaStream_t stream) {
   ShapeBuffers buf;
   buf.args = BenchGemmArgs(s, in, out, layout, batch);
   GemmArgs& g = buf.args;
@@ -191,8 +196,10 @@ absl::StatusOr<ShapeBuffers> Allocate(const BenchShape& s, DType in, DType out, 
     buf.b.emplace_back(g.stride_b * batch * ib);
     if (buf.a.back().get() == nullptr || buf.b.back().get() == nullptr)
       return absl::ResourceExhaustedError(absl::StrCat("cudaMalloc of A/B copy ", i, " failed"));
-    STREAMK_CUDA_RETURN_IF_ERROR(Fill(buf.a.back().get(), in, g.stride_a * batch, seed * 7 + i));
-    STREAMK_CUDA_RETURN_IF_ERROR(Fill(buf.b.back().get(), in, g.stride_b * batch, seed * 13 + i));
+    STREAMK_CUDA_RETURN_IF_ERROR(
+        Fill(buf.a.back().get(), in, g.stride_a * batch, seed * 7 + i, false, stream));
+    STREAMK_CUDA_RETURN_IF_ERROR(
+        Fill(buf.b.back().get(), in, g.stride_b * batch, seed * 13 + i, false, stream));
   }
   buf.d = DeviceBuffer(g.stride_d * batch * ob);
   buf.ref = DeviceBuffer(g.stride_d * batch * ob);
@@ -331,7 +338,8 @@ int main(int argc, char** argv) {
     ShapeResult row;
     row.shape = s;
     absl::StatusOr<ShapeBuffers> buf = Allocate(s, *in, *out, *bench_layout, batch,
-                                                device->l2_bytes, absl::GetFlag(FLAGS_rotate), si + 1);
+                                                device->l2_bytes, absl::GetFlag(FLAGS_rotate), si + 1,
+                                                stream);
     if (!buf.ok()) {
       row.error = std::string(buf.status().message());
       report.rows.push_back(row);
