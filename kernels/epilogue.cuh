@@ -103,9 +103,9 @@ struct Epilogue {
   // restaged once the unit has read it (with C: once it has read them all). The block returns
   // without waiting for the last round's writes. The old path's two passes with a block barrier
   // each, and its stores from every thread, kept the tensor cores idle for 3.7-4.7 us per
-  // 128 x 256 tile (streamk-trace, H200), 5-7 us with C. The caller has made the stage free (AwaitStoreReads) and waits again
-  // before its next use of the area and before the block exits.
-  // A round whose columns all lie at or past n (a narrow D: decode shapes) is skipped.
+  // 128 x 256 tile (streamk-trace, H200), 5-7 us with C. The caller has made the stage free
+  // (AwaitStoreReads) and waits again before its next use of the area and before the block
+  // exits. A round whose columns all lie at or past n (a narrow D: decode shapes) is skipped.
   template <class Mainloop, typename T>
   __device__ static void RunTma(char* smem, const typename Mainloop::Accumulators& acc, float alpha,
                                 float beta, const CUtensorMap* d, const CUtensorMap* c,
@@ -302,7 +302,8 @@ struct Epilogue {
           T in[kVec];
           *reinterpret_cast<uint4*>(in) = *reinterpret_cast<const uint4*>(c + h);
 #pragma unroll
-          for (int e = 0; e < kVec; ++e) v[h + e] = args.alpha * v[h + e] + args.beta * ToFloat(in[e]);
+          for (int e = 0; e < kVec; ++e)
+            v[h + e] = args.alpha * v[h + e] + args.beta * ToFloat(in[e]);
         }
       } else {
 #pragma unroll

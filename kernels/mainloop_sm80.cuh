@@ -18,7 +18,8 @@ namespace streamk::kernels {
 // A is m x k: row-major (element (r,c) at a[r*lda + c], lda >= k) or, when kAColMajor, column-major
 // (a[r + c*lda], lda >= m). B is k x n: column-major (b[r + c*ldb], ldb >= k) or, when kBRowMajor,
 // row-major (b[r*ldb + c], ldb >= n). Pointers are 16-byte aligned and lda, ldb are multiples of 8
-// elements (the host validates this), but m, n, k are ANY positive ints (not multiples of anything).
+// elements (the host validates this), but m, n, k are ANY positive ints (not multiples of
+// anything).
 template <typename Element>
 struct MainloopOperands {
   const Element* a;
@@ -275,7 +276,7 @@ struct TileLoader {
 template <typename Element /* __half or __nv_bfloat16 */, bool kAColMajor, bool kBRowMajor>
 struct MainloopSm80 {
   static constexpr int kBM = 128, kBN = 128, kBK = 32;   // tile, elements
-  static constexpr int kThreads = 256;                   // 8 warps: 2 (m) x 4 (n), warp tile 64 x 32
+  static constexpr int kThreads = 256;                   // 8 warps: 2 (m) x 4 (n), each 64 x 32
   static constexpr int kStages = 4;
   static constexpr int kWarpM = 64, kWarpN = 32;
   static constexpr int kMI = kWarpM / 16;                // mma tiles per warp along m (4)

@@ -10,8 +10,8 @@
 // Elements outside the tensor (m, n or k tails) are filled with zeros by the TMA unit.
 // D, where the epilogue stores it by TMA (d_store: rows of n elements a multiple of 16 bytes;
 // launch.cu), is a {n, m, batch} tensor, box {128 bytes of columns, a block's tile rows, 1},
-// 128-byte swizzle (Epilogue::RunTma); stores outside it are clipped. With beta != 0 the epilogue then loads C the
-// same way (c_load), zero-filled outside.
+// 128-byte swizzle (Epilogue::RunTma); stores outside it are clipped. With beta != 0 the epilogue
+// then loads C the same way (c_load), zero-filled outside.
 #pragma once
 
 #include <cuda.h>

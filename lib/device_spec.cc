@@ -292,8 +292,9 @@ absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name) {
   if (lower == "h100") return H100Spec();
   if (lower == "h200") return H200Spec();
   if (lower == "h200-cpasync") return H200CpAsyncSpec();
-  return absl::NotFoundError(absl::StrCat(
-      "device '", std::string(name), "': unknown; the presets are a100, h100, h200 and h200-cpasync"));
+  return absl::NotFoundError(
+      absl::StrCat("device '", std::string(name),
+                   "': unknown; the presets are a100, h100, h200 and h200-cpasync"));
 }
 
 absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {

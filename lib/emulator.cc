@@ -254,7 +254,8 @@ class Emulator {
           const int col = c.tn * p_.tile_n + j;
           if (col >= p_.n) break;
           float sum = 0;
-          for (int k = k0; k < k1; ++k) sum += a[int64_t{row} * p_.k + k] * bm[int64_t{k} * p_.n + col];
+          for (int k = k0; k < k1; ++k)
+            sum += a[int64_t{row} * p_.k + k] * bm[int64_t{k} * p_.n + col];
           acc[static_cast<size_t>(i) * p_.tile_n + j] += sum;
         }
       }
@@ -307,7 +308,8 @@ std::vector<float> ReferenceGemm(const Plan& p, const EmulatorInputs& in) {
     for (int i = 0; i < p.m; ++i) {
       for (int j = 0; j < p.n; ++j) {
         double sum = 0;
-        for (int k = 0; k < p.k; ++k) sum += double{a[int64_t{i} * p.k + k]} * b[int64_t{k} * p.n + j];
+        for (int k = 0; k < p.k; ++k)
+          sum += double{a[int64_t{i} * p.k + k]} * b[int64_t{k} * p.n + j];
         const int64_t at = bt * p.m * p.n + int64_t{i} * p.n + j;
         double v = double{in.alpha} * sum;
         if (in.beta != 0) v += double{in.beta} * in.c[at];

@@ -33,7 +33,8 @@ absl::Status CheckMatrix(const char* name, const void* ptr, int64_t ld, int64_t 
   if (ld < min_ld || ld > kMaxLeadingDim)
     return Invalid(absl::StrCat(ld_name, " = ", ld, ": must be >= ", ld_rule, " (", min_ld, ")"));
   if ((ld * elem_bytes) % kAlignBytes != 0)
-    return Invalid(absl::StrCat(ld_name, " = ", ld, ": rows must stay 16-byte aligned (a multiple of ",
+    return Invalid(absl::StrCat(ld_name, " = ", ld,
+                                ": rows must stay 16-byte aligned (a multiple of ",
                                 kAlignBytes / elem_bytes, " elements)"));
   if (batch > 1) {
     const std::string stride_name = absl::StrCat("stride_", name);

@@ -70,12 +70,12 @@ std::string PlanSummary(const Plan& p) {
       "sk_tiles=%d sk_blocks=%d sk_regions=%d iters_per_block=%d+%d big=%d dp_blocks=%d "
       "dp_first_wave_tiles=%d dp_before_sk=%d reduction=%s reduction_blocks=%d/%d grid=%d/%d "
       "sms=%d occupancy=%d workspace=%d repack=%s",
-      ModeName(p.mode), p.m, p.n, p.k, p.batch, p.tile_m, p.tile_n, p.tile_k, p.tiles, p.iters_per_tile,
-      p.dp_tiles, p.sk_tiles, p.sk_blocks, p.sk_regions, p.sk_iters_per_normal_block,
-      p.sk_big_blocks_per_region > 0 ? 1 : 0, p.sk_big_blocks_per_region, p.dp_blocks,
-      p.dp_first_wave_tiles, p.dp_blocks_before_sk, ReductionName(p.reduction), p.reduction_blocks,
-      p.reduction_slices, p.grid_blocks, p.work_blocks,
-      p.avail_sms, p.occupancy, p.workspace_bytes, RepackName(p));
+      ModeName(p.mode), p.m, p.n, p.k, p.batch, p.tile_m, p.tile_n, p.tile_k, p.tiles,
+      p.iters_per_tile, p.dp_tiles, p.sk_tiles, p.sk_blocks, p.sk_regions,
+      p.sk_iters_per_normal_block, p.sk_big_blocks_per_region > 0 ? 1 : 0,
+      p.sk_big_blocks_per_region, p.dp_blocks, p.dp_first_wave_tiles, p.dp_blocks_before_sk,
+      ReductionName(p.reduction), p.reduction_blocks, p.reduction_slices, p.grid_blocks,
+      p.work_blocks, p.avail_sms, p.occupancy, p.workspace_bytes, RepackName(p));
   if (p.cluster_m > 1) absl::StrAppend(&s, " cluster=", p.cluster_m);
   return s;
 }
@@ -131,7 +131,8 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
     absl::StrAppendFormat(&s, "peers       %d to %d blocks per tile; %d of %d tiles shared\n",
                           peers.min, peers.max, peers.shared_tiles, p.sk_tiles);
     if (p.reduction_blocks > 0) {
-      absl::StrAppendFormat(&s, "reduction   %s, %d reduction blocks (%d per tile, %d columns each)\n",
+      absl::StrAppendFormat(&s,
+                            "reduction   %s, %d reduction blocks (%d per tile, %d columns each)\n",
                             ReductionName(p.reduction), p.reduction_blocks, p.reduction_slices,
                             p.tile_n / p.reduction_slices);
     } else {

@@ -108,7 +108,8 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& d
         if (s.signal != fixup::Signal::kNone && u.turn() < static_cast<int>(sig.size()))
           sig[u.turn()] = t;
         if (s.epilogue) {
-          segs.push_back({row, t, t + e, TileColour(u.tile), absl::StrCat("epilogue of tile ", u.tile)});
+          segs.push_back(
+              {row, t, t + e, TileColour(u.tile), absl::StrCat("epilogue of tile ", u.tile)});
           t += e;
         }
       }
@@ -193,17 +194,19 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& d
                           "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f us</text>\n",
                           x_of(us), axis_y + 16, us);
   }
-  absl::StrAppendFormat(&s,
-                        "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">block 0</text>\n<text x=\"%d\" "
-                        "y=\"%d\" text-anchor=\"end\">block %d</text>\n",
-                        left - 6, top + row_h, left - 6, top + rows * row_h, rows - 1);
+  absl::StrAppendFormat(
+      &s,
+      "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">block 0</text>\n<text x=\"%d\" "
+      "y=\"%d\" text-anchor=\"end\">block %d</text>\n",
+      left - 6, top + row_h, left - 6, top + rows * row_h, rows - 1);
   absl::StrAppendFormat(&s,
                         "<text transform=\"translate(24,%d) rotate(-90)\" text-anchor=\"middle\">"
                         "persistent blocks (one per SM slot)</text>\n",
                         top + rows * row_h / 2);
   if (segs.size() >= kMaxSegments)
-    absl::StrAppendFormat(&s, "<text x=\"%d\" y=\"%d\" fill=\"#d33\">(truncated at %d segments)</text>\n",
-                          left, height - 8, static_cast<int>(kMaxSegments));
+    absl::StrAppendFormat(
+        &s, "<text x=\"%d\" y=\"%d\" fill=\"#d33\">(truncated at %d segments)</text>\n", left,
+        height - 8, static_cast<int>(kMaxSegments));
   return s + "</svg>\n";
 }
 

@@ -153,8 +153,9 @@ void Derive(const Decomposition& d, Plan& p) {
   p.reduction_slices = 1;
   if (p.sk_blocks > 0 && p.reduction == Reduction::kSeparate)
     p.reduction_slices = d.slices > 0 ? d.slices : DefaultSlices(p);
-  p.reduction_blocks =
-      (p.sk_blocks > 0 && p.reduction == Reduction::kSeparate) ? p.sk_tiles * p.reduction_slices : 0;
+  p.reduction_blocks = (p.sk_blocks > 0 && p.reduction == Reduction::kSeparate)
+                           ? p.sk_tiles * p.reduction_slices
+                           : 0;
   p.work_blocks = p.sk_blocks + p.dp_blocks + p.reduction_blocks;
   p.grid_blocks = std::min(p.work_blocks, p.avail_sms * p.occupancy);
   // Every full data-parallel round but the last runs before the Stream-K blocks, in step as in a
@@ -173,8 +174,8 @@ void Derive(const Decomposition& d, Plan& p) {
     // Flags first, in a region of a fixed minimum size: a workspace reused by another plan then
     // never sees that plan's partials land on its flags (which must be zero between launches).
     p.flags_offset = 0;
-    p.flags_bytes = std::max(Plan::kMinFlagsBytes,
-                             AlignUp(int64_t{p.sk_tiles} * p.cluster_m * 4, Plan::kWorkspaceAlignment));
+    p.flags_bytes = std::max(Plan::kMinFlagsBytes, AlignUp(int64_t{p.sk_tiles} * p.cluster_m * 4,
+                                                           Plan::kWorkspaceAlignment));
     p.partials_offset = p.flags_offset + p.flags_bytes;
     p.workspace_bytes = p.partials_offset + p.partials_bytes;
   }
@@ -385,7 +386,8 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
 std::optional<int> ParseSkTiles(std::string_view s) {
   if (s == "tail") return kPartialWaveTiles;
   int tiles = 0;
-  if (!absl::SimpleAtoi(absl::string_view(s.data(), s.size()), &tiles) || tiles < 1) return std::nullopt;
+  if (!absl::SimpleAtoi(absl::string_view(s.data(), s.size()), &tiles) || tiles < 1)
+    return std::nullopt;
   return tiles;
 }
 
@@ -773,7 +775,8 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
                    "not measured to pay on this kernel configuration (CostModel)");
       } else if (partial_tiles > 0 && p.tiles / p.avail_sms >= p.occupancy) {
         const int64_t tail_iters = int64_t{partial_tiles} * p.iters_per_tile;
-        const int hi = static_cast<int>(std::min<int64_t>(capacity, tail_iters / kMinItersPerSkBlock));
+        const int hi =
+            static_cast<int>(std::min<int64_t>(capacity, tail_iters / kMinItersPerSkBlock));
         const int lo = std::min(hi, partial_tiles + 1);
         if (lo >= 1 && hi > partial_tiles) {
           std::string note = absl::StrFormat(
@@ -819,7 +822,8 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
       const bool resident_loss =
           p.tiles % p.avail_sms == 0 && p.tiles > capacity && p.tiles % capacity != 0;
       if ((h.sk_tiles > 0 || resident_loss) && p.occupancy > 1 && p.tiles <= 2 * capacity) {
-        const int hi = static_cast<int>(std::min<int64_t>(capacity, all_iters / kMinItersPerSkBlock));
+        const int hi =
+            static_cast<int>(std::min<int64_t>(capacity, all_iters / kMinItersPerSkBlock));
         const int lo = std::min(p.avail_sms, hi);
         if (lo >= 1) {
           consider("streamk-all", *BestStreamK(scratch, cost, p.tiles, lo, hi, reduction, slices),
@@ -841,8 +845,9 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
                            "no candidate is predicted to beat data-parallel by %.0f%% or more",
                            kMinPredictedGain * 100);
       } else {
-        reason = absl::StrFormat("%s is predicted %.2fx faster than data-parallel (%.1f vs %.1f us)",
-                                 best_name, dp_us / best_us, best_us, dp_us);
+        reason =
+            absl::StrFormat("%s is predicted %.2fx faster than data-parallel (%.1f vs %.1f us)",
+                            best_name, dp_us / best_us, best_us, dp_us);
       }
       break;
     }
@@ -882,7 +887,8 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
 
   // Two kernel configurations: plan both, keep the one predicted faster (the main one on a tie).
   PlanExplanation main_why, alt_why;
-  absl::StatusOr<Plan> main = PlanForKernel(problem, device, o, device.tile, device.cost, &main_why);
+  absl::StatusOr<Plan> main =
+      PlanForKernel(problem, device, o, device.tile, device.cost, &main_why);
   absl::StatusOr<Plan> alt =
       PlanForKernel(problem, device, o, device.alt_tile, device.alt_cost, &alt_why);
   // A forced decomposition one tile cannot take (e.g. more splits than its k-iterations per tile)
@@ -1038,7 +1044,8 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
 void AddRepack(bool a, bool b, Plan& p) {
   p.repack_a = a, p.repack_b = b;
   p.repack_ld = AlignUp(p.k, Plan::kRepackRowElements);
-  int64_t end = AlignUp(std::max(p.workspace_bytes, Plan::kMinFlagsBytes), Plan::kWorkspaceAlignment);
+  int64_t end =
+      AlignUp(std::max(p.workspace_bytes, Plan::kMinFlagsBytes), Plan::kWorkspaceAlignment);
   if (a) {
     p.repack_a_offset = end;
     end = AlignUp(end + RepackedBytes(p, 'a'), Plan::kWorkspaceAlignment);

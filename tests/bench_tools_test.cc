@@ -261,12 +261,14 @@ TEST(CostFit, BadCsvNamesTheLine) {
   const std::string header =
       "set,name,m,n,k,dtype,layout,mode,status,time_us,plan_mode,dp_tiles,sk_tiles,sk_blocks,"
       "reduction,reduction_blocks,tile_m,tile_n\n";
-  r = ParseBenchCsv("x.csv", header + "paper,,1,2,3,fp16,tn,dp,ok,fast,dp,1,0,0,deterministic,0,128,128\n");
+  r = ParseBenchCsv("x.csv",
+                    header + "paper,,1,2,3,fp16,tn,dp,ok,fast,dp,1,0,0,deterministic,0,128,128\n");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("x.csv:2"), std::string::npos) << r.status();
   // cuBLAS rows and rows that did not pass are not measurements of a plan.
-  r = ParseBenchCsv("x.csv", header + "paper,,1,2,3,fp16,tn,cublas,ok,5,,0,0,0,,0,0,0\n" +
-                                 "paper,,1,2,3,fp16,tn,dp,WRONG,5,dp,1,0,0,deterministic,0,128,128\n");
+  r = ParseBenchCsv("x.csv",
+                    header + "paper,,1,2,3,fp16,tn,cublas,ok,5,,0,0,0,,0,0,0\n" +
+                        "paper,,1,2,3,fp16,tn,dp,WRONG,5,dp,1,0,0,deterministic,0,128,128\n");
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->empty());
 }

@@ -77,7 +77,8 @@ struct Buffers {
   GemmArgs args;
   DeviceBuffer a, b, c, d, c_copy;
   int64_t d_elems = 0;
-  int64_t a_extent = 0, b_extent = 0;  // elements from A's (B's) first batch entry to its last's end
+  // Elements from A's (B's) first batch entry to its last's end.
+  int64_t a_extent = 0, b_extent = 0;
 
   explicit Buffers(const Config& cfg) {
     GemmArgs& g = args;
@@ -290,7 +291,8 @@ TEST(GemmGpu, EveryModeReductionDtypeAndLayoutOnTailShapes) {
 // round, which the second skips.
 TEST(GemmGpu, OutputTypesLayoutsAndBeta) {
   STREAMK_SKIP_WITHOUT_GPU();
-  for (const Shape& shape : {Shape{333, 517, 700, 1}, Shape{336, 520, 700, 1}, Shape{336, 40, 700, 1}}) {
+  for (const Shape& shape :
+       {Shape{333, 517, 700, 1}, Shape{336, 520, 700, 1}, Shape{336, 40, 700, 1}}) {
     for (DType out : {DType::kF16, DType::kBF16, DType::kF32}) {
       for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
         for (bool c_is_d : {false, true}) {

@@ -448,7 +448,8 @@ TEST(PlannerNamedCases, DataParallelModeNeverCreatesStreamKWork) {
   const Plan p = MustPlan(Shape(1536, 3072, 4096), H200Spec(), o);
   EXPECT_EQ(p.sk_blocks, 0);
   EXPECT_EQ(p.sk_tiles, 0);
-  EXPECT_EQ(p.dp_tiles, p.tiles);  // 288 of 128 x 128 (measured 74 us against 90 on 144 of 128 x 256)
+  // 288 of 128 x 128 (measured 74 us against 90 on 144 of 128 x 256).
+  EXPECT_EQ(p.dp_tiles, p.tiles);
   EXPECT_EQ(p.workspace_bytes, 0);
 }
 
@@ -661,7 +662,8 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   EXPECT_TRUE(p->repack_a && p->repack_b) << *p;
   EXPECT_FALSE(p->a_rows_misaligned || p->b_rows_misaligned) << *p;
   EXPECT_EQ(p->repack_ld, 4160);
-  EXPECT_GE(p->repack_a_offset, std::max(Plan::kMinFlagsBytes, p->partials_offset + p->partials_bytes));
+  EXPECT_GE(p->repack_a_offset,
+            std::max(Plan::kMinFlagsBytes, p->partials_offset + p->partials_bytes));
   EXPECT_EQ(p->repack_a_offset % Plan::kWorkspaceAlignment, 0);
   EXPECT_GE(p->repack_b_offset, p->repack_a_offset + RepackedBytes(*p, 'a'));
   EXPECT_EQ(p->repack_b_offset % Plan::kWorkspaceAlignment, 0);

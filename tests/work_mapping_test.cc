@@ -148,7 +148,8 @@ std::string CheckPlan(const Plan& p, bool count_visits) {
     if (s.epilogue && w.col_end == p.tile_n) ++epilogues[w.tile];
   }
   for (int t = 0; t < p.sk_tiles && p.reduction_blocks > 0; ++t)
-    if (covered[t] != p.tile_n) return fail("reduction slices do not cover tile " + std::to_string(t));
+    if (covered[t] != p.tile_n)
+      return fail("reduction slices do not cover tile " + std::to_string(t));
 
   // DP tiles: each exactly once, all in [sk_tiles, tiles).
   for (int d = 0; d < p.dp_blocks; ++d) {

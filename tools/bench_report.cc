@@ -199,7 +199,8 @@ absl::StatusOr<BenchReport> FromCsv(const std::string& csv) {
       r.rows.back().shape = shape;
     }
     r.rows.back().modes.push_back(m);
-    if (std::find(r.modes.begin(), r.modes.end(), m.mode) == r.modes.end()) r.modes.push_back(m.mode);
+    if (std::find(r.modes.begin(), r.modes.end(), m.mode) == r.modes.end())
+      r.modes.push_back(m.mode);
   }
   return r;
 }

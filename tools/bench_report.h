@@ -40,7 +40,7 @@ struct BenchReport {
   std::string versions;  // driver, runtime and cuBLAS versions
   int sms = 0, occupancy = 0;
   std::string mainloop;  // the kernels' mainloop, e.g. "sm90a (wgmma)"; empty: not recorded
-  std::string timing;    // how the times were taken (e.g. "CUDA graph replays"); empty: not recorded
+  std::string timing;    // how the times were taken (e.g. "CUDA graph replays"); empty: unknown
   std::vector<std::string> modes;
   std::vector<ShapeResult> rows;
 };

@@ -95,7 +95,9 @@ absl::StatusOr<std::vector<Measurement>> ParseBenchCsv(const std::string& path,
     if (f.size() < column.size())
       return RowError(path, i + 1,
                       absl::StrCat(f.size(), " fields, the header has ", column.size()));
-    auto text = [&](const char* c) { return std::string(absl::StripAsciiWhitespace(f[column[c]])); };
+    auto text = [&](const char* c) {
+      return std::string(absl::StripAsciiWhitespace(f[column[c]]));
+    };
     if (text("status") != "ok" || text("mode") == "cublas" || text("plan_mode").empty()) continue;
     Measurement r;
     r.set = text("set"), r.name = text("name"), r.layout = text("layout");
@@ -270,7 +272,8 @@ FitResult FitCosts(const std::vector<TimedPlan>& data, const CostModel& start,
         } else {
           for (int i = 0; i <= n; ++i) {
             if (i == lo) continue;
-            for (int j = 0; j < n; ++j) simplex[i][j] = simplex[lo][j] + 0.5 * (simplex[i][j] - simplex[lo][j]);
+            for (int j = 0; j < n; ++j)
+              simplex[i][j] = simplex[lo][j] + 0.5 * (simplex[i][j] - simplex[lo][j]);
             f[i] = objective(simplex[i]);
           }
         }

@@ -52,7 +52,8 @@ absl::Status Cublas::Gemm(const GemmArgs& g, cudaStream_t stream) {
   // column-major D^T = op(B)^T op(A)^T, i.e. swap the operands and the roles of m and n.
   const bool a_row = g.a_layout == Layout::kRowMajor, b_row = g.b_layout == Layout::kRowMajor;
   const void *first = g.a, *second = g.b;
-  int64_t ld_first = g.lda, ld_second = g.ldb, stride_first = g.stride_a, stride_second = g.stride_b;
+  int64_t ld_first = g.lda, ld_second = g.ldb, stride_first = g.stride_a,
+          stride_second = g.stride_b;
   cublasOperation_t op_first = a_row ? CUBLAS_OP_T : CUBLAS_OP_N;
   cublasOperation_t op_second = b_row ? CUBLAS_OP_T : CUBLAS_OP_N;
   int64_t rows = g.m, cols = g.n;

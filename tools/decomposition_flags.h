@@ -59,8 +59,8 @@ absl::Status SetDecomposition(const DecompositionFlags& f, Options* o) {
   if (!f.reduction.empty()) {
     o->reduction = ParseReduction(f.reduction);
     if (!o->reduction)
-      return absl::InvalidArgumentError(
-          absl::StrCat("--reduction ", f.reduction, ": expected deterministic, atomic or separate"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--reduction ", f.reduction, ": expected deterministic, atomic or separate"));
   }
   if (!f.tile.empty()) {
     const std::optional<TileShape> tile = ParseTileShape(f.tile);

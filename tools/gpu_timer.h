@@ -43,10 +43,12 @@ inline absl::StatusOr<std::vector<Timing>> TimeInterleaved(
     std::shuffle(order.begin(), order.end(), rng);
     for (size_t j = 0; j < runs.size() && s.ok(); ++j) {
       const size_t r = order[j];
-      s = streamk::CudaStatus(cudaEventRecord(start, stream), "cudaEventRecord", __FILE__, __LINE__);
+      s = streamk::CudaStatus(cudaEventRecord(start, stream), "cudaEventRecord", __FILE__,
+                              __LINE__);
       for (int i = 0; i < inner && s.ok(); ++i) s = runs[r](count[r]++);
       if (s.ok())
-        s = streamk::CudaStatus(cudaEventRecord(stop, stream), "cudaEventRecord", __FILE__, __LINE__);
+        s = streamk::CudaStatus(cudaEventRecord(stop, stream), "cudaEventRecord", __FILE__,
+                                __LINE__);
       if (s.ok())
         s = streamk::CudaStatus(cudaEventSynchronize(stop), "kernel", __FILE__, __LINE__);
       float ms = 0;

@@ -14,7 +14,9 @@
 namespace streamk::tools {
 namespace {
 
-bool ParsePositive(absl::string_view s, int64_t* out) { return absl::SimpleAtoi(s, out) && *out > 0; }
+bool ParsePositive(absl::string_view s, int64_t* out) {
+  return absl::SimpleAtoi(s, out) && *out > 0;
+}
 
 }  // namespace
 
@@ -36,8 +38,8 @@ absl::StatusOr<std::vector<BenchShape>> ParseShapesFile(const std::string& path,
   for (absl::string_view line : absl::StrSplit(contents, '\n')) {
     ++line_no;
     line = line.substr(0, line.find('#'));
-    std::vector<std::string> words =
-        absl::StrSplit(absl::StripAsciiWhitespace(line), absl::ByAnyChar(" \t,"), absl::SkipEmpty());
+    std::vector<std::string> words = absl::StrSplit(absl::StripAsciiWhitespace(line),
+                                                    absl::ByAnyChar(" \t,"), absl::SkipEmpty());
     if (words.empty()) continue;
     BenchShape s;
     s.set = "file";

@@ -50,7 +50,8 @@ ABSL_FLAG(std::string, shapes, "", "file with one shape per line: 'M N K' or 'NA
 ABSL_FLAG(std::vector<std::string>, set, {}, "built-in sets: paper, waveq, llm (comma-separated)");
 ABSL_FLAG(int, count, 150, "shapes drawn for --set paper");
 ABSL_FLAG(uint64_t, seed, 1, "seed for --set paper");
-ABSL_FLAG(std::vector<std::string>, modes, std::vector<std::string>({"auto", "dp", "splitk", "streamk", "cublas"}),
+ABSL_FLAG(std::vector<std::string>, modes,
+          std::vector<std::string>({"auto", "dp", "splitk", "streamk", "cublas"}),
           "auto, dp, splitk (best split) or splitk:S, streamk (all tiles Stream-K) or streamk:B "
           "(B blocks), streamk-tail (the partial wave's tiles Stream-K, the rest data-parallel) or "
           "streamk-tail:B, cublas; append /BMxBNxBK to run one of the GPU's kernel "
@@ -118,8 +119,9 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
       }
       m.options.reduction = ParseReduction(red);
       if (!m.options.reduction)
-        return absl::InvalidArgumentError(absl::StrCat(
-            "--modes: '", word, "': the reduction after @ must be deterministic, atomic or separate"));
+        return absl::InvalidArgumentError(
+            absl::StrCat("--modes: '", word,
+                         "': the reduction after @ must be deterministic, atomic or separate"));
       w = word.substr(0, at);
     }
     if (const size_t slash = w.find('/'); slash != std::string::npos) {
@@ -238,7 +240,8 @@ int main(int argc, char** argv) {
     absl::StatusOr<BenchReport> report = FromCsv(ss.str());
     if (!report.ok()) return Fail(absl::StrCat(path, ": ", report.status().message()));
     std::printf("%s", FormatTable(*report).c_str());
-    if (const std::string svg = absl::GetFlag(FLAGS_svg); !svg.empty()) std::ofstream(svg) << ToSvg(*report);
+    if (const std::string svg = absl::GetFlag(FLAGS_svg); !svg.empty())
+      std::ofstream(svg) << ToSvg(*report);
     return 0;
   }
 
@@ -337,9 +340,9 @@ int main(int argc, char** argv) {
                  static_cast<long long>(s.k));
     ShapeResult row;
     row.shape = s;
-    absl::StatusOr<ShapeBuffers> buf = Allocate(s, *in, *out, *bench_layout, batch,
-                                                device->l2_bytes, absl::GetFlag(FLAGS_rotate), si + 1,
-                                                stream);
+    absl::StatusOr<ShapeBuffers> buf =
+        Allocate(s, *in, *out, *bench_layout, batch, device->l2_bytes, absl::GetFlag(FLAGS_rotate),
+                 si + 1, stream);
     if (!buf.ok()) {
       row.error = std::string(buf.status().message());
       report.rows.push_back(row);
@@ -350,8 +353,9 @@ int main(int argc, char** argv) {
     absl::Status ref_status = cublas.Gemm(ref_args, stream);
     if (ref_status.ok())
       ref_status = CudaStatus(cudaStreamSynchronize(stream), "cuBLAS", __FILE__, __LINE__);
-    absl::StatusOr<std::vector<float>> want =
-        ref_status.ok() ? ReadBack(ref_args, ref_args.d) : absl::StatusOr<std::vector<float>>(ref_status);
+    absl::StatusOr<std::vector<float>> want = ref_status.ok()
+                                                  ? ReadBack(ref_args, ref_args.d)
+                                                  : absl::StatusOr<std::vector<float>>(ref_status);
     if (!want.ok()) {
       row.error = absl::StrCat("cuBLAS reference failed: ", want.status().message());
       report.rows.push_back(row);
@@ -434,7 +438,8 @@ int main(int argc, char** argv) {
       ModeResult& r = row.modes[timed_index[t]];
       if (!capture_error[t].empty() || !times.ok()) {
         r.status = "ERROR";
-        r.note = capture_error[t].empty() ? std::string(times.status().message()) : capture_error[t];
+        r.note =
+            capture_error[t].empty() ? std::string(times.status().message()) : capture_error[t];
         continue;
       }
       Timing tm = (*times)[run_of[t]];

@@ -73,8 +73,9 @@ int main(int argc, char** argv) {
   for (auto& x : hb) x = __float2half(uni(rng));
   const size_t d_bytes = g.ldd * m * sizeof(__half);
   void *da = nullptr, *db = nullptr, *dd = nullptr, *dref = nullptr;
-  if (cudaMalloc(&da, ha.size() * 2) != cudaSuccess || cudaMalloc(&db, hb.size() * 2) != cudaSuccess ||
-      cudaMalloc(&dd, d_bytes) != cudaSuccess || cudaMalloc(&dref, d_bytes) != cudaSuccess)
+  if (cudaMalloc(&da, ha.size() * 2) != cudaSuccess ||
+      cudaMalloc(&db, hb.size() * 2) != cudaSuccess || cudaMalloc(&dd, d_bytes) != cudaSuccess ||
+      cudaMalloc(&dref, d_bytes) != cudaSuccess)
     return Fail("cudaMalloc failed");
   cudaMemcpy(da, ha.data(), ha.size() * 2, cudaMemcpyHostToDevice);
   cudaMemcpy(db, hb.data(), hb.size() * 2, cudaMemcpyHostToDevice);
@@ -88,7 +89,8 @@ int main(int argc, char** argv) {
   streamk::PlanExplanation why;
   absl::StatusOr<streamk::Plan> plan = streamk::MakePlan(problem, *device, popts, &why);
   if (!plan.ok()) return Fail(std::string(plan.status().message()));
-  std::printf("\n== plan on this GPU ==\n%s", streamk::FormatPlan(*plan, &why, device->name).c_str());
+  std::printf("\n== plan on this GPU ==\n%s",
+              streamk::FormatPlan(*plan, &why, device->name).c_str());
 
   // Correctness: streamk auto against cuBLAS.
   streamk::tools::Cublas cublas;

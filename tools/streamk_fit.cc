@@ -2,7 +2,7 @@
 //
 //   streamk-fit run.csv [more.csv ...]                      # the model's error, and auto replayed
 //   streamk-fit --fit iter_us,epilogue_us,partial_us run.csv # fit those fields, then the same
-//   streamk-fit --model alt --set iter_us=0.2 run.csv        # the 128 x 128 kernel, a what-if value
+//   streamk-fit --model alt --set iter_us=0.2 run.csv        # the 128 x 128 kernel, what-if
 //   streamk-fit --model mid --fit iter_us,unit_us run.csv    # the 128 x 192 kernel
 //   streamk-fit --model wide run.csv                         # the 192 x 192 kernel
 //   streamk-fit --model cluster run.csv                      # the 2-SM cluster configuration
@@ -140,7 +140,8 @@ int main(int argc, char** argv) {
     if (r.tile_m != tile.m || r.tile_n != tile.n) continue;
     absl::StatusOr<streamk::Plan> p = streamk::tools::Replan(r, *device);
     if (!p.ok()) {
-      if (++skipped <= 5) std::fprintf(stderr, "skipped: %s\n", std::string(p.status().message()).c_str());
+      if (++skipped <= 5)
+        std::fprintf(stderr, "skipped: %s\n", std::string(p.status().message()).c_str());
       continue;
     }
     data.push_back({*p, r.time_us});

@@ -29,9 +29,10 @@ ABSL_FLAG(std::string, tile, "",
 ABSL_FLAG(std::string, mode, "auto", "auto | dp | splitk | streamk");
 ABSL_FLAG(int, splits, 0, "k-slices per tile with --mode splitk (0: the planner picks)");
 ABSL_FLAG(int, blocks, 0, "Stream-K blocks with --mode streamk (0: the planner picks)");
-ABSL_FLAG(std::string, sk_tiles, "",
-          "with --mode streamk: the tiles that go Stream-K, a count or 'tail' (the partial wave's); "
-          "the rest run data-parallel (default: all)");
+ABSL_FLAG(
+    std::string, sk_tiles, "",
+    "with --mode streamk: the tiles that go Stream-K, a count or 'tail' (the partial wave's); "
+    "the rest run data-parallel (default: all)");
 ABSL_FLAG(int, reduction_slices, 0,
           "with --reduction separate: reduction blocks per tile (0: the planner picks)");
 ABSL_FLAG(std::string, reduction, "",

@@ -66,7 +66,7 @@ struct Plan {
   int dp_tiles = 0;  // tiles [sk_tiles, tiles) are computed whole by data-parallel blocks
   int sk_tiles = 0;  // tiles [0, sk_tiles) are computed by Stream-K blocks
   int sk_blocks = 0;
-  int sk_regions = 0;                 // sk iteration space split into equal regions (split-K: tiles)
+  int sk_regions = 0;                 // sk iteration space in equal regions (split-K: tiles)
   int sk_blocks_per_region = 0;
   int sk_iters_per_region = 0;
   int sk_iters_per_normal_block = 0;  // big blocks do one more
@@ -105,9 +105,9 @@ struct Plan {
   int swizzle = 1;  // band width of the raster, in tiles
 
   // --- workspace (bytes) ---------------------------------------------------------------------
-  // [flags | partials]. Flags: one int32 per Stream-K tile and cluster rank, zero between launches (every launch
-  // leaves them zero), in a region of at least kMinFlagsBytes, so any plan with at most
-  // kMinFlagsBytes / 4 Stream-K tiles can reuse a workspace another plan used: partials always
+  // [flags | partials]. Flags: one int32 per Stream-K tile and cluster rank, zero between launches
+  // (every launch leaves them zero), in a region of at least kMinFlagsBytes, so any plan with at
+  // most kMinFlagsBytes / 4 Stream-K tiles can reuse a workspace another plan used: partials always
   // start past every such plan's flags. Partials: fp32 tiles, tile_m * tile_n * 4 bytes each;
   // kDeterministic and kAtomic keep one per Stream-K tile, kSeparate two per Stream-K block (a
   // block publishes for at most its first and its last tile).

@@ -28,9 +28,9 @@ enum class Mode : uint8_t {
 
 // How partial sums of a tile shared by several blocks are combined.
 enum class Reduction : uint8_t {
-  kDeterministic,  // peers add into one buffer strictly in k order (turnstile); bitwise reproducible
+  kDeterministic,  // peers add into one buffer in k order (turnstile); bitwise reproducible
   kAtomic,         // peers add with atomics as they finish; faster, not bitwise reproducible
-  kSeparate,       // peers only publish; dedicated reduction blocks sum them in k order (reproducible)
+  kSeparate,       // peers only publish; reduction blocks sum them in k order (reproducible)
 };
 
 // Linear tile index -> (tile_m, tile_n) walk order. kAlongN walks n fastest within bands of
