@@ -243,16 +243,15 @@ WorkspacePool& Pool() {
 
 // Options::tile names a kernel configuration, so it must be one of the device's.
 absl::Status CheckTile(const Options& o, const DeviceSpec& device) {
-  if (o.tile == kNoTile || o.tile == device.tile || o.tile == device.alt_tile ||
-      o.tile == device.mid_tile || o.tile == device.wide_tile || o.tile == device.cluster_tile)
-    return absl::OkStatus();
-  std::string tiles = TileShapeName(device.tile);
-  if (device.alt_tile != kNoTile) absl::StrAppend(&tiles, ", ", TileShapeName(device.alt_tile));
-  if (device.mid_tile != kNoTile) absl::StrAppend(&tiles, ", ", TileShapeName(device.mid_tile));
-  if (device.wide_tile != kNoTile)
-    absl::StrAppend(&tiles, ", ", TileShapeName(device.wide_tile));
-  if (device.cluster_tile != kNoTile)
-    absl::StrAppend(&tiles, ", ", TileShapeName(device.cluster_tile), " (2-SM clusters)");
+  if (o.tile == kNoTile) return absl::OkStatus();
+  std::string tiles;
+  for (const KernelConfiguration& c : kKernelConfigurations) {
+    const TileShape& t = device.*c.tile;
+    if (t == kNoTile) continue;
+    if (o.tile == t) return absl::OkStatus();
+    absl::StrAppend(&tiles, tiles.empty() ? "" : ", ", TileShapeName(t),
+                    c.clusters ? " (2-SM clusters)" : "");
+  }
   return Invalid(absl::StrCat("tile = ", TileShapeName(o.tile), ": ", device.name,
                               " runs kernels for ", tiles, " only (kNoTile: the planner picks)"));
 }

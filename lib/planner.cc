@@ -328,11 +328,9 @@ TileShape TileOf(const PlanOptions& o, const DeviceSpec& dev) {
 // cluster one's for their tiles, else the main one's (also for a tile the device has no kernel
 // for, planned to ask "what if").
 const CostModel& CostOfTile(const DeviceSpec& dev, const TileShape& tile) {
-  if (tile == dev.tile) return dev.cost;
-  if (tile == dev.alt_tile) return dev.alt_cost;
-  if (tile == dev.mid_tile) return dev.mid_cost;
-  if (tile == dev.wide_tile) return dev.wide_cost;
-  return tile == dev.cluster_tile ? dev.cluster_cost : dev.cost;
+  for (const KernelConfiguration& c : kKernelConfigurations)
+    if (dev.*c.tile != kNoTile && tile == dev.*c.tile) return dev.*c.cost;
+  return dev.cost;
 }
 
 // Whether `tile` is the device's cluster configuration (DeviceSpec::cluster_tile).

@@ -188,6 +188,25 @@ TEST(GemmValidation, OptionsTileRunsOneOfTheDevicesKernels) {
   EXPECT_EQ(PlanGemm(g, one, o).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
+// kKernelConfigurations, which CheckTile, the planner's costs per tile and streamk-fit walk,
+// names each of a DeviceSpec's configurations once, main first, with its own tile and constants.
+TEST(GemmValidation, KernelConfigurationsListEachOnce) {
+  DeviceSpec h200 = H200Spec();
+  h200.alt_cost.iter_us = 1, h200.mid_cost.iter_us = 2, h200.wide_cost.iter_us = 3;
+  h200.cluster_cost.iter_us = 4, h200.cost.iter_us = 5;
+  std::vector<std::string> names;
+  std::vector<double> iters;
+  for (const KernelConfiguration& c : kKernelConfigurations) {
+    names.push_back(c.name);
+    iters.push_back((h200.*c.cost).iter_us);
+    EXPECT_NE(h200.*c.tile, kNoTile) << c.name;
+    EXPECT_EQ(c.clusters, h200.*c.tile == h200.cluster_tile) << c.name;
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"main", "alt", "mid", "wide", "cluster"}));
+  EXPECT_EQ(iters, (std::vector<double>{5, 1, 2, 3, 4}));
+  EXPECT_EQ(h200.*kKernelConfigurations[0].tile, h200.tile);
+}
+
 TEST(GemmValidation, PlanKnowsWhichOperandRowsAreMisaligned) {
   // K-major rows at odd multiples of 16 bytes (Problem::a_rows_misaligned): from the leading
   // dimension, the base address or the batch stride, and only for K-major operands.

@@ -127,23 +127,21 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   DeviceSpec one = device;
   one.alt_tile = one.mid_tile = one.wide_tile = kNoTile;
   std::optional<TileShape> cluster;
-  auto ran_on = [&r](const TileShape& t) {
-    return t != kNoTile && TileShape{r.tile_m, r.tile_n, t.k} == t;
-  };
-  if (ran_on(device.tile)) {
-    // the device's tile and constants
-  } else if (ran_on(device.alt_tile)) {
-    one.tile = device.alt_tile, one.cost = device.alt_cost;
-  } else if (ran_on(device.mid_tile)) {
-    one.tile = device.mid_tile, one.cost = device.mid_cost;
-  } else if (ran_on(device.wide_tile)) {
-    one.tile = device.wide_tile, one.cost = device.wide_cost;
-  } else if (ran_on(device.cluster_tile)) {
-    cluster = device.cluster_tile;
-  } else {
+  const KernelConfiguration* ran_on = nullptr;
+  for (const KernelConfiguration& c : kKernelConfigurations) {
+    const TileShape& t = device.*c.tile;
+    if (t != kNoTile && TileShape{r.tile_m, r.tile_n, t.k} == t) {
+      ran_on = &c;
+      break;
+    }
+  }
+  if (ran_on == nullptr)
     return absl::InvalidArgumentError(absl::StrCat(what, ": tile ", r.tile_m, "x", r.tile_n,
                                                    " is not one of ", device.name, "'s kernels"));
-  }
+  if (ran_on->clusters)
+    cluster = device.*ran_on->tile;
+  else
+    one.tile = device.*ran_on->tile, one.cost = device.*ran_on->cost;
   const std::optional<Mode> mode = ParseMode(r.plan_mode);
   const std::optional<Reduction> reduction = ParseReduction(r.reduction);
   if (!mode || !reduction)

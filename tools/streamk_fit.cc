@@ -70,29 +70,20 @@ int main(int argc, char** argv) {
       streamk::DeviceSpecByName(absl::GetFlag(FLAGS_device));
   if (!device.ok()) return Fail(std::string(device.status().message()));
   // Each configuration's model and tile, by --model's and --set's names.
-  struct Configuration {
-    const char* name;
-    streamk::CostModel* cost;
-    streamk::TileShape tile;
-  };
-  const Configuration configurations[] = {{"main", &device->cost, device->tile},
-                                          {"alt", &device->alt_cost, device->alt_tile},
-                                          {"mid", &device->mid_cost, device->mid_tile},
-                                          {"wide", &device->wide_cost, device->wide_tile},
-                                          {"cluster", &device->cluster_cost, device->cluster_tile}};
-  auto configuration = [&](absl::string_view name) -> const Configuration* {
-    for (const Configuration& c : configurations)
+  auto configuration = [](absl::string_view name) -> const streamk::KernelConfiguration* {
+    for (const streamk::KernelConfiguration& c : streamk::kKernelConfigurations)
       if (name == c.name) return &c;
     return nullptr;
   };
+  streamk::DeviceSpec& spec = *device;
   const std::string model = absl::GetFlag(FLAGS_model);
-  const Configuration* fitted = configuration(model);
+  const streamk::KernelConfiguration* fitted = configuration(model);
   if (fitted == nullptr)
     return Fail("--model " + model + ": expected main, alt, mid, wide or cluster");
-  if (fitted->tile == streamk::kNoTile)
+  if (spec.*fitted->tile == streamk::kNoTile)
     return Fail("--model " + model + ": " + device->name + " has no such kernel configuration");
-  streamk::CostModel& cost = *fitted->cost;
-  const streamk::TileShape tile = fitted->tile;
+  streamk::CostModel& cost = spec.*fitted->cost;
+  const streamk::TileShape tile = spec.*fitted->tile;
 
   for (const std::string& kv : absl::GetFlag(FLAGS_set)) {
     std::vector<absl::string_view> p = absl::StrSplit(kv, '=');
@@ -102,11 +93,11 @@ int main(int argc, char** argv) {
     if (p.size() == 2) {
       const std::vector<absl::string_view> parts = absl::StrSplit(p[0], absl::MaxSplits('.', 1));
       if (parts.size() == 2) {
-        const Configuration* c = configuration(parts[0]);
-        if (c == nullptr || c->tile == streamk::kNoTile)
+        const streamk::KernelConfiguration* c = configuration(parts[0]);
+        if (c == nullptr || spec.*c->tile == streamk::kNoTile)
           return Fail("--set " + kv + ": " + device->name + " has no kernel configuration '" +
                       std::string(parts[0]) + "'");
-        target = c->cost, p[0] = parts[1];
+        target = &(spec.*c->cost), p[0] = parts[1];
       }
     }
     double v = 0;

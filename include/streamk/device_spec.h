@@ -125,6 +125,25 @@ struct DeviceSpec {
   bool queried = false;  // true when read off a real device rather than a preset
 };
 
+// A DeviceSpec's kernel configurations, the one list that code walking them reads: each one's
+// name in the tools' flags (streamk-fit --model main|alt|...), its tile and its constants (a tile
+// of kNoTile: the device has no such configuration), and whether it runs on 2-SM clusters.
+//   for (const KernelConfiguration& c : kKernelConfigurations)
+//     if (const TileShape& t = device.*c.tile; t != kNoTile) ... device.*c.cost ...
+struct KernelConfiguration {
+  const char* name;
+  TileShape DeviceSpec::*tile;
+  CostModel DeviceSpec::*cost;
+  bool clusters;
+};
+inline constexpr KernelConfiguration kKernelConfigurations[] = {
+    {"main", &DeviceSpec::tile, &DeviceSpec::cost, false},
+    {"alt", &DeviceSpec::alt_tile, &DeviceSpec::alt_cost, false},
+    {"mid", &DeviceSpec::mid_tile, &DeviceSpec::mid_cost, false},
+    {"wide", &DeviceSpec::wide_tile, &DeviceSpec::wide_cost, false},
+    {"cluster", &DeviceSpec::cluster_tile, &DeviceSpec::cluster_cost, true},
+};
+
 // Presets: "a100" (A100 SXM, 108 SMs), "h100" (H100 SXM, 132 SMs), "h200" (H200, 132 SMs), each
 // for the kernel the library runs there by default (Hopper: the TMA wgmma kernel, one block per
 // SM), and "h200-cpasync" (the H200 running the cp.async wgmma kernel, two blocks per SM:
