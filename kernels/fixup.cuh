@@ -67,6 +67,8 @@ struct Fixup {
   using Acc = typename Mainloop::Accumulators;
   static constexpr int kThreads = Mainloop::kThreads;
   static constexpr int kFragments = Mainloop::kMI * Mainloop::kNI;  // float4s per thread
+  // SumToStage's rows per pass: one warp group's fragments (the caller's stage holds as many).
+  static constexpr int kPassRows = 64;
 
   // Whether thread tid's fragment f (v[f / kNI][f % kNI]) holds an element of D: its first row
   // and column are inside the extent (its others are the next column and 8 rows down). The one
@@ -277,7 +279,6 @@ struct Fixup {
   template <int kItems, int kGroup, class SlotOf>
   __device__ static void SumToStageBy(const SlotOf& slot_of, int count, int pass, int col_begin,
                                       int col_end, const TileExtent& e, float* stage, int pitch) {
-    constexpr int kPassRows = 64;
     // Source threads whose rows are in one pass: one warp group.
     constexpr int kSources = kThreads * kPassRows / Mainloop::kBM;
     constexpr int kItemsPerPass = kSources * kFragments;

@@ -335,6 +335,7 @@ struct StreamKGemm {
       }
     }
     static_assert(Mainloop::kBM % Epi::kPassRows == 0, "one pass per warp group of rows");
+    static_assert(Fix::kPassRows == Epi::kPassRows, "the fixup sums the rows the stage holds");
 #pragma unroll 1
     for (int pass = 0; pass < Mainloop::kBM / Epi::kPassRows && !one_round; ++pass) {
       Fix::SumToStage(slot_of, count, pass, rw.col_begin, rw.col_end, e, stage,
