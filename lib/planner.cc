@@ -112,10 +112,6 @@ struct Decomposition {
   int slices = 0;  // kSeparate: reduction slices per tile (0: DefaultSlices)
 };
 
-// Reduction slices per Stream-K tile for a separate reduction: as many as keep one round of
-// reduction blocks within the SMs (sk_tiles x slices <= avail_sms), each at least 8 columns wide
-// and a power of two dividing tile_n / 8. A tile's reduction then reads its peers' partials over
-// that many SMs at once (a reduction block alone streamed them at ~1.2 us per 64 KiB).
 // The predicted gain auto needs to leave data-parallel for plan p's shape and tile.
 double MinPredictedGain(const Plan& p) {
   const bool deep_aligned = !p.a_rows_misaligned && !p.b_rows_misaligned && p.cluster_m == 1 &&
@@ -123,6 +119,10 @@ double MinPredictedGain(const Plan& p) {
   return deep_aligned ? kMinDeepAlignedGain : kMinPredictedGain;
 }
 
+// Reduction slices per Stream-K tile for a separate reduction: as many as keep one round of
+// reduction blocks within the SMs (sk_tiles x slices <= avail_sms), each at least 8 columns wide
+// and a power of two dividing tile_n / 8. A tile's reduction then reads its peers' partials over
+// that many SMs at once (a reduction block alone streamed them at ~1.2 us per 64 KiB).
 int DefaultSlices(const Plan& p) {
   int slices = 1;
   while (p.tile_n % (16 * slices) == 0 && int64_t{p.sk_tiles} * 2 * slices <= p.avail_sms)
@@ -995,7 +995,7 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   // fourth tiles: where one of those clears its own margin over the data-parallel pick and is
   // predicted faster than the Stream-K plan at all, it runs (run 159: 2360 x 7168 x 4112 and
   // 3944 x 1224 x 4528 ran Stream-K on 128 x 128 tiles 7-19% slower than data-parallel on
-  // 128 x 192, predicted 5.0% and 2.2% faster).
+  // 128 x 192, which was predicted 4.9% and 2.2% faster).
   const bool narrow_streamk = stream_k && pick_us > dp_us * (1 - kMinPredictedGain);
   struct Extra {
     Extra(TileShape t, const CostModel* c, double over, double min_us)

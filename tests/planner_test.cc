@@ -279,7 +279,7 @@ TEST(PlannerNamedCases, DeepAlignedProjectionsTakeStreamKOnASmallerMargin) {
   EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
   EXPECT_EQ(p.tile_n, 128) << p;
   // A Stream-K pick on that margin keeps none over the third tile: 2360 x 7168 x 4112 runs
-  // data-parallel on 128 x 192 (predicted 5.0% under the hybrid on 128 x 128, which ran 7-9%
+  // data-parallel on 128 x 192 (predicted 4.9% under the hybrid on 128 x 128, which ran 7-9%
   // slower).
   p = MustPlan(Shape(7168, 2360, 4112), dev);
   EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
