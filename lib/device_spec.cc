@@ -249,17 +249,17 @@ constexpr double kRepackShareOfHbm = 0.9;
 // (tma_pair_probe, run 77): 13.9 TB/s with K = 4096 or 4160, 5.4 with K = 4104 or 4120.
 constexpr double kH200L2LoadBytesPerUs = 13.9e6;
 constexpr double kH200MisalignedL2LoadBytesPerUs = 5.4e6;
-// The memory's terms of both tile configurations' cost models (the floor, repacking, the L2's
+// The memory's terms of every kernel configuration's cost model (the floor, repacking, the L2's
 // load rates), for a memory of `bytes_per_us`. They do not depend on the kernel's constants.
 DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
-  for (CostModel* c :
-       {&spec.cost, &spec.alt_cost, &spec.mid_cost, &spec.wide_cost, &spec.cluster_cost}) {
-    c->hbm_bytes_per_us = bytes_per_us;
-    c->repack_us = kRepackUs;
-    c->repack_bytes_per_us = kRepackShareOfHbm * bytes_per_us;
+  for (const KernelConfiguration& k : kKernelConfigurations) {
+    CostModel& c = spec.*k.cost;
+    c.hbm_bytes_per_us = bytes_per_us;
+    c.repack_us = kRepackUs;
+    c.repack_bytes_per_us = kRepackShareOfHbm * bytes_per_us;
     // Scaled with the memory's rate, as everything else of the H100's (unmeasured).
-    c->l2_load_bytes_per_us = kH200L2LoadBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
-    c->misaligned_l2_load_bytes_per_us =
+    c.l2_load_bytes_per_us = kH200L2LoadBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
+    c.misaligned_l2_load_bytes_per_us =
         kH200MisalignedL2LoadBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
   }
   return spec;
