@@ -997,6 +997,9 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   // 3944 x 1224 x 4528 ran Stream-K on 128 x 128 tiles 7-19% slower than data-parallel on
   // 128 x 192, which was predicted 4.9% and 2.2% faster).
   const bool narrow_streamk = stream_k && pick_us > dp_us * (1 - kMinPredictedGain);
+  auto over_streamk = [&](double margin) {
+    return narrow_streamk ? std::min(margin, 0.0) : margin;
+  };
   struct Extra {
     Extra(TileShape t, const CostModel* c, double over, double min_us)
         : tile(t), cost(c), over_streamk(over), min_dp_us(min_us) {}
@@ -1008,9 +1011,10 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
     double us = 0;
     PlanExplanation why;
   };
-  Extra extras[] = {{device.mid_tile, &device.mid_cost, kMinMidOverStreamKGain, 0.0},
-                    {device.wide_tile, &device.wide_cost, kMinWideOverStreamKGain,
-                     kMinWideTileMicros}};
+  Extra extras[] = {
+      {device.mid_tile, &device.mid_cost, over_streamk(kMinMidOverStreamKGain), 0.0},
+      {device.wide_tile, &device.wide_cost, over_streamk(kMinWideOverStreamKGain),
+       kMinWideTileMicros}};
   Extra* best = nullptr;
   for (Extra& e : extras) {
     if (e.tile == kNoTile || dp_us < e.min_dp_us) continue;
@@ -1022,7 +1026,6 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
       for (Candidate& c : e.why.candidates) c.note = "one block per tile; data-parallel only here";
     // Each against its own margin: where the faster of the two misses its margin over a
     // Stream-K pick, the other may still clear its own (3072 x 2944 x 8192, run 137).
-    if (narrow_streamk) e.over_streamk = std::min(e.over_streamk, 0.0);
     const bool clears = e.us < dp_us * (1 - kMinMidTileGain) &&
                         (!stream_k || e.us < pick_us * (1 - e.over_streamk));
     if (clears && (best == nullptr || e.us < best->us)) best = &e;
