@@ -4,12 +4,14 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "bench_report.h"
 #include "cost_fit.h"
 #include "decomposition_flags.h"
+#include "flag_names.h"
 #include "streamk/planner.h"
 #include "streamk/streamk.h"
 #include "shape_sets.h"
@@ -308,4 +310,17 @@ TEST(DecompositionFlags, BadValuesNameTheFlag) {
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
     EXPECT_NE(s.message().find(want), std::string::npos) << s.message();
   }
+}
+
+TEST(FlagNames, DashesInNamesReadAsUnderscores) {
+  std::vector<std::string> in = {"streamk-bench", "--out-dtype", "fp32",   "--sk-tiles=tail",
+                                 "--set=wide.iter-us=1",  "-1",  "my-shapes.txt", "--x",
+                                 "--",              "--not-a-flag"};
+  std::vector<char*> argv;
+  for (std::string& a : in) argv.push_back(a.data());
+  streamk::tools::AcceptDashedFlagNames(static_cast<int>(argv.size()), argv.data());
+  const std::vector<std::string> want = {
+      "streamk-bench", "--out_dtype", "fp32", "--sk_tiles=tail", "--set=wide.iter-us=1",
+      "-1",            "my-shapes.txt", "--x", "--",           "--not-a-flag"};
+  for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(argv[i], want[i]) << "argument " << i;
 }

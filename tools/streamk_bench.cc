@@ -38,6 +38,7 @@
 #include "cublas_gemm.h"
 #include "decomposition_flags.h"
 #include "device_util.h"
+#include "flag_names.h"
 #include "gpu_timer.h"
 #include "launch.h"
 #include "shape_sets.h"
@@ -230,6 +231,7 @@ int main(int argc, char** argv) {
   using namespace streamk::tools;
   absl::SetProgramUsageMessage(
       "streamk-bench: Stream-K vs data-parallel, split-K and cuBLAS on a GPU (see --help)");
+  streamk::tools::AcceptDashedFlagNames(argc, argv);
   absl::ParseCommandLine(argc, argv);
 
   if (const std::string path = absl::GetFlag(FLAGS_replot); !path.empty()) {

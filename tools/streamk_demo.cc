@@ -19,6 +19,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "cublas_gemm.h"
+#include "flag_names.h"
 #include "gpu_timer.h"
 #include "streamk/plan_print.h"
 #include "streamk/planner.h"
@@ -47,6 +48,7 @@ double RelativeError(const std::vector<__half>& got, const std::vector<__half>& 
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("streamk-demo M N K: run and check one fp16 GEMM on the GPU");
+  streamk::tools::AcceptDashedFlagNames(argc, argv);
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   int64_t m = 4096, n = 4096, k = 4096;
   if (args.size() == 4 && !(absl::SimpleAtoi(args[1], &m) && absl::SimpleAtoi(args[2], &n) &&

@@ -30,6 +30,7 @@
 #include "absl/strings/strip.h"
 #include "bench_report.h"
 #include "cost_fit.h"
+#include "flag_names.h"
 #include "streamk/planner.h"
 
 ABSL_FLAG(std::string, device, "h200", "device preset whose cost model is fitted");
@@ -63,6 +64,7 @@ std::string CostText(streamk::CostModel c) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "streamk-fit: fit the planner's cost constants to streamk-bench --csv files (see --help)");
+  streamk::tools::AcceptDashedFlagNames(argc, argv);
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   if (args.size() < 2) return Fail("give one or more streamk-bench --csv files");
 

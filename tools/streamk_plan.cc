@@ -18,6 +18,7 @@
 #include "absl/strings/str_cat.h"
 #include "streamk/device_spec.h"
 #include "decomposition_flags.h"
+#include "flag_names.h"
 #include "streamk/plan_print.h"
 #include "streamk/planner.h"
 
@@ -72,6 +73,7 @@ int main(int argc, char** argv) {
     if (arg.size() > 1 && arg[0] == '-' && absl::SimpleAtoi(arg, &value) && !is_flag_value)
       return Fail(absl::StrCat("size ", arg, ": sizes must be >= 1"));
   }
+  streamk::tools::AcceptDashedFlagNames(argc, argv);
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   if (args.size() != 4) return Fail("expected three sizes: M N K (see --help)");
 

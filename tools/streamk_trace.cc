@@ -22,6 +22,7 @@
 #include "absl/strings/str_cat.h"
 #include "decomposition_flags.h"
 #include "device_util.h"
+#include "flag_names.h"
 #include "gpu_timer.h"
 #include "launch.h"
 #include "streamk/plan_print.h"
@@ -63,6 +64,7 @@ int Fail(const std::string& what) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "streamk-trace M N K [--mode ...]: where one GEMM's time goes, measured in the kernel");
+  streamk::tools::AcceptDashedFlagNames(argc, argv);
   std::vector<char*> args = absl::ParseCommandLine(argc, argv);
   int64_t m = 0, n = 0, k = 0;
   if (args.size() != 4 || !absl::SimpleAtoi(args[1], &m) || !absl::SimpleAtoi(args[2], &n) ||
