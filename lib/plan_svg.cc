@@ -13,6 +13,7 @@
 #include "cost_terms.h"
 #include "fixup_protocol.h"
 #include "streamk/plan_print.h"
+#include "streamk/planner.h"
 #include "work_mapping.h"
 
 namespace streamk {
@@ -47,7 +48,8 @@ std::string TileColour(int tile) {
 
 }  // namespace
 
-std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& device) {
+std::string PlanToSvg(const Plan& p, const CostModel& cost, const PlanExplanation* why,
+                      const std::string& device) {
   // The same rates as PredictMicros: blocks share SMs when the grid exceeds one block per SM.
   const CostTerms terms = ScaleCosts(p, cost);
   const double iter = RoundIter(terms, p.grid_blocks, p.avail_sms);
@@ -114,17 +116,27 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& d
         }
       }
     } else if (role.role == mapping::Role::kReduction) {
-      const mapping::Peers peers = mapping::TilePeers(p, role.index);
+      // One slice of one tile's columns (reduction_slices per tile), costed as PredictMicros does.
+      const mapping::ReductionWork work = mapping::ReductionWorkOf(p, role.index);
+      const mapping::Peers peers = mapping::TilePeers(p, work.tile);
       if (peers.count() > 1) {
         double ready = 0;
-        for (double x : signalled[role.index]) ready = std::max(ready, x);
+        for (double x : signalled[work.tile]) ready = std::max(ready, x);
         if (ready > t) {
-          segs.push_back({row, t, ready, "wait", absl::StrCat("waits for tile ", role.index)});
+          segs.push_back({row, t, ready, "wait", absl::StrCat("waits for tile ", work.tile)});
           t = ready;
         }
-        const double end = t + peers.count() * terms.reduce_peer + e;
-        segs.push_back({row, t, end, "#7b3fb5",
-                        absl::StrCat("reduces ", peers.count(), " partials of tile ", role.index)});
+        const int slices = std::max(1, p.reduction_slices);
+        const double end =
+            t + terms.unit +
+            peers.count() * std::max(terms.reduce_latency, terms.reduce_peer / slices) +
+            e / slices;
+        segs.push_back(
+            {row, t, end, "#7b3fb5",
+             absl::StrCat("reduces ", peers.count(), " partials of tile ", work.tile,
+                          slices > 1 ? absl::StrCat(", columns ", work.col_begin, "..",
+                                                    work.col_end - 1)
+                                     : std::string())});
         t = end;
       }
     }
@@ -132,6 +144,9 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& d
   }
 
   const double total = std::max(1e-9, *std::max_element(row_time.begin(), row_time.end()));
+  // The planner's prediction, as streamk-plan prints it above the drawing.
+  const double predicted = why != nullptr ? why->predicted_us : PredictMicros(p, cost);
+
   const int rows = p.grid_blocks;
   const int row_h = rows > 300 ? 2 : rows > 150 ? 3 : rows > 60 ? 5 : 10;
   const int left = 90, top = 70, width = 1000, plot_w = width - left - 20;
@@ -148,7 +163,7 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& d
   absl::StrAppendFormat(&s,
                         "<text x=\"%d\" y=\"22\" font-size=\"16\" font-weight=\"bold\">%d x %d x "
                         "%d (batch %d): %s plan, predicted %.1f us%s%s</text>\n",
-                        left, p.m, p.n, p.k, p.batch, ModeName(p.mode), total,
+                        left, p.m, p.n, p.k, p.batch, ModeName(p.mode), predicted,
                         device.empty() ? "" : " on ", device);
   absl::StrAppendFormat(&s,
                         "<text x=\"%d\" y=\"40\" fill=\"#444\">%d tiles (%d DP, %d Stream-K in %d "
@@ -194,6 +209,17 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const std::string& d
                           "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f us</text>\n",
                           x_of(us), axis_y + 16, us);
   }
+  // The timeline and the prediction price different things (PredictMicros: each round's rate,
+  // the memory floor; the planner's estimate: operand copies; the timeline: waits for peers), so
+  // they may end apart: say so under the axis.
+  if (absl::StrFormat("%.1f", total) != absl::StrFormat("%.1f", predicted))
+    absl::StrAppendFormat(&s,
+                          "<text x=\"%d\" y=\"%d\" fill=\"#444\">Timeline: each piece at the "
+                          "cost model's rates, with waits for peers; it ends at %.1f us.</text>\n"
+                          "<text x=\"%d\" y=\"%d\" fill=\"#444\">The prediction (%.1f us) "
+                          "prices each round's rate, the memory floor and operand copies "
+                          "instead.</text>\n",
+                          left, axis_y + 34, total, left, axis_y + 49, predicted);
   absl::StrAppendFormat(
       &s,
       "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">block 0</text>\n<text x=\"%d\" "

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "streamk/planner.h"
 
 namespace streamk {
@@ -24,6 +25,41 @@ TEST(PlanPrint, TextReportShowsDecisionsAndCandidates) {
     EXPECT_NE(text.find(word), std::string::npos) << "missing '" << word << "' in\n" << text;
   }
   EXPECT_NE(text.find("* streamk"), std::string::npos) << text;  // the winner is marked
+}
+
+// The SVG's title reads the prediction the text report prints. Where its own timeline ends
+// elsewhere (4096^3 data-parallel: the timeline runs every round at one rate, the prediction
+// prices the last round's), a note under the axis gives both; where they agree, no note.
+TEST(PlanPrint, SvgTitleIsThePlannersPrediction) {
+  Problem pr;
+  pr.m = pr.n = pr.k = 4096;
+  PlanExplanation why;
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
+  ASSERT_TRUE(p.ok());
+  const CostModel& cost = KernelCost(H200Spec(), *p);
+  const std::string predicted = absl::StrFormat("predicted %.1f us", why.predicted_us);
+  EXPECT_NE(FormatPlan(*p, &why, "H200").find(predicted), std::string::npos);
+  const std::string svg = PlanToSvg(*p, cost, &why, "H200");
+  EXPECT_NE(svg.find(absl::StrCat("plan, ", predicted, " on H200</text>")), std::string::npos)
+      << svg.substr(0, 800);
+  const size_t note = svg.find("Timeline: each piece at the cost model's rates");
+  ASSERT_NE(note, std::string::npos);
+  EXPECT_NE(svg.find(absl::StrFormat("The prediction (%.1f us)", why.predicted_us), note),
+            std::string::npos);
+  // Without the explanation: PredictMicros, the same number for this plan (no copies).
+  EXPECT_NE(PlanToSvg(*p, cost).find(absl::StrCat("plan, ", predicted, "</text>")),
+            std::string::npos);
+  // One deep tile split over 16 blocks, reduced in 16 column slices: each slice waits for the
+  // tile's partials, and the note is left out since the timeline ends at the prediction.
+  pr.m = pr.n = 128, pr.k = 65536;
+  p = MakePlan(pr, H200Spec(), {}, &why);
+  ASSERT_TRUE(p.ok());
+  ASSERT_EQ(p->reduction_slices, 16) << PlanSummary(*p);
+  const std::string split = PlanToSvg(*p, KernelCost(H200Spec(), *p), &why);
+  EXPECT_NE(split.find(absl::StrFormat("predicted %.1f us", why.predicted_us)), std::string::npos);
+  EXPECT_EQ(split.find("Timeline:"), std::string::npos);
+  EXPECT_NE(split.find("reduces 16 partials of tile 0, columns 120..127"), std::string::npos);
+  EXPECT_EQ(split.find("of tile 1"), std::string::npos);  // slices are not tiles
 }
 
 TEST(PlanPrint, JsonHasTheDocumentedKeys) {

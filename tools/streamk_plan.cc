@@ -138,7 +138,7 @@ int main(int argc, char** argv) {
 
   if (const std::string svg = absl::GetFlag(FLAGS_svg); !svg.empty()) {
     std::ofstream out(svg);
-    out << streamk::PlanToSvg(*plan, streamk::KernelCost(*device, *plan), device->name);
+    out << streamk::PlanToSvg(*plan, streamk::KernelCost(*device, *plan), &why, device->name);
     if (!out) return Fail(absl::StrCat("--svg ", svg, ": cannot write"));
   }
   if (absl::GetFlag(FLAGS_json)) {

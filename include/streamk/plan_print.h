@@ -29,8 +29,13 @@ std::string PlanToJson(const Plan& plan, const PlanExplanation* why = nullptr,
 
 // The plan as an SVG timeline: persistent blocks down, the cost model's predicted time across;
 // DP tiles, Stream-K k-slices coloured by tile (peers of a tile share a colour), waits for peers,
-// partial-sum traffic and reduction blocks.
-std::string PlanToSvg(const Plan& plan, const CostModel& cost, const std::string& device_name = "");
+// partial-sum traffic and reduction blocks. The title gives the planner's prediction, as
+// FormatPlan prints it (`why`'s, operand copies included; without `why`, PredictMicros). The
+// timeline places each piece at the same per-piece costs, with waits for peers but without each
+// round's rate, the memory floor or copies; where it ends elsewhere, a note under the axis says
+// where.
+std::string PlanToSvg(const Plan& plan, const CostModel& cost, const PlanExplanation* why = nullptr,
+                      const std::string& device_name = "");
 
 // One line: "mode=streamk m=1536 n=1536 k=4096 tiles=144 dp_tiles=0 sk_tiles=144 ...".
 std::string PlanSummary(const Plan& plan);
