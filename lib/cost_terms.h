@@ -4,6 +4,8 @@
 // picture always shows what the planner predicted.
 #pragma once
 
+#include <algorithm>
+
 #include "streamk/device_spec.h"
 #include "streamk/plan.h"
 
@@ -57,6 +59,12 @@ inline double RoundIter(const CostTerms& t, int blocks, int sms) {
   if (blocks > sms) return t.iter_shared;
   if (t.iter_busy <= 0) return t.iter_alone;
   return t.iter_alone + (t.iter_busy - t.iter_alone) * blocks / sms;
+}
+
+// One reduction block (Reduction::kSeparate): its slice of `peers` partial tiles streamed (bound
+// by bytes, or for narrow slices by L2 round trips), then its share of the tile's epilogue.
+inline double ReductionBlockCost(const CostTerms& t, int peers, int slices) {
+  return t.unit + peers * std::max(t.reduce_latency, t.reduce_peer / slices) + t.epilogue / slices;
 }
 
 }  // namespace streamk

@@ -116,7 +116,7 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const PlanExplanatio
         }
       }
     } else if (role.role == mapping::Role::kReduction) {
-      // One slice of one tile's columns (reduction_slices per tile), costed as PredictMicros does.
+      // One slice of one tile's columns (reduction_slices per tile).
       const mapping::ReductionWork work = mapping::ReductionWorkOf(p, role.index);
       const mapping::Peers peers = mapping::TilePeers(p, work.tile);
       if (peers.count() > 1) {
@@ -127,10 +127,7 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const PlanExplanatio
           t = ready;
         }
         const int slices = std::max(1, p.reduction_slices);
-        const double end =
-            t + terms.unit +
-            peers.count() * std::max(terms.reduce_latency, terms.reduce_peer / slices) +
-            e / slices;
+        const double end = t + ReductionBlockCost(terms, peers.count(), slices);
         segs.push_back(
             {row, t, end, "#7b3fb5",
              absl::StrCat("reduces ", peers.count(), " partials of tile ", work.tile,

@@ -489,11 +489,7 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   const RoleCost dp_first{static_cast<double>(p.dp_first_wave_tiles) * p.iters_per_tile,
                           p.dp_first_wave_tiles * (e + u)};
   const RoleCost dp{static_cast<double>(p.iters_per_tile), e + u};
-  // A reduction block streams its slice of `peers` partial tiles (bound by bytes, or for narrow
-  // slices by L2 round trips), then finishes the slice.
-  const int slices = std::max(1, p.reduction_slices);
-  const RoleCost red{0, u + peers * std::max(terms.reduce_latency, terms.reduce_peer / slices) +
-                            e / slices};
+  const RoleCost red{0, ReductionBlockCost(terms, peers, std::max(1, p.reduction_slices))};
 
   const int grid = std::max(1, p.grid_blocks);
   const int full_end = p.work_blocks / grid * grid;  // work blocks in full rounds
