@@ -171,13 +171,6 @@ __device__ __forceinline__ void BulkCommit() {
 #endif
 }
 
-// Returns once every bulk group this thread committed has finished reading shared memory.
-__device__ __forceinline__ void BulkWaitRead() {
-#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
-#endif
-}
-
 // Returns once at most kPending of the bulk groups this thread committed last are still reading
 // shared memory (groups finish in the order they were committed).
 template <int kPending>
@@ -186,5 +179,8 @@ __device__ __forceinline__ void BulkWaitReadAllBut() {
   asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(kPending) : "memory");
 #endif
 }
+
+// Returns once every bulk group this thread committed has finished reading shared memory.
+__device__ __forceinline__ void BulkWaitRead() { BulkWaitReadAllBut<0>(); }
 
 }  // namespace streamk::kernels::sm90
