@@ -13,19 +13,4 @@ __device__ __forceinline__ void ComputeSync() {
   asm volatile("bar.sync 1, %0;\n" ::"n"(kThreads) : "memory");
 }
 
-// ComputeSync that also returns, to every compute thread, whether `pred` held in any of them
-// (bar.red.or: the barrier reduces the predicate, no shared memory needed).
-template <int kThreads>
-__device__ __forceinline__ bool ComputeSyncOr(bool pred) {
-  static_assert(kThreads % 128 == 0, "whole warp groups");
-  int any;
-  asm volatile(
-      "{\n .reg .pred p, q;\n setp.ne.b32 p, %1, 0;\n"
-      " bar.red.or.pred q, 1, %2, p;\n selp.b32 %0, 1, 0, q;\n}\n"
-      : "=r"(any)
-      : "r"(static_cast<int>(pred)), "n"(kThreads)
-      : "memory");
-  return any != 0;
-}
-
 }  // namespace streamk::kernels

@@ -41,16 +41,6 @@ __device__ __forceinline__ void StoreRelease(int* flag, int v) {
 __device__ __forceinline__ void AddRelease(int* flag, int v) {
   asm volatile("red.release.gpu.global.add.s32 [%0], %1;\n" ::"l"(flag), "r"(v) : "memory");
 }
-// An increment that returns the value before it, releasing this thread's earlier writes (and,
-// after a barrier, its block's) and acquiring those of every increment before it.
-__device__ __forceinline__ int AddAcqRel(int* flag, int v) {
-  int old;
-  asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], %2;\n"
-               : "=r"(old)
-               : "l"(flag), "r"(v)
-               : "memory");
-  return old;
-}
 __device__ __forceinline__ void StoreRelaxed(int* flag, int v) {
   asm volatile("st.relaxed.gpu.global.b32 [%0], %1;\n" ::"l"(flag), "r"(v) : "memory");
 }
@@ -133,25 +123,9 @@ struct Fixup {
     ComputeSync<kThreads>();
   }
 
-  // kArrive (kLastPeer), after the block's partial stores: returns to every compute thread
-  // whether this block is the tile's last peer. Its increment releases the block's stores (the
-  // barrier orders them before thread 0's) and, for the last one, acquires every other peer's
-  // (each released its own with its increment), which the barrier passes on to the other
-  // threads' .cg loads, as after Wait. The last peer resets the flag: every peer has counted, and
-  // nobody reads it again this launch.
-  __device__ static bool Arrive(const fixup::Step& s, int* flag) {
-    ComputeSync<kThreads>();
-    bool last = false;
-    if (threadIdx.x == 0) {
-      last = AddAcqRel(flag, 1) + 1 == s.signal_value;
-      if (last) StoreRelaxed(flag, 0);
-    }
-    return ComputeSyncOr<kThreads>(last);
-  }
-
   __device__ static void Signal(const fixup::Step& s, int* flag) {
     if (s.signal == fixup::Signal::kNone || s.signal == fixup::Signal::kReset ||
-        s.signal == fixup::Signal::kDepart || s.signal == fixup::Signal::kArrive)
+        s.signal == fixup::Signal::kDepart)
       return;
     // Every thread's partial stores precede the release below (the barrier orders them before
     // thread 0's, and a release is cumulative). No separate __threadfence(): its fence.sc is a

@@ -14,11 +14,6 @@
 //                   reduction_slices reduction blocks waits for >= peers, increments on leaving
 //                   (the last to leave resets), sums its columns of the slots in k order and runs
 //                   the epilogue on them.
-//   kLastPeer       every peer stores its own slot and arrives (an acquire-release increment that
-//                   returns the count before it); the peer that brings the count to peers is the
-//                   last, resets the flag, sums every slot in k order (as a reduction block of
-//                   one slice does, so the result is kSeparate's bit for bit) and runs the
-//                   epilogue. Nobody waits: which peer finishes depends only on arrival order.
 #pragma once
 
 #include "work_mapping.h"
@@ -29,10 +24,7 @@ enum class Wait : int { kNone, kEquals, kAtLeast };
 enum class Publish : int { kNone, kStore, kAdd, kAtomicAdd };
 // kDepart (reduction blocks): after the wait, increment; the block whose increment brings the flag
 // to signal_value is the tile's last reader and resets it to zero.
-// kArrive (kLastPeer): increment; the block whose increment brings the flag to signal_value is
-// the tile's last peer: it resets the flag, then takes every peer's slot (`take`, into zeroed
-// accumulators) and runs the epilogue. For the other peers `take` and `epilogue` do not apply.
-enum class Signal : int { kNone, kSet, kIncrement, kReset, kDepart, kArrive };
+enum class Signal : int { kNone, kSet, kIncrement, kReset, kDepart };
 
 struct Step {
   Wait wait = Wait::kNone;
@@ -78,10 +70,6 @@ STREAMK_HD Step SkStep(const Plan& p, const mapping::SkUnit& u) {
       break;
     case Reduction::kSeparate:
       s.publish = Publish::kStore, s.signal = Signal::kIncrement;
-      break;
-    case Reduction::kLastPeer:
-      s.publish = Publish::kStore, s.signal = Signal::kArrive, s.signal_value = peers;
-      s.take = true, s.epilogue = true;  // the last peer only
       break;
   }
   return s;

@@ -5,8 +5,6 @@
 //   data-parallel:  for each of its tiles: mainloop over all k -> epilogue;
 //   reduction:      wait for the tile's peers -> sum its columns of their partials in k order ->
 //                   epilogue on those columns.
-// With kLastPeer a Stream-K block's fixup is a publish and an arrival; the block that arrives
-// last on a tile sums the tile's partials as a reduction block of one slice would.
 // The mainloop, the fixup and the epilogue are separate components; only the mainloop changes
 // per architecture. A warp-specialized mainloop (Mainloop::kProducerThreads > 0, the TMA one) adds
 // a producer warp group after the kThreads compute threads; one lane of it walks the same
@@ -255,13 +253,6 @@ struct StreamKGemm {
         TraceMark(a, trace, TraceKind::kWaitEnd, work, u.tile, u.k_begin, u.k_end);
         if (s.publish != fixup::Publish::kNone)
           Fix::Publish(s.publish, slot, acc, ExtentOf(p, c));
-        if (s.signal == fixup::Signal::kArrive) {  // kLastPeer: the last to arrive finishes
-          const bool last = Fix::Arrive(s, flag);
-          TraceMark(a, trace, TraceKind::kFixupEnd, work, u.tile, u.k_begin, u.k_end);
-          if (last) ReduceColumns(smem, p, a, tma, ws, u.tile, u.peers, 0, Mainloop::kBN);
-          TraceMark(a, trace, TraceKind::kEpilogueEnd, work, u.tile, u.k_begin, u.k_end);
-          continue;
-        }
         if (s.take) {
           if constexpr (kSpecialized) {
             if (!mapping::SkNextUnit(p, u).valid() && !LaterMainloop(p, work)) {
@@ -316,18 +307,6 @@ struct StreamKGemm {
     TraceMark(a, trace, TraceKind::kBegin, work, tile, 0, 0);
     Fix::Wait(s, FlagOf(p, ws, tile));
     TraceMark(a, trace, TraceKind::kWaitEnd, work, tile, 0, 0);
-    ReduceColumns(smem, p, a, tma, ws, tile, peers, rw.col_begin, rw.col_end);
-    TraceMark(a, trace, TraceKind::kFixupEnd, work, tile, 0, 0);
-    TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, 0);
-  }
-
-  // Sums columns [col_begin, col_end) of Stream-K tile `tile`'s peers' partials in k order and
-  // finishes them, 64 rows at a time through the epilogue's staging area (or all rows at once
-  // where they fit): a reduction block's slice (kSeparate), or a last peer's whole tile
-  // (kLastPeer), after its wait or its arrival made every partial visible.
-  __device__ static void ReduceColumns(char* smem, const Plan& p, const GemmKernelArgs& a,
-                                       const TmaOperands* tma, char* ws, int tile,
-                                       const mapping::Peers& peers, int col_begin, int col_end) {
     // The last peer's slot takes its block range; the others' are arithmetic (PeerSlotOffset).
     const int count = peers.count();
     const int64_t part = mapping::RankPartOffset(p, Rank());
@@ -343,15 +322,15 @@ struct StreamKGemm {
     const int tile_m0 = mapping::RankRow0(p, c, Rank()), tile_n0 = c.tn * Mainloop::kBN;
     const TileExtent e = ExtentOf(p, c);
     // A slice narrow enough for all its rows to fit the stage is summed in one round of loads.
-    const int pitch = col_end - col_begin + 8;
+    const int pitch = rw.col_end - rw.col_begin + 8;
     bool one_round = false;
     if constexpr (Mainloop::kColumnBlocks) {
       one_round = Mainloop::kBM * pitch * 4 <= Epi::kSmemBytes;
       if (one_round) {
-        Fix::SumSliceToStage(slot_of, count, col_begin, col_end, e, stage, pitch);
+        Fix::SumSliceToStage(slot_of, count, rw.col_begin, rw.col_end, e, stage, pitch);
         ComputeSync<kThreads>();
         Epi::StoreStaged(stage, pitch, Mainloop::kBM, a, p.m, p.n, c.batch, tile_m0, tile_n0,
-                         col_begin, col_end);
+                         rw.col_begin, rw.col_end);
         ComputeSync<kThreads>();  // the stage is reused by the next mainloop
       }
     }
@@ -359,12 +338,15 @@ struct StreamKGemm {
     static_assert(Fix::kPassRows == Epi::kPassRows, "the fixup sums the rows the stage holds");
 #pragma unroll 1
     for (int pass = 0; pass < Mainloop::kBM / Epi::kPassRows && !one_round; ++pass) {
-      Fix::SumToStage(slot_of, count, pass, col_begin, col_end, e, stage, Epi::kPitch);
+      Fix::SumToStage(slot_of, count, pass, rw.col_begin, rw.col_end, e, stage,
+                      Epi::kPitch);
       ComputeSync<kThreads>();
-      Epi::StoreStaged(stage + col_begin, Epi::kPitch, Epi::kPassRows, a, p.m, p.n, c.batch,
-                       tile_m0 + pass * Epi::kPassRows, tile_n0, col_begin, col_end);
+      Epi::StoreStaged(stage + rw.col_begin, Epi::kPitch, Epi::kPassRows, a, p.m, p.n, c.batch,
+                       tile_m0 + pass * Epi::kPassRows, tile_n0, rw.col_begin, rw.col_end);
       ComputeSync<kThreads>();  // the stage is reused by the next pass or the next mainloop
     }
+    TraceMark(a, trace, TraceKind::kFixupEnd, work, tile, 0, 0);
+    TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, 0);
   }
 
   // tma: the TMA descriptors of the operands (and of C and D for the epilogue), read only with a

@@ -238,17 +238,11 @@ STREAMK_HD TileCoord TileCoordOf(const Plan& p, int tile) {
 
 // ---- workspace -------------------------------------------------------------------------------
 
-// Whether every peer of a Stream-K tile stores its partial in a slot of its own (kSeparate,
-// kLastPeer), rather than all peers sharing one slot per tile (kDeterministic, kAtomic).
-STREAMK_HD bool OwnSlots(const Plan& p) {
-  return p.reduction == Reduction::kSeparate || p.reduction == Reduction::kLastPeer;
-}
-
 // Byte offset of the partial slot a Stream-K block uses for `unit`. kDeterministic / kAtomic: one
-// shared slot per tile. kSeparate / kLastPeer: two per block (0: its last tile, which it starts;
-// 1: its first tile, which it finishes).
+// shared slot per tile. kSeparate: two per block (0: its last tile, which it starts; 1: its first
+// tile, which it finishes).
 STREAMK_HD int64_t PartialSlotOffset(const Plan& p, const SkUnit& u) {
-  if (!OwnSlots(p)) {
+  if (p.reduction != Reduction::kSeparate) {
     return p.partials_offset + static_cast<int64_t>(u.tile) * p.partial_tile_bytes;
   }
   const IterRange r = SkBlockRange(p, u.block);
@@ -257,7 +251,7 @@ STREAMK_HD int64_t PartialSlotOffset(const Plan& p, const SkUnit& u) {
                                  p.partial_tile_bytes;
 }
 
-// OwnSlots: the slot of peer `g` (0-based, k order) of Stream-K tile `tile`, equal to
+// kSeparate: the slot of peer `g` (0-based, k order) of Stream-K tile `tile`, equal to
 // PartialSlotOffset of that peer's unit of the tile. Every peer but the last has the tile as its
 // last tile (slot 0, 2 * block); the last peer's may be its first of two (slot 1).
 STREAMK_HD int64_t PeerSlotOffset(const Plan& p, int tile, const Peers& peers, int g) {

@@ -61,15 +61,10 @@ inline double RoundIter(const CostTerms& t, int blocks, int sms) {
   return t.iter_alone + (t.iter_busy - t.iter_alone) * blocks / sms;
 }
 
-// Summing one slice of `peers` partial tiles (bound by bytes, or for narrow slices by L2 round
-// trips), then that slice's share of the tile's epilogue.
-inline double ReduceSliceCost(const CostTerms& t, int peers, int slices) {
-  return peers * std::max(t.reduce_latency, t.reduce_peer / slices) + t.epilogue / slices;
-}
-
-// One reduction block (Reduction::kSeparate): a work block of its own, then its slice.
+// One reduction block (Reduction::kSeparate): its slice of `peers` partial tiles streamed (bound
+// by bytes, or for narrow slices by L2 round trips), then its share of the tile's epilogue.
 inline double ReductionBlockCost(const CostTerms& t, int peers, int slices) {
-  return t.unit + ReduceSliceCost(t, peers, slices);
+  return t.unit + peers * std::max(t.reduce_latency, t.reduce_peer / slices) + t.epilogue / slices;
 }
 
 }  // namespace streamk

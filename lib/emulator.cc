@@ -131,12 +131,7 @@ class Emulator {
           return absl::InternalError(absl::StrCat("block ", b.work, " waits for tile ",
                                                   b.unit.tile, " whose first peer is ",
                                                   b.unit.peers.first));
-        // A last peer (kLastPeer) takes every peer's slot; the other steps read their own.
-        absl::StatusOr<bool> ran = Fixup(step, b.unit,
-                                         step.signal == fixup::Signal::kArrive
-                                             ? PeerUnits(b.unit.tile)
-                                             : std::vector<mapping::SkUnit>{b.unit},
-                                         b.rank, b.acc);
+        absl::StatusOr<bool> ran = Fixup(step, b.unit, {b.unit}, b.rank, b.acc);
         if (!ran.ok() || !*ran) return ran;
         b.acc_ready = false;
         b.unit = mapping::SkNextUnit(p_, b.unit);
@@ -151,11 +146,17 @@ class Emulator {
           return absl::InternalError(absl::StrCat("reduction block ", b.work,
                                                   " waits for higher block ", peers.last));
         const fixup::Step step = fixup::ReductionStep(peers, p_.reduction_slices);
+        std::vector<mapping::SkUnit> slots;
+        for (int blk = peers.first; blk <= peers.last; ++blk) {
+          mapping::SkUnit u = mapping::SkFirstUnit(p_, blk);
+          while (u.tile != tile) u = mapping::SkNextUnit(p_, u);
+          slots.push_back(u);
+        }
         b.acc.assign(static_cast<size_t>(RankRows()) * p_.tile_n, 0.0f);
         mapping::SkUnit self{};
         self.tile = tile;
         absl::StatusOr<bool> ran =
-            Fixup(step, self, PeerUnits(tile), b.rank, b.acc, rw.col_begin, rw.col_end);
+            Fixup(step, self, slots, b.rank, b.acc, rw.col_begin, rw.col_end);
         if (!ran.ok() || !*ran) return ran;
         b.busy = false;
         return true;
@@ -166,44 +167,14 @@ class Emulator {
     return true;
   }
 
-  // The units of Stream-K tile `tile`'s peers, in k order.
-  std::vector<mapping::SkUnit> PeerUnits(int tile) const {
-    const mapping::Peers peers = mapping::TilePeers(p_, tile);
-    std::vector<mapping::SkUnit> units;
-    for (int blk = peers.first; blk <= peers.last; ++blk) {
-      mapping::SkUnit u = mapping::SkFirstUnit(p_, blk);
-      while (u.tile != tile) u = mapping::SkNextUnit(p_, u);
-      units.push_back(u);
-    }
-    return units;
-  }
-
   // Executes a fixup step for `unit`; `slots` are the units whose partial slots `take` reads.
   // `take` and the epilogue cover tile columns [col_begin, col_end) (a reduction slice).
-  absl::StatusOr<bool> Fixup(const fixup::Step& step, const mapping::SkUnit& unit,
+  absl::StatusOr<bool> Fixup(const fixup::Step& s, const mapping::SkUnit& unit,
                              const std::vector<mapping::SkUnit>& slots, int rank,
                              std::vector<float>& acc, int col_begin = 0, int col_end = -1) {
     if (col_end < 0) col_end = p_.tile_n;
-    if (!fixup::WaitSatisfied(step, Flag(unit.tile, rank))) return false;
-    fixup::Step s = step;
+    if (!fixup::WaitSatisfied(s, Flag(unit.tile, rank))) return false;
     const size_t count = static_cast<size_t>(RankRows()) * p_.tile_n;
-    if (s.signal == fixup::Signal::kArrive) {
-      // Store, then arrive (one step: the kernel's block does both before anyone can see its
-      // count). Only the peer that completes the count takes the slots and finishes the tile.
-      absl::StatusOr<float*> slot = Slot(unit, rank);
-      if (!slot.ok()) return slot.status();
-      std::copy(acc.begin(), acc.begin() + static_cast<std::ptrdiff_t>(count), *slot);
-      const int v = Flag(unit.tile, rank) + 1;
-      if (v > s.signal_value)
-        return absl::InternalError(absl::StrCat("tile ", unit.tile, " counts ", v, " arrivals of ",
-                                                s.signal_value, " peers; plan: ",
-                                                PlanSummary(p_)));
-      SetFlag(unit.tile, rank, v == s.signal_value ? 0 : v);
-      if (v != s.signal_value) return true;
-      result_.last_peer_turns.push_back(unit.turn());
-      acc.assign(count, 0.0f);  // the sum in k order, from the slots alone
-      s.publish = fixup::Publish::kNone, s.signal = fixup::Signal::kNone;
-    }
     if (s.publish != fixup::Publish::kNone) {
       absl::StatusOr<float*> slot = Slot(unit, rank);
       if (!slot.ok()) return slot.status();
@@ -230,7 +201,6 @@ class Emulator {
       case fixup::Signal::kSet: SetFlag(unit.tile, rank, s.signal_value); break;
       case fixup::Signal::kIncrement: SetFlag(unit.tile, rank, Flag(unit.tile, rank) + 1); break;
       case fixup::Signal::kReset: SetFlag(unit.tile, rank, 0); break;
-      case fixup::Signal::kArrive: break;  // handled above
       case fixup::Signal::kDepart: {
         const int v = Flag(unit.tile, rank) + 1;
         SetFlag(unit.tile, rank, v == s.signal_value ? 0 : v);

@@ -30,9 +30,6 @@ struct EmulatorResult {
   std::vector<int> element_writes;       // batch x m x n: epilogue writes of each element of D
   int64_t steps = 0;                     // scheduler steps, including yields
   int64_t yields = 0;                    // steps in which a block waited
-  // kLastPeer: for each shared tile, in finishing order, the turn (k order) of the peer that
-  // arrived last and finished it.
-  std::vector<int> last_peer_turns;
 };
 
 // Runs the plan; errors on deadlock, on a wait for a higher-numbered block, on a workspace access

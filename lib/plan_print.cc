@@ -135,11 +135,6 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
                             "reduction   %s, %d reduction blocks (%d per tile, %d columns each)\n",
                             ReductionName(p.reduction), p.reduction_blocks, p.reduction_slices,
                             p.tile_n / p.reduction_slices);
-    } else if (p.reduction == Reduction::kLastPeer) {
-      absl::StrAppendFormat(&s,
-                            "reduction   %s (every peer stores its partial; the last to arrive "
-                            "sums them in k order)\n",
-                            ReductionName(p.reduction));
     } else {
       absl::StrAppendFormat(&s, "reduction   %s\n", ReductionName(p.reduction));
     }

@@ -85,26 +85,6 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const PlanExplanatio
         const fixup::Step s = fixup::SkStep(p, u);
         std::vector<double>& sig = signalled[u.tile];
         if (sig.empty()) sig.assign(static_cast<size_t>(u.peers.count()), 0.0);
-        if (s.signal == fixup::Signal::kArrive) {
-          // kLastPeer: every peer publishes; whichever arrives last sums the tile. The model's
-          // peers are alike, so the drawing gives the sum to the final k-slice's peer (drawn
-          // last of them, so every arrival is known) from the latest arrival on, as PredictMicros
-          // charges it to every Stream-K block.
-          end = t + b;
-          segs.push_back(
-              {row, t, end, "#333", absl::StrCat("publishes partials of tile ", u.tile)});
-          t = end;
-          sig[u.turn()] = t;
-          if (u.is_final_slice(p)) {
-            for (double x : sig) t = std::max(t, x);
-            end = t + ReduceSliceCost(terms, u.peers.count(), 1);
-            segs.push_back({row, t, end, "#7b3fb5",
-                            absl::StrCat("the last peer to arrive sums ", u.peers.count(),
-                                         " partials of tile ", u.tile, " and finishes it")});
-            t = end;
-          }
-          continue;
-        }
         if (s.wait != fixup::Wait::kNone) {
           // The flag reaches the awaited value when the turns it counts have signalled.
           double ready = 0;

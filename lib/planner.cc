@@ -187,7 +187,8 @@ void Derive(const Decomposition& d, Plan& p) {
   p.flags_offset = p.flags_bytes = p.workspace_bytes = 0;
   if (p.sk_blocks > 0) {
     p.partial_tile_bytes = int64_t{p.tile_m} * p.tile_n * 4;  // fp32
-    const int64_t slots = mapping::OwnSlots(p) ? 2 * int64_t{p.sk_blocks} : int64_t{p.sk_tiles};
+    const int64_t slots =
+        p.reduction == Reduction::kSeparate ? 2 * int64_t{p.sk_blocks} : int64_t{p.sk_tiles};
     p.partials_bytes = slots * p.partial_tile_bytes;
     // Flags first, in a region of a fixed minimum size: a workspace reused by another plan then
     // never sees that plan's partials land on its flags (which must be zero between launches).
@@ -472,9 +473,6 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
         break;
       case Reduction::kSeparate:  // every peer stores once; a reduction block finishes the tile
         sk_fixed = b;
-        break;
-      case Reduction::kLastPeer:  // every peer stores once; the last to arrive sums the tile
-        sk_fixed = b + ReduceSliceCost(terms, peers, 1);
         break;
     }
   } else if (p.sk_blocks > 0) {

@@ -33,7 +33,6 @@ const char* ReductionName(Reduction r) {
     case Reduction::kDeterministic: return "deterministic";
     case Reduction::kAtomic: return "atomic";
     case Reduction::kSeparate: return "separate";
-    case Reduction::kLastPeer: return "last-peer";
   }
   return "?";
 }
@@ -79,7 +78,6 @@ std::optional<Reduction> ParseReduction(std::string_view s) {
   if (w == "deterministic" || w == "turnstile") return Reduction::kDeterministic;
   if (w == "atomic") return Reduction::kAtomic;
   if (w == "separate") return Reduction::kSeparate;
-  if (w == "last-peer" || w == "lastpeer" || w == "last") return Reduction::kLastPeer;
   return std::nullopt;
 }
 

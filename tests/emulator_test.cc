@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstring>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -118,8 +117,7 @@ TEST(Emulator, MatchesReferenceForEveryModeAndStrategy) {
     for (std::optional<Reduction> red :
          {std::optional<Reduction>(), std::optional<Reduction>(Reduction::kDeterministic),
           std::optional<Reduction>(Reduction::kAtomic),
-          std::optional<Reduction>(Reduction::kSeparate),
-          std::optional<Reduction>(Reduction::kLastPeer)}) {
+          std::optional<Reduction>(Reduction::kSeparate)}) {
       if (c.mode == Mode::kDataParallel && red.has_value()) continue;
       const Plan p = MustPlan(c, red);
       for (float beta : {0.0f, 0.5f}) {
@@ -141,8 +139,7 @@ TEST(Emulator, ClusterPlansMatchReferenceForEveryModeAndStrategy) {
     for (std::optional<Reduction> red :
          {std::optional<Reduction>(), std::optional<Reduction>(Reduction::kDeterministic),
           std::optional<Reduction>(Reduction::kAtomic),
-          std::optional<Reduction>(Reduction::kSeparate),
-          std::optional<Reduction>(Reduction::kLastPeer)}) {
+          std::optional<Reduction>(Reduction::kSeparate)}) {
       if (c.mode == Mode::kDataParallel && red.has_value()) continue;
       const Plan p = MustPlan(c, red, /*cluster=*/true);
       ASSERT_EQ(p.cluster_m, 2) << PlanSummary(p);
@@ -169,8 +166,7 @@ TEST(Emulator, AnySplitOfDataParallelBlocksAroundStreamKMatchesReference) {
   uint32_t seed = 100;
   int splits_run = 0;
   for (const Case& c : cases) {
-    for (Reduction red : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate,
-                          Reduction::kLastPeer}) {
+    for (Reduction red : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
       const Plan planned = MustPlan(c, red);
       ASSERT_GT(planned.sk_blocks, 0) << PlanSummary(planned);
       for (int early = 0; early <= planned.dp_blocks; ++early) {
@@ -202,7 +198,7 @@ TEST(Emulator, StrategiesThatShareTilesActuallyWait) {
 }
 
 TEST(Emulator, DeterministicStrategiesAreBitwiseReproducibleAcrossSchedules) {
-  for (Reduction red : {Reduction::kDeterministic, Reduction::kSeparate, Reduction::kLastPeer}) {
+  for (Reduction red : {Reduction::kDeterministic, Reduction::kSeparate}) {
     for (const Case& c : kCases) {
       if (c.mode == Mode::kDataParallel) continue;
       const Plan p = MustPlan(c, red);
@@ -219,43 +215,6 @@ TEST(Emulator, DeterministicStrategiesAreBitwiseReproducibleAcrossSchedules) {
   }
 }
 
-// kLastPeer: whichever peer arrives last sums the tile, so which one does depends on the schedule;
-// the sum does not: every slot in k order, bit for bit what a separate reduction computes. No
-// block ever waits.
-TEST(Emulator, LastPeerFinishesWhoeverArrivesLastWithTheSeparateReductionsSum) {
-  int checked = 0, varied = 0;
-  for (const Case& c : kCases) {
-    if (c.mode == Mode::kDataParallel) continue;
-    const Plan p = MustPlan(c, Reduction::kLastPeer);
-    if (p.sk_blocks == 0) continue;
-    Plan sep = MustPlan(c, Reduction::kSeparate);
-    ASSERT_EQ(p.reduction_blocks, 0) << PlanSummary(p);
-    ASSERT_EQ(p.partials_bytes, sep.partials_bytes) << PlanSummary(p);
-    Operands ops = RandomOperands(p, 17, 0.5f);
-    absl::StatusOr<EmulatorResult> want = Emulate(sep, ops.in, 1);
-    ASSERT_TRUE(want.ok()) << want.status();
-    std::set<int> turns;
-    size_t shared = 0;
-    for (uint64_t seed = 1; seed <= 8; ++seed) {
-      absl::StatusOr<EmulatorResult> r = Emulate(p, ops.in, seed);
-      ASSERT_TRUE(r.ok()) << r.status();
-      EXPECT_EQ(r->yields, 0) << PlanSummary(p);
-      ASSERT_EQ(0, std::memcmp(want->d.data(), r->d.data(), want->d.size() * 4))
-          << "seed " << seed << "\n" << PlanSummary(p);
-      turns.insert(r->last_peer_turns.begin(), r->last_peer_turns.end());
-      if (seed == 1) shared = r->last_peer_turns.size();
-      EXPECT_EQ(r->last_peer_turns.size(), shared) << PlanSummary(p);
-    }
-    if (shared == 0) continue;
-    ++checked;
-    // Over eight schedules, some tile was finished by peers of different turns (not where one
-    // persistent block runs every work block in order).
-    varied += turns.size() > 1;
-  }
-  EXPECT_GT(checked, 5);
-  EXPECT_GT(varied, checked / 2);
-}
-
 TEST(Emulator, PlansCanShareOneWorkspace) {
   // gemm() reuses one workspace for every shape on a stream. A plan's partials must never land on
   // the flags of a later plan (flags must be zero between launches): run plans with different
@@ -264,8 +223,7 @@ TEST(Emulator, PlansCanShareOneWorkspace) {
   uint32_t seed = 40;
   for (int round = 0; round < 3; ++round) {
     for (const Case& c : kCases) {
-      for (Reduction red : {Reduction::kSeparate, Reduction::kDeterministic, Reduction::kAtomic,
-                            Reduction::kLastPeer}) {
+      for (Reduction red : {Reduction::kSeparate, Reduction::kDeterministic, Reduction::kAtomic}) {
         if (c.mode == Mode::kDataParallel) continue;
         const Plan p = MustPlan(c, red);
         Operands ops = RandomOperands(p, ++seed, 0);

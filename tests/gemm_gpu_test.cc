@@ -238,8 +238,7 @@ std::vector<Options> EveryModeAndReduction() {
   out.push_back(o);
   o.mode = Mode::kDataParallel;
   out.push_back(o);
-  for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate,
-                      Reduction::kLastPeer}) {
+  for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
     Options s;
     s.reduction = r;
     s.mode = Mode::kAuto;
@@ -391,8 +390,7 @@ TEST(GemmGpu, BatchedWithSharedAndOverlappingOperands) {
 TEST(GemmGpu, ForcedBlockCounts) {
   STREAMK_SKIP_WITHOUT_GPU();
   for (int blocks : {1, 2, 7, 131, 132, 133, 264, 265, 500, 1000}) {
-    for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate,
-                      Reduction::kLastPeer}) {
+    for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
       Options o;
       o.mode = Mode::kStreamK, o.blocks = blocks, o.reduction = r;
       Config c;
@@ -430,7 +428,7 @@ TEST(GemmGpu, PartialWaveStreamKWithEveryReductionSlicing) {
         ExpectCorrect(c, o, NextSeed());
       }
     }
-    for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kLastPeer}) {
+    for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic}) {
       Options o;
       o.mode = Mode::kStreamK, o.sk_tiles = kPartialWaveTiles, o.reduction = r;
       Config c;
@@ -464,8 +462,7 @@ TEST(GemmGpu, StreamKBlocksLoadWholeTilesRotated) {
       for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
         for (int blocks : {3, 29}) {
           for (Reduction r :
-               {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate,
-                      Reduction::kLastPeer}) {
+               {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
             Options o;
             o.mode = Mode::kStreamK, o.blocks = blocks, o.reduction = r, o.tile = tile;
             Config c;
@@ -531,8 +528,7 @@ TEST(GemmGpu, EdgeTilePartialsMoveOnlyTheirElements) {
   const Shape shapes[] = {{16, 1024, 4096, 1}, {1024, 16, 4096, 1}, {40, 1000, 2048, 1}};
   for (const TileShape& tile : tiles) {
     for (const Shape& shape : shapes) {
-      for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate,
-                      Reduction::kLastPeer}) {
+      for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
         for (int splits : {3, 8}) {
           Config c;
           c.s = shape;
@@ -555,9 +551,7 @@ TEST(GemmGpu, EdgeTilePartialsMoveOnlyTheirElements) {
           CUDA_ASSERT(cudaDeviceSynchronize());
           EXPECT_LT(OutputError(buf.Result(c), want, c.out), Tolerance(c.out))
               << Describe(c, o) << "\n" << PlanSummary(*plan);
-          if ((shape.m != 16 && shape.n != 16) ||
-              (r != Reduction::kSeparate && r != Reduction::kLastPeer))
-            continue;
+          if ((shape.m != 16 && shape.n != 16) || r != Reduction::kSeparate) continue;
           std::vector<uint32_t> words(plan->partials_bytes / 4);
           CUDA_ASSERT(cudaMemcpy(words.data(), partials, plan->partials_bytes,
                                  cudaMemcpyDeviceToHost));
@@ -853,15 +847,13 @@ std::vector<uint8_t> Bytes(const Buffers& b, const Config& cfg) {
   return out;
 }
 
-// And a last peer's sum is a separate reduction's, bit for bit, whichever peer arrives last.
 TEST(GemmGpu, DeterministicIsBitwiseReproducible) {
   STREAMK_SKIP_WITHOUT_GPU();
-  Config cfg;
-  cfg.s = {1536, 1536, 8192, 1};
-  Buffers buf(cfg);
-  CUDA_ASSERT(buf.Refresh(cfg, NextSeed()));
-  std::vector<uint8_t> separate;
-  for (Reduction r : {Reduction::kDeterministic, Reduction::kSeparate, Reduction::kLastPeer}) {
+  for (Reduction r : {Reduction::kDeterministic, Reduction::kSeparate}) {
+    Config cfg;
+    cfg.s = {1536, 1536, 8192, 1};
+    Buffers buf(cfg);
+    CUDA_ASSERT(buf.Refresh(cfg, NextSeed()));
     Options o;
     o.mode = Mode::kStreamK, o.reduction = r, o.blocks = 264;  // ~4 peers per tile
     ASSERT_TRUE(gemm(buf.args, nullptr, o).ok());
@@ -873,8 +865,6 @@ TEST(GemmGpu, DeterministicIsBitwiseReproducible) {
       CUDA_ASSERT(cudaDeviceSynchronize());
       ASSERT_EQ(first, Bytes(buf, cfg)) << "run " << run << " differs, " << ReductionName(r);
     }
-    if (r == Reduction::kSeparate) separate = first;
-    if (r == Reduction::kLastPeer) EXPECT_EQ(first, separate) << "last-peer against separate";
   }
 }
 
@@ -886,8 +876,7 @@ TEST(GemmGpu, CudaGraphReplayLeavesFlagsZero) {
   Buffers buf(cfg);
   CUDA_ASSERT(buf.Refresh(cfg, NextSeed()));
   const std::vector<float> want = buf.Reference(cfg);
-  for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate,
-                      Reduction::kLastPeer}) {
+  for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
     Options o;
     o.mode = Mode::kStreamK, o.reduction = r;
     absl::StatusOr<size_t> ws_bytes = GetWorkspaceSize(buf.args, o);
@@ -1049,7 +1038,7 @@ TEST(GemmGpu, RunsWhileAnotherKernelHoldsMostSms) {
   CUDA_ASSERT(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
   // Blocks of 1024 threads: at most two per SM; sms * 2 - 8 of them leave a few SMs free.
   CUDA_ASSERT(testing::LaunchHog(sms * 2 - 8, static_cast<long long>(clock_khz) * 200, hog));
-  for (Reduction r : {Reduction::kDeterministic, Reduction::kSeparate, Reduction::kLastPeer}) {
+  for (Reduction r : {Reduction::kDeterministic, Reduction::kSeparate}) {
     Options o;
     o.mode = Mode::kStreamK, o.reduction = r;
     ASSERT_TRUE(gemm(buf.args, work, o).ok());

@@ -142,10 +142,8 @@ TEST(PlanPrint, StringifyIsOneLine) {
 TEST(Types, NamesParseBack) {
   for (Mode m : {Mode::kAuto, Mode::kDataParallel, Mode::kSplitK, Mode::kStreamK})
     EXPECT_EQ(ParseMode(ModeName(m)), m);
-  for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate,
-                      Reduction::kLastPeer})
+  for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate})
     EXPECT_EQ(ParseReduction(ReductionName(r)), r);
-  EXPECT_EQ(ParseReduction("last"), Reduction::kLastPeer);
   for (DType t : {DType::kF16, DType::kBF16, DType::kF32}) EXPECT_EQ(ParseDType(DTypeName(t)), t);
   for (Layout l : {Layout::kRowMajor, Layout::kColMajor}) EXPECT_EQ(ParseLayout(LayoutName(l)), l);
   EXPECT_FALSE(ParseMode("fast").has_value());

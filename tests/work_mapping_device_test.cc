@@ -29,8 +29,7 @@ TEST(WorkMappingDevice, DeviceAgreesWithHost) {
                            {8192, 8192, 8192}, {1, 1, 1}};
   for (auto& s : shapes) {
     for (Mode mode : {Mode::kAuto, Mode::kStreamK, Mode::kSplitK, Mode::kDataParallel}) {
-      for (Reduction red : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate,
-                            Reduction::kLastPeer}) {
+      for (Reduction red : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
         Problem pr;
         pr.m = s[0], pr.n = s[1], pr.k = s[2];
         PlanOptions o;

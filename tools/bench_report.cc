@@ -62,10 +62,9 @@ std::string PlanName(const Plan& p) {
   if (p.sk_blocks == 0) return absl::StrCat("dp ", tile, suffix);
   return absl::StrCat(ModeName(p.mode), " ", tile, " dp", p.dp_tiles, "+sk", p.sk_tiles, "/",
                       p.sk_blocks,
-                      p.reduction == Reduction::kSeparate   ? " sep"
-                      : p.reduction == Reduction::kAtomic   ? " atom"
-                      : p.reduction == Reduction::kLastPeer ? " last"
-                                                            : "",
+                      p.reduction == Reduction::kSeparate ? " sep"
+                      : p.reduction == Reduction::kAtomic ? " atom"
+                                                          : "",
                       suffix);
 }
 

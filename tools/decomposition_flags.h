@@ -60,7 +60,7 @@ absl::Status SetDecomposition(const DecompositionFlags& f, Options* o) {
     o->reduction = ParseReduction(f.reduction);
     if (!o->reduction)
       return absl::InvalidArgumentError(absl::StrCat(
-          "--reduction ", f.reduction, ": expected deterministic, atomic, separate or last-peer"));
+          "--reduction ", f.reduction, ": expected deterministic, atomic or separate"));
   }
   if (!f.tile.empty()) {
     const std::optional<TileShape> tile = ParseTileShape(f.tile);

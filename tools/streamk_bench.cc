@@ -56,8 +56,8 @@ ABSL_FLAG(std::vector<std::string>, modes,
           "auto, dp, splitk (best split) or splitk:S, streamk (all tiles Stream-K) or streamk:B "
           "(B blocks), streamk-tail (the partial wave's tiles Stream-K, the rest data-parallel) or "
           "streamk-tail:B, cublas; append /BMxBNxBK to run one of the GPU's kernel "
-          "configurations (e.g. dp/128x128x64), then @deterministic, @atomic, @separate, "
-          "@separate:R (R reduction blocks per tile) or @last-peer to force the reduction");
+          "configurations (e.g. dp/128x128x64), then @deterministic, @atomic, @separate or "
+          "@separate:R (R reduction blocks per tile) to force the reduction");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(std::string, layout, "tn", "BLAS-style op(A) op(B): tn | nn | nt | tt (D column-major)");
@@ -101,8 +101,8 @@ struct ModeSpec {
 
 // A mode word: auto | dp | splitk | splitk:S | streamk | streamk:B | streamk-tail |
 // streamk-tail:B | cublas, optionally followed by /BMxBNxBK to force the kernel configuration
-// (not for cublas), then by @deterministic, @atomic, @separate, @separate:R or @last-peer to
-// force the reduction strategy (not for dp or cublas).
+// (not for cublas), then by @deterministic, @atomic, @separate or @separate:R to force the
+// reduction strategy (not for dp or cublas).
 absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>& words) {
   std::vector<ModeSpec> out;
   for (const std::string& word : words) {
@@ -122,7 +122,7 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
       if (!m.options.reduction)
         return absl::InvalidArgumentError(
             absl::StrCat("--modes: '", word,
-                         "': the reduction after @ must be deterministic, atomic, separate or last-peer"));
+                         "': the reduction after @ must be deterministic, atomic or separate"));
       w = word.substr(0, at);
     }
     if (const size_t slash = w.find('/'); slash != std::string::npos) {

@@ -37,8 +37,7 @@ ABSL_FLAG(
 ABSL_FLAG(int, reduction_slices, 0,
           "with --reduction separate: reduction blocks per tile (0: the planner picks)");
 ABSL_FLAG(std::string, reduction, "",
-          "deterministic | atomic | separate | last-peer (empty: the planner picks a "
-          "deterministic one)");
+          "deterministic | atomic | separate (empty: the planner picks a deterministic one)");
 ABSL_FLAG(int, batch, 1, "batch count");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(bool, json, false, "print one JSON object instead of the text report");

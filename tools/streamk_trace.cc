@@ -41,8 +41,7 @@ ABSL_FLAG(std::string, tile, "",
 ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows to aligned rows first: auto (the planner "
           "decides), on, off, a or b (A's or B's rows only)");
-ABSL_FLAG(std::string, reduction, "",
-          "deterministic, atomic, separate or last-peer (empty: the planner's)");
+ABSL_FLAG(std::string, reduction, "", "deterministic, atomic or separate (empty: the planner's)");
 ABSL_FLAG(std::string, dtype, "fp16", "fp16 or bf16 inputs (and output, by default)");
 ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(double, beta, 0,

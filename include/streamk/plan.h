@@ -109,8 +109,8 @@ struct Plan {
   // (every launch leaves them zero), in a region of at least kMinFlagsBytes, so any plan with at
   // most kMinFlagsBytes / 4 Stream-K tiles can reuse a workspace another plan used: partials always
   // start past every such plan's flags. Partials: fp32 tiles, tile_m * tile_n * 4 bytes each;
-  // kDeterministic and kAtomic keep one per Stream-K tile, kSeparate and kLastPeer two per
-  // Stream-K block (a block publishes for at most its first and its last tile).
+  // kDeterministic and kAtomic keep one per Stream-K tile, kSeparate two per Stream-K block (a
+  // block publishes for at most its first and its last tile).
   int64_t partial_tile_bytes = 0;
   int64_t partials_offset = 0;
   int64_t partials_bytes = 0;

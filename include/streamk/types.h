@@ -31,8 +31,6 @@ enum class Reduction : uint8_t {
   kDeterministic,  // peers add into one buffer in k order (turnstile); bitwise reproducible
   kAtomic,         // peers add with atomics as they finish; faster, not bitwise reproducible
   kSeparate,       // peers only publish; reduction blocks sum them in k order (reproducible)
-  kLastPeer,       // every peer publishes; the last to arrive sums them in k order and runs the
-                   // epilogue: no waits and no reduction blocks (reproducible, as kSeparate)
 };
 
 // Linear tile index -> (tile_m, tile_n) walk order. kAlongN walks n fastest within bands of
@@ -58,7 +56,7 @@ constexpr int DTypeBytes(DType t) { return t == DType::kF32 ? 4 : 2; }
 const char* DTypeName(DType t);          // "fp16", "bf16", "fp32"
 const char* LayoutName(Layout l);        // "row", "col"
 const char* ModeName(Mode m);            // "auto", "dp", "splitk", "streamk"
-const char* ReductionName(Reduction r);  // "deterministic", "atomic", "separate", "last-peer"
+const char* ReductionName(Reduction r);  // "deterministic", "atomic", "separate"
 const char* RasterName(Raster r);        // "along-n", "along-m"
 const char* RepackOperandsName(RepackOperands r);  // "off", "a", "b", "on"
 
