@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -52,6 +53,17 @@ int Fail(const std::string& what) {
   return 1;
 }
 
+// The kernel configurations' names (streamk::kKernelConfigurations), each followed by `suffix`,
+// joined by `sep` and by `last_sep` before the last: "main, alt, mid, wide or cluster".
+std::string ConfigurationNames(const char* sep, const char* last_sep, const char* suffix = "") {
+  std::string names;
+  const size_t count = std::size(streamk::kKernelConfigurations);
+  for (size_t i = 0; i < count; ++i)
+    absl::StrAppend(&names, i == 0 ? "" : i + 1 == count ? last_sep : sep,
+                    streamk::kKernelConfigurations[i].name, suffix);
+  return names;
+}
+
 std::string CostText(streamk::CostModel c) {
   std::string s;
   for (const std::string& f : streamk::tools::CostFieldNames())
@@ -81,7 +93,7 @@ int main(int argc, char** argv) {
   const std::string model = absl::GetFlag(FLAGS_model);
   const streamk::KernelConfiguration* fitted = configuration(model);
   if (fitted == nullptr)
-    return Fail("--model " + model + ": expected main, alt, mid, wide or cluster");
+    return Fail("--model " + model + ": expected " + ConfigurationNames(", ", " or "));
   if (spec.*fitted->tile == streamk::kNoTile)
     return Fail("--model " + model + ": " + device->name + " has no such kernel configuration");
   streamk::CostModel& cost = spec.*fitted->cost;
@@ -105,9 +117,8 @@ int main(int argc, char** argv) {
     double v = 0;
     double* field = p.size() == 2 ? streamk::tools::CostField(*target, std::string(p[0])) : nullptr;
     if (field == nullptr || !absl::SimpleAtod(p[1], &v))
-      return Fail("--set " + kv +
-                  ": expected [main.|alt.|mid.|wide.|cluster.]FIELD=VALUE with a field of "
-                  "CostModel");
+      return Fail("--set " + kv + ": expected [" + ConfigurationNames("|", "|", ".") +
+                  "]FIELD=VALUE with a field of CostModel");
     *field = v;
   }
   for (const std::string& f : absl::GetFlag(FLAGS_fit))
