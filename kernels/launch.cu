@@ -21,9 +21,9 @@ cudaError_t PrepareBF16Kernel(Arch arch, int tile_m, int tile_n, int cluster_m, 
 
 namespace {
 
-// tile_m x tile_n: 128 x 128, 128 x 192, 128 x 256 or 192 x 192 (kSm90Tma's configurations; the
-// other arches compute 128 x 128 only); cluster_m 2: kSm90Tma's 256-wide configuration on 2-block
-// clusters (Plan::cluster_m).
+// tile_m x tile_n: 128 x 128, 128 x 192, 128 x 256, 192 x 192 or 64 x 128 (kSm90Tma's
+// configurations; the other arches compute 128 x 128 only); cluster_m 2: kSm90Tma's 256-wide
+// configuration on 2-block clusters (Plan::cluster_m).
 cudaError_t Prepare(Arch arch, int tile_m, int tile_n, int cluster_m, const GemmKernelArgs& args,
                     KernelConfig* config) {
   if (args.input == DType::kF16)
@@ -392,7 +392,8 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
     const KernelTile tiles[] = {{kTileM, kTmaTileN, 0},
                                 {kTileM, kTmaMidTileN, 0},
                                 {kTileM, kTileN, 0},
-                                {kTmaWideTileM, kTmaWideTileN, 0}};
+                                {kTmaWideTileM, kTmaWideTileN, 0},
+                                {kTmaSmallTileM, kTileN, 0}};
     for (const KernelTile& t : tiles) {
       if (!ComputesTile(arch, t.m, t.n, TileOf(arch).k)) continue;
       const cudaError_t err = LeastOverKernels(

@@ -23,13 +23,18 @@ enum class Arch { kSm80, kSm90, kSm90Tma };
 // (cuBLAS's Hopper kernels pick tiles such as 176 x 128 and 192 x 192 for the same reason), and a
 // fourth, kTmaWideTileM x kTmaWideTileN x kTmaTileK (192 x 192, three compute warp groups), holds
 // 12% more of D per tile than 128 x 256, so that shapes a few tiles past one round of those fit
-// one round of it.
+// one round of it; a fifth, kTmaSmallTileM x kTileN x kTmaTileK (64 x 128, one compute warp
+// group), makes twice the 128 x 128 tile's count where that leaves most SMs idle.
 #ifndef STREAMK_SM90_TMA_BK
 #define STREAMK_SM90_TMA_BK 64
 #endif
 constexpr int kTileM = 128, kTileN = 128, kTileK = 32;
 constexpr int kTmaTileN = 256, kTmaTileK = STREAMK_SM90_TMA_BK, kTmaMidTileN = 192;
 constexpr int kTmaWideTileM = 192, kTmaWideTileN = 192;
+// The 64 x 128 tile (one compute warp group): twice the 128 x 128 tile's count, for shapes whose
+// 128 x 128 tiles fill half a round or less (small GEMMs, and decode rows: a 4096-row weight as
+// 64 tiles of 64 rows split two ways, one peer per tile, instead of 32 of 128 split four ways).
+constexpr int kTmaSmallTileM = 64;
 static_assert(kTmaTileK == 32 || kTmaTileK == 64, "a 64- or 128-byte swizzle row");
 struct KernelTile {
   int m, n, k;
@@ -59,20 +64,28 @@ constexpr KernelTile TileOf(Arch arch) {
 #ifndef STREAMK_SM90_TMA_STAGES_WIDE
 #define STREAMK_SM90_TMA_STAGES_WIDE (kTmaTileK == 64 ? 3 : 6)
 #endif
+// The 64 x 128 tile: seven stages of 24 KiB at k 64 (168 KiB; an eighth does not fit beside its
+// 34 KiB epilogue area), 14 of 12 KiB at k 32: a decode tile streams its 64 rows of weights seven
+// iterations ahead.
+#ifndef STREAMK_SM90_TMA_STAGES_SMALL
+#define STREAMK_SM90_TMA_STAGES_SMALL (kTmaTileK == 64 ? 7 : 14)
+#endif
 constexpr int TmaStagesOf(int tile_m, int tile_n) {
-  return tile_m == kTmaWideTileM  ? STREAMK_SM90_TMA_STAGES_WIDE
-         : tile_n == kTmaTileN     ? STREAMK_SM90_TMA_STAGES
-         : tile_n == kTmaMidTileN ? STREAMK_SM90_TMA_STAGES_192
-                                  : STREAMK_SM90_TMA_STAGES_128;
+  return tile_m == kTmaWideTileM    ? STREAMK_SM90_TMA_STAGES_WIDE
+         : tile_m == kTmaSmallTileM ? STREAMK_SM90_TMA_STAGES_SMALL
+         : tile_n == kTmaTileN      ? STREAMK_SM90_TMA_STAGES
+         : tile_n == kTmaMidTileN   ? STREAMK_SM90_TMA_STAGES_192
+                                    : STREAMK_SM90_TMA_STAGES_128;
 }
 // Whether `arch` has a kernel configuration for a tile_m x tile_n x tile_k tile: 128 x 128, and
-// on kSm90Tma 128 x 256, 128 x 192 and 192 x 192, and 256 x 256 computed by 2-block clusters
-// (ClusterOf) that share B.
+// on kSm90Tma 128 x 256, 128 x 192, 192 x 192 and 64 x 128, and 256 x 256 computed by 2-block
+// clusters (ClusterOf) that share B.
 constexpr int kClusterTileM = 2 * kTileM;
 constexpr bool ComputesTile(Arch arch, int tile_m, int tile_n, int tile_k) {
   if (tile_k != TileOf(arch).k) return false;
   if (arch == Arch::kSm90Tma && tile_m == kClusterTileM) return tile_n == kTmaTileN;
   if (arch == Arch::kSm90Tma && tile_m == kTmaWideTileM) return tile_n == kTmaWideTileN;
+  if (arch == Arch::kSm90Tma && tile_m == kTmaSmallTileM) return tile_n == kTileN;
   return tile_m == kTileM &&
          (tile_n == kTileN ||
           (arch == Arch::kSm90Tma && (tile_n == kTmaTileN || tile_n == kTmaMidTileN)));

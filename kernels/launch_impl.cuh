@@ -57,22 +57,24 @@ __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
 
 // The warp-specialized Hopper kernels: a TMA producer warp group + two wgmma warp groups
 // (mainloop_sm90_tma.cuh), 384 threads, 128 x 256 tiles (kTmaTileN), 128 x 128 or 128 x 192, or
-// three wgmma warp groups (512 threads) for 192 x 192 (the planner picks per shape). With 128 x 128
-// tiles every SM streams 16 KiB of operands per 1 MFLOP iteration and, all 132 SMs together,
-// saturated the H200's L2 (0.235 us per iteration against 0.15-0.165 us for an SM alone); 128 x 256
-// tiles stream 24 KiB per 2 MFLOP (0.334 us per iteration whatever the load). Both run 64-deep
-// k-iterations (kTmaTileK, launch.h): a K-major operand's rows are then 128 bytes, which the TMA
-// unit loads at nearly full speed even where they start at odd multiples of 16 bytes (K an odd
-// multiple of 8), and which took the 128 x 256 configuration from 577 to 642 TFLOP/s on 8192^3
-// (docs/performance.md, session 11). Three 48 KiB stages hold as many bytes in flight as six of 24
-// KiB, and leave room for the 64-row epilogue staging area of a 256-wide tile.
+// three wgmma warp groups (512 threads) for 192 x 192, or one (256 threads) for 64 x 128 (the
+// planner picks per shape). With 128 x 128 tiles every SM streams 16 KiB of operands per 1 MFLOP
+// iteration and, all 132 SMs together, saturated the H200's L2 (0.235 us per iteration against
+// 0.15-0.165 us for an SM alone); 128 x 256 tiles stream 24 KiB per 2 MFLOP (0.334 us per
+// iteration whatever the load). Both run 64-deep k-iterations (kTmaTileK, launch.h): a K-major
+// operand's rows are then 128 bytes, which the TMA unit loads at nearly full speed even where they
+// start at odd multiples of 16 bytes (K an odd multiple of 8), and which took the 128 x 256
+// configuration from 577 to 642 TFLOP/s on 8192^3 (docs/performance.md, session 11). Three
+// 48 KiB stages hold as many bytes in flight as six of 24 KiB, and leave room for the 64-row
+// epilogue staging area of a 256-wide tile.
 // STREAMK_SM90_TMA_STAGES (256-wide), _STAGES_128 (launch.h) / _BLOCKS_PER_SM as above.
 #ifndef STREAMK_SM90_TMA_BLOCKS_PER_SM
 #define STREAMK_SM90_TMA_BLOCKS_PER_SM 1
 #endif
 // kCluster 2: the 128 x 256 configuration run by 2-block clusters that share B (Plan::cluster_m;
 // a plan's tile is then the cluster's, 256 x 256).
-// kBM 192: the 192 x 192 configuration (kTmaWideTileM), three compute warp groups.
+// kBM 192: the 192 x 192 configuration (kTmaWideTileM), three compute warp groups; kBM 64: the
+// 64 x 128 one (kTmaSmallTileM), one.
 template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN, int kCluster = 1,
           int kBM = kTileM>
 using Sm90TmaGemm =
@@ -125,7 +127,9 @@ cudaError_t PrepareKernel(Arch arch, int tile_m, int tile_n, int cluster_m, Kern
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaMidTileN>::kSmemBytes <=
                         kSm90MaxSmemBytes &&
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>::kSmemBytes <=
-                        kSm90MaxSmemBytes,
+                        kSm90MaxSmemBytes &&
+                    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN, 1,
+                                kTmaSmallTileM>::kSmemBytes <= kSm90MaxSmemBytes,
                 "the TMA configurations' rings and epilogue areas fit one block's shared memory");
   static_assert(Sm80Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock &&
                     Sm90Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock &&
@@ -145,6 +149,11 @@ cudaError_t PrepareKernel(Arch arch, int tile_m, int tile_n, int cluster_m, Kern
             Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaWideTileN, 1, kTmaWideTileM>>(
             StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaWideTileN, 1,
                                      kTmaWideTileM>,
+            config);
+      if (tile_m == kTmaSmallTileM)
+        return PrepareGemm<
+            Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN, 1, kTmaSmallTileM>>(
+            StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTileN, 1, kTmaSmallTileM>,
             config);
       if (tile_n == kTileN)
         return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>>(

@@ -211,15 +211,15 @@ struct TileLoader {
 };
 
 // The tile, thread and accumulator layout of the wgmma mainloops (MainloopSm90 here and
-// MainloopSm90Tma in mainloop_sm90_tma.cuh): a kBM x kBN tile (128 x 128, 128 x 192, 128 x 256 or
-// 192 x 192) over kBK-deep k-iterations (32, or 64 in the TMA mainloop), kBM / 64 warp groups of
-// compute threads, 64 rows of the tile each, one m64nkBN fp32 accumulator per thread (kBN / 2
-// registers).
+// MainloopSm90Tma in mainloop_sm90_tma.cuh): a kBM x kBN tile (128 x 128, 128 x 192, 128 x 256,
+// 192 x 192 or 64 x 128) over kBK-deep k-iterations (32, or 64 in the TMA mainloop), kBM / 64 warp
+// groups of compute threads, 64 rows of the tile each, one m64nkBN fp32 accumulator per thread
+// (kBN / 2 registers).
 template <int kBN_, int kBK_ = 32, int kBM_ = 128>
 struct WgmmaTile {
   static constexpr int kBM = kBM_, kBN = kBN_, kBK = kBK_;  // tile, elements
   static_assert(kBK == 32 || kBK == 64, "k-contiguous rows of 64 or 128 bytes");
-  static_assert(kBM == 128 || kBM == 192, "two or three warp groups of 64 rows");
+  static_assert(kBM == 64 || kBM == 128 || kBM == 192, "one to three warp groups of 64 rows");
   static constexpr int kThreads = 2 * kBM;  // the threads that hold accumulators (warp groups)
   static constexpr int kMI = 1;         // accumulator layout, see Accumulators
   static constexpr int kNI = kBN / 8;

@@ -59,15 +59,18 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
   // compute warps (Rebalance). A lone producer warp left the block at 168 registers per thread
   // (nine warps, three of them on one of the SM's four register-file quarters), where the
   // 128 x 256 kernel spilled 96 bytes; with a warp group, each quarter holds one producer warp at
-  // kProducerRegisters and one compute warp per compute warp group at kComputeRegisters (two:
-  // 232, three: 152).
+  // kProducerRegisters and one compute warp per compute warp group at kComputeRegisters (one:
+  // 256, two: 232, three: 152).
   static constexpr int kProducerThreads = 128;
   static constexpr int kWarpGroups = kThreads / 128;
   // The cluster kernel's producer needs more of them (it spilled at 40 to 72, ptxas 13.0).
   static constexpr int kProducerRegisters = kCluster_ > 1 ? 88 : 40;
   // What is left of the quarter's 512 registers per lane, shared by the compute warps (a multiple
-  // of 8).
-  static constexpr int kComputeRegisters = (16384 / 32 - kProducerRegisters) / kWarpGroups / 8 * 8;
+  // of 8), at most the 256 a thread can address (one compute warp group: the 64-row tile).
+  static constexpr int kComputeRegisters =
+      (16384 / 32 - kProducerRegisters) / kWarpGroups / 8 * 8 < 256
+          ? (16384 / 32 - kProducerRegisters) / kWarpGroups / 8 * 8
+          : 256;
   static_assert((kProducerRegisters + kWarpGroups * kComputeRegisters) * 32 <= 16384,
                 "a register-file quarter's 16,384 registers hold a producer warp and the compute "
                 "warps beside it");

@@ -149,6 +149,22 @@ constexpr CostModel kHopperTmaWideCost{/*block_us=*/0.0, /*unit_us=*/0.08, /*str
                                        /*iter_busy_us=*/0.2305, /*misaligned_load=*/0.44,
                                        /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/false,
                                        /*misaligned_busy_load=*/0.75};
+// The 64 x 128 TMA kernel (DeviceSpec::small_tile; one compute warp group, seven 24 KiB stages):
+// fitted by streamk-fit --model small on run 168's 518 plans of it on shapes that one round of
+// its tiles holds, where auto weighs it (data-parallel, split-K with 2-4 splits and the best
+// split, all-tiles Stream-K; the small, decode and few-tile shapes and the paper, llm and waveq
+// sets, fp16; docs/results/2026-11-22-h200-small/fit_small.sh), each time first scaled by the
+// other tiles' models' error on the plans auto and dp ran for the same shape (geomean 1.161),
+// which puts it on their scale; rms log error 15.7%. Per MAC, an iteration costs 1.14x a
+// 128 x 128 one alone (iter_us) and 1.08x with every SM busy (iter_busy_us).
+constexpr CostModel kHopperTmaSmallCost{/*block_us=*/1.85, /*unit_us=*/0.0, /*streamk_us=*/4.2,
+                                        /*partial_us=*/1.06, /*iter_us=*/0.182,
+                                        /*iter_shared_us=*/0.0, /*peer_us=*/1.015,
+                                        /*epilogue_us=*/1.29, /*reduce_peer_us=*/4.42,
+                                        /*iter_busy_us=*/0.26, /*misaligned_load=*/1.1,
+                                        /*reduce_latency_us=*/0.13,
+                                        /*partial_wave_streamk=*/false,
+                                        /*misaligned_busy_load=*/2.44};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)
@@ -215,6 +231,15 @@ DeviceSpec WithWideTile(DeviceSpec spec, double epilogue_scale) {
   return spec;
 }
 
+// Adds the 64 x 128 TMA kernel (kernels::kTmaSmallTileM) as the fifth configuration of a Hopper
+// preset, its epilogue scaled as the others' (H100: by the HBM bandwidth ratio).
+DeviceSpec WithSmallTile(DeviceSpec spec, double epilogue_scale) {
+  spec.small_tile = TileShape{kernels::kTmaSmallTileM, kernels::kTileN, kHopperTmaTile.k};
+  spec.small_cost = kHopperTmaSmallCost;
+  spec.small_cost.epilogue_us *= epilogue_scale;
+  return spec;
+}
+
 // Adds the 128 x 256 TMA kernel on 2-SM clusters that share B (256 x 256 tiles per cluster) as
 // the cluster configuration of a Hopper preset. A cluster's 256 x 256 x 64 iteration is each of
 // its SMs' 128 x 256 x 64 iteration, and each SM exchanges its own 128 x 256 partials, so the
@@ -275,12 +300,13 @@ DeviceSpec H100Spec() {
   DeviceSpec spec = Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile);
   spec = WithMidTile(WithClusters(WithTma128(WithWideTile(spec, kEpilogueScale), kEpilogueScale)),
                      kEpilogueScale);
+  spec = WithSmallTile(spec, kEpilogueScale);
   return WithMemoryTerms(spec, kH200HbmBytesPerUs / kEpilogueScale);
 }
 DeviceSpec H200Spec() {
   DeviceSpec spec = Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile);
   spec = WithMidTile(WithClusters(WithTma128(WithWideTile(spec, 1.0), 1.0)), 1.0);
-  return WithMemoryTerms(spec, kH200HbmBytesPerUs);
+  return WithMemoryTerms(WithSmallTile(spec, 1.0), kH200HbmBytesPerUs);
 }
 DeviceSpec H200CpAsyncSpec() {
   return Spec("H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{});
@@ -330,7 +356,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     switch (arch) {
       case kernels::Arch::kSm90Tma:
         spec.cost = kHopperTmaCost;
-        spec = WithMidTile(WithClusters(WithWideTile(spec, 1.0)), 1.0);
+        spec = WithSmallTile(WithMidTile(WithClusters(WithWideTile(spec, 1.0)), 1.0), 1.0);
         break;
       case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
       case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
@@ -344,6 +370,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     spec.cluster_tile = kNoTile;
     spec.mid_tile = kNoTile;
     spec.wide_tile = kNoTile;
+    spec.small_tile = kNoTile;
   }
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;

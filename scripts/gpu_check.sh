@@ -18,7 +18,8 @@ status=0
 for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:GemmGpu.Every*:GemmGpu.Partial*:GemmGpu.Edge*' \
               'GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
               'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.Chained*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*:GemmGpu.Repacked*' \
-              'GemmGpu.Cluster*:GemmGpu.MidTile*:GemmGpu.WideTile*:GemmGpu.StreamKBlocks*'; do
+              'GemmGpu.Cluster*:GemmGpu.MidTile*:GemmGpu.WideTile*' \
+              'GemmGpu.FifthTile*:GemmGpu.StreamKBlocks*'; do
   timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests --gtest_filter="$filter" \
     >> "$out/gpu_tests.log" 2>&1
   rc=$?

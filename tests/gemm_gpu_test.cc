@@ -438,14 +438,12 @@ TEST(GemmGpu, PartialWaveStreamKWithEveryReductionSlicing) {
   }
 }
 
-// Every kernel configuration of the device: its tile, its second, third and fourth tiles and its
-// cluster tile.
+// Every kernel configuration of the device (kKernelConfigurations): its tile, its second to fifth
+// tiles and its cluster tile.
 std::vector<TileShape> KernelTiles(const DeviceSpec& dev) {
-  std::vector<TileShape> tiles = {dev.tile};
-  if (dev.alt_tile != kNoTile) tiles.push_back(dev.alt_tile);
-  if (dev.mid_tile != kNoTile) tiles.push_back(dev.mid_tile);
-  if (dev.wide_tile != kNoTile) tiles.push_back(dev.wide_tile);
-  if (dev.cluster_tile != kNoTile) tiles.push_back(dev.cluster_tile);
+  std::vector<TileShape> tiles;
+  for (const KernelConfiguration& c : kKernelConfigurations)
+    if (dev.*c.tile != kNoTile) tiles.push_back(dev.*c.tile);
   return tiles;
 }
 
@@ -655,6 +653,22 @@ TEST(GemmGpu, WideTileEveryLayoutModeAndEpilogue) {
   ExpectTileCorrectEverywhere(dev->wide_tile,
                               {{100, 200, 45, 1}, {200, 520, 700, 1}, {520, 193, 1000, 1},
                                {327, 383, 1000, 1}, {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
+                              {456, 584, 2000, 2});
+}
+
+// The fifth configuration (Hopper: 64 x 128, one compute warp group): tails of 1, 8 and 63 rows
+// past a multiple of 64 along the tile's 64-row side (an m-contiguous operand's last tile loading
+// its one 64-wide box, a k-contiguous one's fewer rows), 8 and 72 columns past a multiple of 128
+// along the other, in k, a batch, and a decode shape of 16 rows split over many blocks
+// (ExpectTileCorrectEverywhere; the kernel's rows are D's columns where D is row-major).
+TEST(GemmGpu, FifthTileEveryLayoutModeAndEpilogue) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  if (dev->small_tile == kNoTile) GTEST_SKIP() << dev->name << " has no fifth configuration";
+  ExpectTileCorrectEverywhere(dev->small_tile,
+                              {{100, 65, 45, 1}, {200, 520, 700, 1}, {136, 127, 1000, 1},
+                               {16, 4096, 2048, 1}, {1024, 1024, 512, 1}, {600, 1000, 700, 2}},
                               {456, 584, 2000, 2});
 }
 

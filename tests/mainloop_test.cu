@@ -329,6 +329,7 @@ struct ConfigNames {
     const char* arch = Cfg::kArch == Arch::kSm80   ? "sm80_"
                        : Cfg::kArch == Arch::kSm90 ? "sm90_"
                        : Cfg::Mainloop::kBM == 192 ? "sm90tma192x192_"
+                       : Cfg::Mainloop::kBM == 64  ? "sm90tma64x128_"
                        : Cfg::Mainloop::kBN == 256 ? "sm90tma256_"
                                                    : "sm90tma128_";
     return std::string(arch) + (Cfg::kBf16 ? "bf16" : "f16") +
@@ -374,7 +375,9 @@ using Configs = ::testing::Types<
     Config<Arch::kSm90Tma, __half, true, false, 192, 192>,
     Config<Arch::kSm90Tma, __half, true, true, 192, 192>,
     Config<Arch::kSm90Tma, __nv_bfloat16, false, false, 192, 192>,
-    Config<Arch::kSm90Tma, __nv_bfloat16, true, true, 192, 192>>;
+    Config<Arch::kSm90Tma, __nv_bfloat16, true, true, 192, 192>,
+    Config<Arch::kSm90Tma, __half, false, false, 128, 64>,
+    Config<Arch::kSm90Tma, __nv_bfloat16, true, true, 128, 64>>;
 TYPED_TEST_SUITE(MainloopTest, Configs, ConfigNames);
 
 // Case fields: m, n, k, tile_m0, tile_n0, grid_m, grid_n, k_begin, k_split, k_end, seed.

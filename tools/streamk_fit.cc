@@ -5,10 +5,11 @@
 //   streamk-fit --model alt --set iter_us=0.2 run.csv        # the 128 x 128 kernel, what-if
 //   streamk-fit --model mid --fit iter_us,unit_us run.csv    # the 128 x 192 kernel
 //   streamk-fit --model wide run.csv                         # the 192 x 192 kernel
+//   streamk-fit --model small run.csv                        # the 64 x 128 kernel
 //   streamk-fit --model cluster run.csv                      # the 2-SM cluster configuration
 //
 // Rows of the configuration's tile (--model main: the device's tile, alt: its second one, mid:
-// its third, wide: its fourth, cluster: its cluster configuration's) are
+// its third, wide: its fourth, small: its fifth, cluster: its cluster configuration's) are
 // rebuilt with the planner and predicted; --fit minimizes the squared error of log time over them.
 // The replay plans every measured shape in auto under the resulting constants (every kernel
 // configuration) and looks the picked plan up among the measured ones.
@@ -37,12 +38,12 @@
 ABSL_FLAG(std::string, device, "h200", "device preset whose cost model is fitted");
 ABSL_FLAG(std::string, model, "main",
           "main (the device's tile) | alt (its second tile) | mid (its third tile) | wide (its "
-          "fourth tile) | cluster (its 2-SM cluster tile)");
+          "fourth tile) | small (its fifth tile) | cluster (its 2-SM cluster tile)");
 ABSL_FLAG(std::vector<std::string>, fit, {}, "cost fields to fit (comma-separated)");
 ABSL_FLAG(std::vector<std::string>, set, {},
           "field=value overrides applied before fitting (comma-separated; main.field, "
-          "alt.field, mid.field, wide.field or cluster.field for a kernel configuration's model, "
-          "field alone for --model's)");
+          "alt.field, mid.field, wide.field, small.field or cluster.field for a kernel "
+          "configuration's model, field alone for --model's)");
 ABSL_FLAG(int, evaluations, 20000, "most objective evaluations for --fit");
 ABSL_FLAG(bool, rows, false, "print every row's prediction");
 
@@ -54,7 +55,7 @@ int Fail(const std::string& what) {
 }
 
 // The kernel configurations' names (streamk::kKernelConfigurations), each followed by `suffix`,
-// joined by `sep` and by `last_sep` before the last: "main, alt, mid, wide or cluster".
+// joined by `sep` and by `last_sep` before the last: "main, alt, mid, wide, small or cluster".
 std::string ConfigurationNames(const char* sep, const char* last_sep, const char* suffix = "") {
   std::string names;
   const size_t count = std::size(streamk::kKernelConfigurations);
@@ -101,8 +102,8 @@ int main(int argc, char** argv) {
 
   for (const std::string& kv : absl::GetFlag(FLAGS_set)) {
     std::vector<absl::string_view> p = absl::StrSplit(kv, '=');
-    // "main.FIELD", "alt.FIELD", "mid.FIELD", "wide.FIELD" and "cluster.FIELD" name a model;
-    // "FIELD" the --model one.
+    // "main.FIELD", "alt.FIELD", "mid.FIELD", "wide.FIELD", "small.FIELD" and "cluster.FIELD"
+    // name a model; "FIELD" the --model one.
     streamk::CostModel* target = &cost;
     if (p.size() == 2) {
       const std::vector<absl::string_view> parts = absl::StrSplit(p[0], absl::MaxSplits('.', 1));

@@ -114,6 +114,11 @@ struct DeviceSpec {
   // Hopper kernels pick such tiles).
   TileShape wide_tile = kNoTile;
   CostModel wide_cost;
+  // A fifth configuration without clusters (kNoTile: none) with its own tile and costs and the
+  // same occupancy. Hopper: 64 x 128 on one compute warp group, twice the 128 x 128 tile's count,
+  // for shapes whose 128 x 128 tiles leave most SMs idle (small GEMMs, decode projections).
+  TileShape small_tile = kNoTile;
+  CostModel small_cost;
   // A configuration run by clusters of two SMs (kNoTile: none), planned where asked for
   // (PlanOptions::tile): cluster_tile is the cluster's tile (Hopper: 256 x 256 x 64, each SM
   // computing 128 x 256 of it, the two sharing B's loads by TMA multicast; Plan::cluster_m), its
@@ -141,6 +146,7 @@ inline constexpr KernelConfiguration kKernelConfigurations[] = {
     {"alt", &DeviceSpec::alt_tile, &DeviceSpec::alt_cost, false},
     {"mid", &DeviceSpec::mid_tile, &DeviceSpec::mid_cost, false},
     {"wide", &DeviceSpec::wide_tile, &DeviceSpec::wide_cost, false},
+    {"small", &DeviceSpec::small_tile, &DeviceSpec::small_cost, false},
     {"cluster", &DeviceSpec::cluster_tile, &DeviceSpec::cluster_cost, true},
 };
 
