@@ -82,6 +82,19 @@ constexpr double kMinWideTileMicros = 12.0;
 // x 4096, 1792 x 2432 x 8192, 3072 x 2944 x 8192); predicted 3.4-4.8% slower, 1.3% faster to 2%
 // slower. Auto's Stream-K pick on the first ran 0.938-0.986 of dp's speed in runs 139-145.
 constexpr double kMinWideOverStreamKGain = -0.03;
+// Auto weighs the fifth tile (64 x 128) only where one round of its tiles holds the problem (at
+// most one per resident slot: the 128 x 128 tiles leave half the SMs idle or more), in every mode
+// its own planning picks, and takes it where predicted this much faster than the other tiles'
+// pick. Measured (runs 167-168, docs/results/2026-11-22-h200-small/): on 1024 x 1024 x 1024 its
+// 128 data-parallel tiles ran 6.5 us from CUDA graphs against 8.7 on 64 of 128 x 128 (cuBLAS
+// 6.4), and 16 x 4096 x 4096 split two ways over its 64 tiles 10.5 us against 12.4 split four ways
+// over 32 of 128 x 128; past one round (72-80 tiles of 128 x 128) it lost by 20-40%.
+constexpr double kMinSmallTileGain = 0.05;
+// And only where the other tiles' pick is predicted to take at least this long (us): below it,
+// launches back to back run at the host's pace, and there the 64 x 128 kernel's ran 0.5-1 us
+// slower than the 128 x 128 one's (run 168: of the 27 picks it took from shapes predicted under
+// 8 us, 20 ran 3-16% slower; from CUDA graphs, 1024 x 1024 x 256 ran 4.4 us on it against 5.0).
+constexpr double kMinSmallTileMicros = 8.0;
 // Auto repacks operands (Plan::repack_a) for an estimated gain of at least this fraction. The
 // estimate's parts: the L2 floor (LoadFloorMicros) within 8% of five measured shapes, the aligned
 // plan's prediction 10-30% above its measurement (a bias against repacking).
@@ -960,13 +973,13 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
   return plan;
 }
 
-// MakePlan for the problem's rows as they are (no repacking): the options' tile, or the faster
+// PlanKernel without the fifth tile: the options' tile, or the faster
 // of the device's two, then its third or fourth (the faster of those that clear their margins)
 // where its data-parallel plan is predicted kMinMidTileGain under the two's data-parallel pick
 // (and, against auto's Stream-K pick of theirs, kMinMidOverStreamKGain or kMinWideOverStreamKGain
 // under that too; the latter is negative).
-absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device,
-                                const PlanOptions& o, PlanExplanation* why) {
+absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& device,
+                                   const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanTwoTiles(problem, device, o, why);
   if (!plan.ok() || o.tile != kNoTile ||
       (device.mid_tile == kNoTile && device.wide_tile == kNoTile) ||
@@ -1065,6 +1078,81 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
     }
   }
   return best != nullptr ? std::move(best->plan) : plan;
+}
+
+// MakePlan for the problem's rows as they are (no repacking): PlanFourTiles's pick, or the fifth
+// tile's (DeviceSpec::small_tile) where one round of its tiles holds the problem and its own
+// pick (any mode auto plans; data-parallel in dp mode) is predicted kMinSmallTileGain faster.
+absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device,
+                                const PlanOptions& o, PlanExplanation* why) {
+  absl::StatusOr<Plan> plan = PlanFourTiles(problem, device, o, why);
+  const TileShape& small = device.small_tile;
+  if (!plan.ok() || o.tile != kNoTile || small == kNoTile ||
+      (o.mode != Mode::kAuto && o.mode != Mode::kDataParallel))
+    return plan;
+  const int64_t slots =
+      int64_t{o.avail_sms > 0 ? o.avail_sms : device.sms} * std::max(device.occupancy, 1);
+  const int64_t tiles = CeilDiv(problem.m, small.m) * CeilDiv(problem.n, small.n) * problem.batch;
+  if (tiles > slots) return plan;
+  PlanExplanation small_why;
+  absl::StatusOr<Plan> alt = PlanForKernel(problem, device, o, small, device.small_cost,
+                                           why != nullptr ? &small_why : nullptr);
+  if (!alt.ok()) return plan;
+  const double pick_us = PredictMicros(*plan, KernelCost(device, *plan));
+  if (pick_us < kMinSmallTileMicros) return plan;
+  const double small_us = PredictMicros(*alt, device.small_cost);
+  bool take = small_us < pick_us * (1 - kMinSmallTileGain);
+  // A Stream-K pick of the other tiles stands only where it beats data-parallel's pick by
+  // kMinPredictedGain, as within them: where that is this tile's data-parallel plan, the pick
+  // must beat it too (run 169: 64 x 8192 x 28672 ran 123.4 us split two ways on 128 x 128 tiles,
+  // predicted 2% over data-parallel on 64 x 128, which ran 118.0).
+  std::string over_dp;
+  if (!take && o.mode == Mode::kAuto && plan->sk_blocks > 0) {
+    PlanOptions dp = o;
+    dp.mode = Mode::kDataParallel;
+    const absl::StatusOr<Plan> small_dp =
+        PlanForKernel(problem, device, dp, small, device.small_cost, nullptr);
+    const absl::StatusOr<Plan> other_dp = PlanFourTiles(problem, device, dp, nullptr);
+    if (small_dp.ok() && other_dp.ok()) {
+      const double small_dp_us = PredictMicros(*small_dp, device.small_cost);
+      const double other_dp_us = PredictMicros(*other_dp, KernelCost(device, *other_dp));
+      take = small_dp_us < other_dp_us * (1 - kMinSmallTileGain) &&
+             pick_us > small_dp_us * (1 - kMinPredictedGain);
+      if (take)
+        over_dp = absl::StrFormat(
+            "; the other tiles' %s pick (%.1f us) is not predicted %.0f%% under data-parallel "
+            "on it (%.1f us), which is data-parallel's pick",
+            ModeName(plan->mode), pick_us, kMinPredictedGain * 100, small_dp_us);
+    }
+  }
+  if (why != nullptr) {
+    const std::string small_name = TileShapeName(small);
+    const std::string pick_name =
+        TileShapeName(TileShape{plan->tile_m, plan->tile_n, plan->tile_k});
+    PlanExplanation& chosen = take ? small_why : *why;
+    PlanExplanation& other = take ? *why : small_why;
+    const std::string& other_name = take ? pick_name : small_name;
+    std::string reason =
+        take && over_dp.empty()
+            ? absl::StrFormat("tile %s, %s (predicted %.1f us): %.0f%% or more under the other "
+                              "tiles' %s pick (%.1f us; %d of its tiles fill one round); %s",
+                              small_name, ModeName(alt->mode), small_us,
+                              kMinSmallTileGain * 100, ModeName(plan->mode), pick_us, tiles,
+                              small_why.reason)
+        : take ? absl::StrFormat("tile %s, %s (predicted %.1f us; %d of its tiles fill one "
+                                 "round)%s; %s",
+                                 small_name, ModeName(alt->mode), small_us, tiles, over_dp,
+                                 small_why.reason)
+             : absl::StrFormat("%s; %s on %s: %.1f us", why->reason, ModeName(alt->mode),
+                               small_name, small_us);
+    for (Candidate c : other.candidates) {
+      if (c.name.find(" [") == std::string::npos) absl::StrAppend(&c.name, " [", other_name, "]");
+      chosen.candidates.push_back(std::move(c));
+    }
+    chosen.reason = std::move(reason);
+    if (take) *why = std::move(small_why);
+  }
+  return take ? alt : plan;
 }
 
 // The operand copies' place in the workspace: after [flags | partials], at or past
@@ -1267,7 +1355,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
       o.tile == kNoTile && !CopiesForced(o) && device.cluster_tile != kNoTile &&
       (device.mid_tile != kNoTile || device.wide_tile != kNoTile)) {
     DeviceSpec two = device;
-    two.mid_tile = two.wide_tile = kNoTile;
+    two.mid_tile = two.wide_tile = two.small_tile = kNoTile;
     PlanExplanation two_why;
     absl::StatusOr<Plan> p = PlanRows(problem, two, o, why != nullptr ? &two_why : nullptr);
     if (p.ok() && p->cluster_m > 1) {
