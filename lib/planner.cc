@@ -92,8 +92,8 @@ constexpr double kMinWideOverStreamKGain = -0.03;
 constexpr double kMinSmallTileGain = 0.05;
 // And only where the other tiles' pick is predicted to take at least this long (us): below it,
 // launches back to back run at the host's pace, and there the 64 x 128 kernel's ran 0.5-1 us
-// slower than the 128 x 128 one's (run 168: of the 27 picks it took from shapes predicted under
-// 8 us, 20 ran 3-16% slower; from CUDA graphs, 1024 x 1024 x 256 ran 4.4 us on it against 5.0).
+// slower than the 128 x 128 one's (run 168: of the 28 shapes predicted under 8 us whose pick it
+// took, 21 ran 3-16% slower; from CUDA graphs, 1024 x 1024 x 256 ran 4.4 us on it against 5.0).
 constexpr double kMinSmallTileMicros = 8.0;
 // Auto repacks operands (Plan::repack_a) for an estimated gain of at least this fraction. The
 // estimate's parts: the L2 floor (LoadFloorMicros) within 8% of five measured shapes, the aligned
