@@ -1094,12 +1094,12 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
       int64_t{o.avail_sms > 0 ? o.avail_sms : device.sms} * std::max(device.occupancy, 1);
   const int64_t tiles = CeilDiv(problem.m, small.m) * CeilDiv(problem.n, small.n) * problem.batch;
   if (tiles > slots) return plan;
+  const double pick_us = PredictMicros(*plan, KernelCost(device, *plan));
+  if (pick_us < kMinSmallTileMicros) return plan;
   PlanExplanation small_why;
   absl::StatusOr<Plan> alt = PlanForKernel(problem, device, o, small, device.small_cost,
                                            why != nullptr ? &small_why : nullptr);
   if (!alt.ok()) return plan;
-  const double pick_us = PredictMicros(*plan, KernelCost(device, *plan));
-  if (pick_us < kMinSmallTileMicros) return plan;
   const double small_us = PredictMicros(*alt, device.small_cost);
   bool take = small_us < pick_us * (1 - kMinSmallTileGain);
   // A Stream-K pick of the other tiles stands only where it beats data-parallel's pick by
