@@ -252,6 +252,14 @@ DeviceSpec WithClusters(DeviceSpec spec) {
   return spec;
 }
 
+// Every TMA configuration beside a Hopper preset's main one (its tile and constants set): the
+// 128 x 128, 128 x 192, 192 x 192 and 64 x 128 tiles, their epilogues scaled by epilogue_scale,
+// and the 2-SM clusters priced with the main constants.
+DeviceSpec WithTmaConfigurations(DeviceSpec spec, double epilogue_scale) {
+  const double e = epilogue_scale;
+  return WithSmallTile(WithWideTile(WithMidTile(WithTma128(WithClusters(spec), e), e), e), e);
+}
+
 // The memory floor of both TMA configurations (CostModel::hbm_bytes_per_us). Fitted on an H200
 // (docs/results/2026-11-21-h200-decode/, run 71): once decode tiles load only their rows,
 // 70b.up.m16 streams its 470 MB of weights in 125 us (3.76 TB/s with its fixed costs), and
@@ -298,15 +306,12 @@ DeviceSpec A100Spec() {
 DeviceSpec H100Spec() {
   constexpr double kEpilogueScale = 4.8 / 3.35;  // the HBM bandwidth ratio
   DeviceSpec spec = Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile);
-  spec = WithMidTile(WithClusters(WithTma128(WithWideTile(spec, kEpilogueScale), kEpilogueScale)),
-                     kEpilogueScale);
-  spec = WithSmallTile(spec, kEpilogueScale);
-  return WithMemoryTerms(spec, kH200HbmBytesPerUs / kEpilogueScale);
+  return WithMemoryTerms(WithTmaConfigurations(spec, kEpilogueScale),
+                         kH200HbmBytesPerUs / kEpilogueScale);
 }
 DeviceSpec H200Spec() {
   DeviceSpec spec = Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile);
-  spec = WithMidTile(WithClusters(WithTma128(WithWideTile(spec, 1.0), 1.0)), 1.0);
-  return WithMemoryTerms(WithSmallTile(spec, 1.0), kH200HbmBytesPerUs);
+  return WithMemoryTerms(WithTmaConfigurations(spec, 1.0), kH200HbmBytesPerUs);
 }
 DeviceSpec H200CpAsyncSpec() {
   return Spec("H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{});
@@ -356,7 +361,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     switch (arch) {
       case kernels::Arch::kSm90Tma:
         spec.cost = kHopperTmaCost;
-        spec = WithSmallTile(WithMidTile(WithClusters(WithWideTile(spec, 1.0)), 1.0), 1.0);
+        spec = WithTmaConfigurations(spec, 1.0);
         break;
       case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
       case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
@@ -366,11 +371,8 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
   const kernels::KernelTile tile = kernels::TileOf(arch);
   spec.tile = {tile.m, tile.n, tile.k};
   if (arch != kernels::Arch::kSm90Tma) {  // one kernel configuration
-    spec.alt_tile = kNoTile;
-    spec.cluster_tile = kNoTile;
-    spec.mid_tile = kNoTile;
-    spec.wide_tile = kNoTile;
-    spec.small_tile = kNoTile;
+    for (const KernelConfiguration& c : kKernelConfigurations)
+      if (c.tile != &DeviceSpec::tile) spec.*c.tile = kNoTile;
   }
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;

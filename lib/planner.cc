@@ -973,11 +973,11 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
   return plan;
 }
 
-// PlanKernel without the fifth tile: the options' tile, or the faster
-// of the device's two, then its third or fourth (the faster of those that clear their margins)
-// where its data-parallel plan is predicted kMinMidTileGain under the two's data-parallel pick
-// (and, against auto's Stream-K pick of theirs, kMinMidOverStreamKGain or kMinWideOverStreamKGain
-// under that too; the latter is negative).
+// PlanKernel without the fifth tile: the options' tile, or the faster of the device's two, then
+// its third or fourth (the faster of those that clear their margins) where its data-parallel plan
+// is predicted kMinMidTileGain under the two's data-parallel pick (and, against auto's Stream-K
+// pick of theirs, kMinMidOverStreamKGain or kMinWideOverStreamKGain under that too; the latter is
+// negative).
 absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& device,
                                    const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanTwoTiles(problem, device, o, why);
@@ -1110,8 +1110,11 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   if (!take && o.mode == Mode::kAuto && plan->sk_blocks > 0) {
     PlanOptions dp = o;
     dp.mode = Mode::kDataParallel;
+    // The tile's own pick is its data-parallel plan unless it predicted something faster.
     const absl::StatusOr<Plan> small_dp =
-        PlanForKernel(problem, device, dp, small, device.small_cost, nullptr);
+        alt->mode == Mode::kDataParallel
+            ? alt
+            : PlanForKernel(problem, device, dp, small, device.small_cost, nullptr);
     const absl::StatusOr<Plan> other_dp = PlanFourTiles(problem, device, dp, nullptr);
     if (small_dp.ok() && other_dp.ok()) {
       const double small_dp_us = PredictMicros(*small_dp, device.small_cost);
@@ -1132,19 +1135,21 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
     PlanExplanation& chosen = take ? small_why : *why;
     PlanExplanation& other = take ? *why : small_why;
     const std::string& other_name = take ? pick_name : small_name;
-    std::string reason =
-        take && over_dp.empty()
-            ? absl::StrFormat("tile %s, %s (predicted %.1f us): %.0f%% or more under the other "
-                              "tiles' %s pick (%.1f us; %d of its tiles fill one round); %s",
-                              small_name, ModeName(alt->mode), small_us,
-                              kMinSmallTileGain * 100, ModeName(plan->mode), pick_us, tiles,
-                              small_why.reason)
-        : take ? absl::StrFormat("tile %s, %s (predicted %.1f us; %d of its tiles fill one "
-                                 "round)%s; %s",
-                                 small_name, ModeName(alt->mode), small_us, tiles, over_dp,
-                                 small_why.reason)
-             : absl::StrFormat("%s; %s on %s: %.1f us", why->reason, ModeName(alt->mode),
+    std::string reason;
+    if (!take) {
+      reason = absl::StrFormat("%s; %s on %s: %.1f us", why->reason, ModeName(alt->mode),
                                small_name, small_us);
+    } else if (over_dp.empty()) {
+      reason = absl::StrFormat(
+          "tile %s, %s (predicted %.1f us): %.0f%% or more under the other tiles' %s pick "
+          "(%.1f us; %d of its tiles fill one round); %s",
+          small_name, ModeName(alt->mode), small_us, kMinSmallTileGain * 100,
+          ModeName(plan->mode), pick_us, tiles, small_why.reason);
+    } else {
+      reason = absl::StrFormat(
+          "tile %s, %s (predicted %.1f us; %d of its tiles fill one round)%s; %s", small_name,
+          ModeName(alt->mode), small_us, tiles, over_dp, small_why.reason);
+    }
     for (Candidate c : other.candidates) {
       if (c.name.find(" [") == std::string::npos) absl::StrAppend(&c.name, " [", other_name, "]");
       chosen.candidates.push_back(std::move(c));

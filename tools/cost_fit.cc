@@ -125,7 +125,8 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   // The device with only the row's kernel configuration: PlanGemm then plans that tile. The
   // cluster configuration is planned where asked for only (Options::tile).
   DeviceSpec one = device;
-  one.alt_tile = one.mid_tile = one.wide_tile = one.small_tile = kNoTile;
+  for (const KernelConfiguration& c : kKernelConfigurations)
+    if (c.tile != &DeviceSpec::tile && !c.clusters) one.*c.tile = kNoTile;
   std::optional<TileShape> cluster;
   const KernelConfiguration* ran_on = nullptr;
   for (const KernelConfiguration& c : kKernelConfigurations) {
