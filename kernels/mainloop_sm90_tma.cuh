@@ -67,10 +67,8 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
   static constexpr int kProducerRegisters = kCluster_ > 1 ? 88 : 40;
   // What is left of the quarter's 512 registers per lane, shared by the compute warps (a multiple
   // of 8), at most the 256 a thread can address (one compute warp group: the 64-row tile).
-  static constexpr int kComputeRegisters =
-      (16384 / 32 - kProducerRegisters) / kWarpGroups / 8 * 8 < 256
-          ? (16384 / 32 - kProducerRegisters) / kWarpGroups / 8 * 8
-          : 256;
+  static constexpr int kComputeShare = (16384 / 32 - kProducerRegisters) / kWarpGroups / 8 * 8;
+  static constexpr int kComputeRegisters = kComputeShare < 256 ? kComputeShare : 256;
   static_assert((kProducerRegisters + kWarpGroups * kComputeRegisters) * 32 <= 16384,
                 "a register-file quarter's 16,384 registers hold a producer warp and the compute "
                 "warps beside it");
