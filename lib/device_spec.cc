@@ -54,7 +54,7 @@ constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*stream
 // docs/results/2026-11-21-h200-tail/): 8-column slices of 32 peers 5.4 us and of 128 peers 18 us
 // (0.13 us per peer whatever the bytes), 64-column slices of 128 peers 24.5 us (4 MiB: ~170 GB/s,
 // 0.8 us per 128 KiB peer tile).
-// separate_after_streamk: 128 x 128 only (session 21, run 106 of
+// separate_after_streamk: 128 x 128 and 64 x 128 (see kHopperTmaSmallCost) (session 21, run 106 of
 // docs/results/2026-11-22-h200-separate/, back to back). Split-K over few deep 128 x 128 tiles
 // with the reduction blocks queued behind the split-K blocks, on the 19 shapes where auto picks
 // it (4-13 splits), ran 0.96-1.35x as fast as the best turnstile plan measured (1.04x or more on
@@ -157,14 +157,21 @@ constexpr CostModel kHopperTmaWideCost{/*block_us=*/0.0, /*unit_us=*/0.08, /*str
 // other tiles' models' error on the plans auto and dp ran for the same shape (geomean 1.161),
 // which puts it on their scale; rms log error 15.7%. Per MAC, an iteration costs 1.14x a
 // 128 x 128 one alone (iter_us) and 1.08x with every SM busy (iter_busy_us).
-constexpr CostModel kHopperTmaSmallCost{/*block_us=*/1.85, /*unit_us=*/0.0, /*streamk_us=*/4.2,
-                                        /*partial_us=*/1.06, /*iter_us=*/0.182,
-                                        /*iter_shared_us=*/0.0, /*peer_us=*/1.015,
-                                        /*epilogue_us=*/1.29, /*reduce_peer_us=*/4.42,
+// Its exchange terms (streamk_us, partial_us, peer_us, reduce_peer_us, reduce_latency_us) refitted
+// in session 32 the same way with run 172's split-K plans of it added (8-64 splits with a
+// separate reduction and 2-8 on the few-tile and decode shapes; 875 plans, rms 15.0% -> 13.1%;
+// docs/results/2026-11-22-h200-deep/fit_small_exchange.sh), and separate_after_streamk set: there
+// 392 x 224 x 3184 ran 10.2 us split 8 ways with a separate reduction, 12.7 data-parallel on it
+// and 11.4 as auto's split-K on 128 x 128 (run 168).
+constexpr CostModel kHopperTmaSmallCost{/*block_us=*/1.85, /*unit_us=*/0.0, /*streamk_us=*/2.8,
+                                        /*partial_us=*/3.26, /*iter_us=*/0.182,
+                                        /*iter_shared_us=*/0.0, /*peer_us=*/0.0,
+                                        /*epilogue_us=*/1.29, /*reduce_peer_us=*/3.99,
                                         /*iter_busy_us=*/0.26, /*misaligned_load=*/1.1,
-                                        /*reduce_latency_us=*/0.13,
+                                        /*reduce_latency_us=*/0.31,
                                         /*partial_wave_streamk=*/false,
-                                        /*misaligned_busy_load=*/2.44};
+                                        /*misaligned_busy_load=*/2.44,
+                                        /*separate_after_streamk=*/true};
 // Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)

@@ -36,8 +36,12 @@ namespace {
 // A Stream-K block with fewer iterations than this spends more on fixup than it saves (the same
 // bound as CUTLASS 2.x's kMinItersPerSkBlock).
 constexpr int kMinItersPerSkBlock = 2;
-// Auto weighs split-K with 2..kMaxAutoSplits slices per tile; beyond that the fixup of a split-K
-// tile costs more than the iterations it spreads.
+// Auto weighs split-K with 2..kMaxAutoSplits slices per tile reduced by the turnstile: beyond
+// that its chain of fixups costs more than the iterations it spreads. With a separate reduction
+// (SeparateReductionFits) it weighs every split count up to one wave of blocks: few very deep
+// tiles need most of the SMs to stream their operands (run 172, docs/results/2026-11-22-h200-deep/:
+// 128 x 128 x 131072 ran 48.1 us split 16 ways with a separate reduction, 31.5 split 64 ways;
+// cuBLAS 24.5).
 constexpr int kMaxAutoSplits = 16;
 // Auto leaves data-parallel only for a predicted gain of at least this fraction: the cost model's
 // error on the H200 runs is up to ~10% on short-k shapes, and losing to data-parallel is the
@@ -90,6 +94,18 @@ constexpr double kMinWideOverStreamKGain = -0.03;
 // 6.4), and 16 x 4096 x 4096 split two ways over its 64 tiles 10.5 us against 12.4 split four ways
 // over 32 of 128 x 128; past one round (72-80 tiles of 128 x 128) it lost by 20-40%.
 constexpr double kMinSmallTileGain = 0.05;
+// Where the other tiles' pick is split-K or Stream-K over nearly every SM (kFullWaveShare of the
+// resident slots) with at most kMaxAutoSplits peers per tile, a split-K or Stream-K pick of this
+// tile gains only in the exchange, which the model prices least well, and must be predicted this
+// much faster. Measured (run 173, docs/results/2026-11-22-h200-deep/, 128 blocks on each side):
+// predicted 11-13% faster, 512 x 512 x 8192, 512 x 256 x 16384 and 1024 x 128 x 16384 (8-16
+// tiles of 128 x 128 split 8-16 ways) ran 0.88-0.99x as fast on it; predicted 18-23%,
+// 16 x 1024 x 8192 and 16 x 4096 x 4096 ran 1.06-1.16x; 136 x 544 x 5664, predicted 12.5%, ran
+// 1.06x and is given up. With more peers per tile the other pick's own exchange grows, and the
+// tile halves it: 256 x 256 x 32768 (4 tiles of 128 x 128 split 32 ways, predicted 10.5% slower)
+// ran 21.6 us on it against 23.9 (run 172).
+constexpr double kMinSmallOverFullWaveGain = 0.15;
+constexpr double kFullWaveShare = 0.9;
 // And only where the other tiles' pick is predicted to take at least this long (us): below it,
 // launches back to back run at the host's pace, and there the 64 x 128 kernel's ran 0.5-1 us
 // slower than the 128 x 128 one's (run 168: of the 28 shapes predicted under 8 us whose pick it
@@ -237,7 +253,7 @@ bool SeparateReductionFits(const Plan& p, const CostModel& cost) {
 
 // The best split-K over all tiles with `splits` in [lo, hi]; nullopt when the range is empty.
 // With weigh_separate, every split where SeparateReductionFits is also weighed with a separate
-// reduction wave.
+// reduction wave, and `reduction` only up to kMaxAutoSplits splits.
 std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, int lo, int hi,
                                         Reduction reduction, int slices,
                                         bool weigh_separate = false) {
@@ -250,7 +266,8 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
   };
   for (int s = lo; s <= hi; ++s) {
     Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction, slices};
-    weigh(d);
+    if (!weigh_separate || reduction == Reduction::kSeparate || s <= kMaxAutoSplits) weigh(d);
+    Derive(d, scratch);
     if (weigh_separate && reduction != Reduction::kSeparate &&
         SeparateReductionFits(scratch, cost)) {
       d.reduction = Reduction::kSeparate;
@@ -763,14 +780,21 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
       // Candidate 2: the best split-K over all tiles, at most one resident wave of blocks. Not for
       // whole waves: there is no quantization to fix, and DP has no fixup to pay.
       const bool whole_waves = p.tiles % p.avail_sms == 0;
-      const int max_splits = std::min({p.iters_per_tile, kMaxAutoSplits, capacity / p.tiles});
+      // Past kMaxAutoSplits only with a separate reduction (BestSplitK), where one can follow
+      // the split-K blocks (SeparateReductionFits).
+      const bool weigh_separate = !o.reduction.has_value();
+      const bool past_cap = weigh_separate && (cost.separate_after_streamk || p.occupancy > 1);
+      const int max_splits = std::min(
+          {p.iters_per_tile, past_cap ? capacity : kMaxAutoSplits, capacity / p.tiles});
       if (whole_waves) {
         infeasible("splitk", Mode::kSplitK, "whole waves: nothing to balance");
       } else if (max_splits >= 2) {
         consider("splitk",
-                 *BestSplitK(scratch, cost, 2, max_splits, reduction, slices,
-                             !o.reduction.has_value()),
-                 absl::StrCat("best of 2..", max_splits, " splits"));
+                 *BestSplitK(scratch, cost, 2, max_splits, reduction, slices, weigh_separate),
+                 max_splits > kMaxAutoSplits
+                     ? absl::StrCat("best of 2..", max_splits, " splits (past ", kMaxAutoSplits,
+                                    " with a separate reduction)")
+                     : absl::StrCat("best of 2..", max_splits, " splits"));
       } else {
         infeasible("splitk", Mode::kSplitK,
                    p.iters_per_tile < 2 ? "one k-iteration per tile: nothing to split"
@@ -1082,7 +1106,8 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
 
 // MakePlan for the problem's rows as they are (no repacking): PlanFourTiles's pick, or the fifth
 // tile's (DeviceSpec::small_tile) where one round of its tiles holds the problem and its own
-// pick (any mode auto plans; data-parallel in dp mode) is predicted kMinSmallTileGain faster.
+// pick (any mode auto plans; data-parallel in dp mode) is predicted kMinSmallTileGain faster
+// (kMinSmallOverFullWaveGain where both split over nearly every SM).
 absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device,
                                 const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanFourTiles(problem, device, o, why);
@@ -1101,7 +1126,11 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
                                            why != nullptr ? &small_why : nullptr);
   if (!alt.ok()) return plan;
   const double small_us = PredictMicros(*alt, device.small_cost);
-  bool take = small_us < pick_us * (1 - kMinSmallTileGain);
+  const bool full_wave = plan->sk_blocks > 0 && alt->sk_blocks > 0 &&
+                         plan->sk_blocks >= kFullWaveShare * static_cast<double>(slots) &&
+                         plan->sk_blocks <= kMaxAutoSplits * plan->sk_tiles;
+  const double min_gain = full_wave ? kMinSmallOverFullWaveGain : kMinSmallTileGain;
+  bool take = small_us < pick_us * (1 - min_gain);
   // A Stream-K pick of the other tiles stands only where it beats data-parallel's pick by
   // kMinPredictedGain, as within them: where that is this tile's data-parallel plan, the pick
   // must beat it too (run 169: 64 x 8192 x 28672 ran 123.4 us split two ways on 128 x 128 tiles,
@@ -1143,8 +1172,8 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
       reason = absl::StrFormat(
           "tile %s, %s (predicted %.1f us): %.0f%% or more under the other tiles' %s pick "
           "(%.1f us; %d of its tiles fill one round); %s",
-          small_name, ModeName(alt->mode), small_us, kMinSmallTileGain * 100,
-          ModeName(plan->mode), pick_us, tiles, small_why.reason);
+          small_name, ModeName(alt->mode), small_us, min_gain * 100, ModeName(plan->mode),
+          pick_us, tiles, small_why.reason);
     } else {
       reason = absl::StrFormat(
           "tile %s, %s (predicted %.1f us; %d of its tiles fill one round)%s; %s", small_name,

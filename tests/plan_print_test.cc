@@ -52,7 +52,12 @@ TEST(PlanPrint, SvgTitleIsThePlannersPrediction) {
   // One deep tile split over 16 blocks, reduced in 16 column slices: each slice waits for the
   // tile's partials, and the note is left out since the timeline ends at the prediction.
   pr.m = pr.n = 128, pr.k = 65536;
-  p = MakePlan(pr, H200Spec(), {}, &why);
+  PlanOptions sixteen;
+  sixteen.mode = Mode::kSplitK;
+  sixteen.splits = 16;
+  sixteen.reduction = Reduction::kSeparate;
+  sixteen.tile = H200Spec().alt_tile;
+  p = MakePlan(pr, H200Spec(), sixteen, &why);
   ASSERT_TRUE(p.ok());
   ASSERT_EQ(p->reduction_slices, 16) << PlanSummary(*p);
   const std::string split = PlanToSvg(*p, KernelCost(H200Spec(), *p), &why);

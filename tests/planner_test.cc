@@ -288,10 +288,11 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
   // Nor where the other tiles' pick is predicted under kMinSmallTileMicros (8 us), where launches
   // run at the host's pace: 184 x 496 x 216 6.4 us on 128 x 128, 7.6 on 64 x 128.
   EXPECT_EQ(MustPlan(Shape(496, 184, 216), dev).tile_m, 128);
-  // Where it is weighed and not taken, the explanation lists its plan: 136 x 544 x 5664 ran
-  // split-K on 128 x 128 tiles in 12.4 us, two-way split-K on 64 x 128 in 14.3.
+  // Where it is weighed and not taken, the explanation lists its plan: 360 x 424 x 3608 (K an odd
+  // multiple of 8: rows misaligned) ran split-K on 128 x 128 tiles in 14.1 us, split-K on 64 x 128
+  // in 14.2 at best (three ways; run 172, docs/results/2026-11-22-h200-deep/).
   PlanExplanation why;
-  const absl::StatusOr<Plan> kept = MakePlan(Shape(544, 136, 5664), dev, {}, &why);
+  const absl::StatusOr<Plan> kept = MakePlan(MisalignedShape(424, 360, 3608), dev, {}, &why);
   ASSERT_TRUE(kept.ok()) << kept.status();
   EXPECT_EQ(kept->tile_m, 128) << FormatPlan(*kept, &why);
   EXPECT_NE(why.reason.find(" on 64x128x64: "), std::string::npos) << why.reason;
@@ -540,7 +541,7 @@ TEST(PlannerNamedCases, DeepManyWaveShapesRunTheTwoTileHybrid) {
 
 TEST(PlannerNamedCases, SingleLongTileSpreadsOverManyBlocks) {
   // 128 x 128 x 131072: one tile of 2048 64-deep iterations; data-parallel would use one SM of
-  // 132. (Two 64 x 128 tiles, unmeasured, are predicted faster: not weighed here.)
+  // 132. (Pinned on the other tiles: the 64 x 128 one is left out.)
   PlanExplanation why;
   absl::StatusOr<Plan> p = MakePlan(Shape(128, 128, 131072), WithoutSmallTile(H200Spec()), {}, &why);
   ASSERT_TRUE(p.ok()) << p.status();
@@ -1293,6 +1294,60 @@ TEST(PlannerBehaviour, FewDeepTilesSplitWithASeparateReductionBehindTheStreamKBl
   // On the 128 x 256 configuration (128 KiB partials) it lost: 4816 x 248 x 3496 as 3 splits
   // 39.6 us against 34.0 turnstile.
   EXPECT_FALSE(dev.cost.separate_after_streamk);
+}
+
+TEST(PlannerBehaviour, VeryFewDeepTilesSplitPastSixteenWaysWithASeparateReduction) {
+  // One 128 x 128 tile thousands of iterations deep streams its operands from memory: split 16
+  // ways (kMaxAutoSplits) it used 16 SMs' share of the bandwidth. Run 172
+  // (docs/results/2026-11-22-h200-deep/, back to back), split-K with a separate reduction on
+  // 128 x 128 tiles: 128 x 128 x 131072 48.1 us 16 ways, 33.5 32 ways, 31.5 64 ways (cuBLAS 24.5);
+  // 128 x 128 x 65536 28.0, 20.8 and 19.5.
+  const DeviceSpec dev = H200Spec();
+  for (const int k : {65536, 131072}) {
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(Shape(128, 128, k), dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->mode, Mode::kSplitK) << FormatPlan(*p, &why);
+    EXPECT_EQ(p->reduction, Reduction::kSeparate) << *p;
+    EXPECT_GT(p->sk_blocks, 16 * p->sk_tiles) << *p;
+    EXPECT_LE(p->sk_blocks, p->avail_sms) << *p;
+    // The turnstile's chain of hand-overs grows with its peers: it stays at 16 splits at most.
+    PlanOptions turnstile;
+    turnstile.reduction = Reduction::kDeterministic;
+    const Plan t = MustPlan(Shape(128, 128, k), dev, turnstile);
+    EXPECT_NE(t.mode, Mode::kDataParallel) << t;
+    EXPECT_LE(t.sk_blocks, 16 * t.sk_tiles) << t;
+  }
+  // The 64 x 128 tile reduces separately too, since run 172 (kHopperTmaSmallCost): 392 x 224 x
+  // 3184 split 8 ways with a separate reduction on 16 of it ran 10.2 us, 11.4 with four splits,
+  // against 12.7 data-parallel on it (auto's pick before) and 11.5 split 8 ways on 128 x 128.
+  PlanExplanation why;
+  const absl::StatusOr<Plan> p = MakePlan(Shape(224, 392, 3184), dev, {}, &why);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->tile_m, dev.small_tile.m) << FormatPlan(*p, &why);
+  EXPECT_EQ(p->mode, Mode::kSplitK) << *p;
+  EXPECT_EQ(p->reduction, Reduction::kSeparate) << *p;
+  EXPECT_GE(p->sk_blocks, 4 * p->sk_tiles) << *p;
+  EXPECT_TRUE(dev.small_cost.separate_after_streamk);
+  // Where the other tiles' split-K fills the SMs with at most 16 peers per tile, the tile needs a
+  // 15% predicted gain (kMinSmallOverFullWaveGain), run 173: 512 x 512 x 8192, 512 x 256 x 16384
+  // and 1024 x 128 x 16384 (8-16 tiles of 128 x 128 split 8-16 ways, 128 blocks) ran 0.88-0.99x
+  // as fast split over 128 blocks of it. Predicted 18% faster, 16 x 4096 x 4096 split two ways
+  // on it ran 10.5 us against 12.2 data-parallel on it (from CUDA graphs).
+  for (const Problem& q :
+       {Shape(512, 512, 8192), Shape(256, 512, 16384), Shape(128, 1024, 16384)}) {
+    PlanExplanation full_why;
+    const absl::StatusOr<Plan> full = MakePlan(q, dev, {}, &full_why);
+    ASSERT_TRUE(full.ok()) << full.status();
+    EXPECT_EQ(full->tile_m, 128) << FormatPlan(*full, &full_why);
+    EXPECT_EQ(full->mode, Mode::kSplitK) << *full;
+    EXPECT_GE(full->sk_blocks, 0.9 * full->avail_sms) << *full;
+    EXPECT_NE(full_why.reason.find("splitk on 64x128x64: "), std::string::npos) << full_why.reason;
+  }
+  const Plan decode = MustPlan(Shape(4096, 16, 4096), dev);
+  EXPECT_EQ(decode.tile_m, dev.small_tile.m) << decode;
+  EXPECT_EQ(decode.mode, Mode::kSplitK) << decode;
+  EXPECT_EQ(decode.sk_blocks, 2 * decode.sk_tiles) << decode;
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 # run 168's CSVs (auto, dp, and data-parallel, split-K and Stream-K plans of the 64 x 128 tile on
 # the small, decode and few-tile shapes and the paper, llm and waveq sets, fp16). Needs a build.
 #   bash docs/results/2026-11-22-h200-small/fit_small.sh [FIELDS]
+# (EXTRA_CSVS: more CSVs to fit on, paths from the repository root.)
 # 1. Per shape, the error (predicted / measured) of the other tiles' models on the plans auto and
 #    dp ran there: the planner compares the 64 x 128 tile's predictions with those, so it is
 #    fitted on their scale (as the 192 x 192 tile was, ../2026-11-22-h200-wide/fit_wide.sh).
@@ -13,7 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 fit=build/tools/streamk-fit
 r=docs/results/2026-11-22-h200-small/run168
-csvs="$r/small-shapes.csv $r/decode-shapes.csv $r/separate-shapes.csv $r/paper.csv $r/llm.csv $r/waveq.csv"
+csvs="$r/small-shapes.csv $r/decode-shapes.csv $r/separate-shapes.csv $r/paper.csv $r/llm.csv"
+csvs="$csvs $r/waveq.csv ${EXTRA_CSVS:-}"
 fields=${1:-iter_us,iter_busy_us,block_us,unit_us,epilogue_us,partial_us,peer_us,reduce_peer_us,misaligned_load,misaligned_busy_load}
 tmp=$(mktemp -d)
 for m in main alt mid wide cluster; do

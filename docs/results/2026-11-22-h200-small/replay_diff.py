@@ -17,5 +17,6 @@ for k in b:
 for r, k, x, y in sorted(moved, key=lambda t: t[0]):
     print(f"{k[0]:6} {k[1] or '-':18} {k[2]:18} {x[0]:34} {x[1]:>6} -> {y[0]:34} {y[1]:>6}  {r:5.3f}")
 rs = [m[0] for m in moved if m[0]]
+if not rs: sys.exit(f"{len(moved)} picks moved, none measured both ways")
 print(f"{len(moved)} picks moved, {len(rs)} measured both ways: geomean {math.exp(sum(map(math.log, rs)) / len(rs)):.3f}, "
       f"min {min(rs):.3f}, max {max(rs):.3f}; {sum(r < 0.97 for r in rs)} slower by over 3%")
