@@ -54,8 +54,8 @@ constexpr CostModel kHopperWgmmaCost{/*block_us=*/2.0, /*unit_us=*/4.0, /*stream
 // docs/results/2026-11-21-h200-tail/): 8-column slices of 32 peers 5.4 us and of 128 peers 18 us
 // (0.13 us per peer whatever the bytes), 64-column slices of 128 peers 24.5 us (4 MiB: ~170 GB/s,
 // 0.8 us per 128 KiB peer tile).
-// separate_after_streamk: 128 x 128 and 64 x 128 (see kHopperTmaSmallCost) (session 21, run 106 of
-// docs/results/2026-11-22-h200-separate/, back to back). Split-K over few deep 128 x 128 tiles
+// separate_after_streamk: 128 x 128 here, and 64 x 128 (kHopperTmaSmallCost). Session 21, run 106
+// of docs/results/2026-11-22-h200-separate/, back to back: split-K over few deep 128 x 128 tiles
 // with the reduction blocks queued behind the split-K blocks, on the 19 shapes where auto picks
 // it (4-13 splits), ran 0.96-1.35x as fast as the best turnstile plan measured (1.04x or more on
 // 14) and 0.98-1.99x data-parallel (392 x 224 x 3184: 13.8 us against 16.5 and 19.0). With three

@@ -266,8 +266,10 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
   };
   for (int s = lo; s <= hi; ++s) {
     Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction, slices};
-    if (!weigh_separate || reduction == Reduction::kSeparate || s <= kMaxAutoSplits) weigh(d);
-    Derive(d, scratch);
+    if (!weigh_separate || reduction == Reduction::kSeparate || s <= kMaxAutoSplits)
+      weigh(d);  // derives d into scratch
+    else
+      Derive(d, scratch);
     if (weigh_separate && reduction != Reduction::kSeparate &&
         SeparateReductionFits(scratch, cost)) {
       d.reduction = Reduction::kSeparate;
