@@ -3,8 +3,9 @@
 // The accumulators are staged through shared memory in 64-row passes so that every thread
 // then reads and writes 8 consecutive columns: 16-byte (fp16/bf16) or 2 x 16-byte (fp32) global
 // accesses, coalesced along rows. Tiles at the matrix edge fall back to per-element accesses for
-// the chunks that straddle n. beta == 0 never reads C; C may be the same buffer as D (each
-// element is read and then written by the same thread).
+// the chunks that straddle n. Where C or D is not 16-byte aligned (GemmKernelArgs::cd_vectors),
+// every access is per element (StoreElements). beta == 0 never reads C; C may be the same buffer
+// as D (each element is read and then written by the same thread).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -337,6 +338,10 @@ struct Epilogue {
   template <typename T>
   __device__ static void StorePass(const StagedRows& s, const GemmKernelArgs& args, int m, int n,
                                    int batch) {
+    if (!args.cd_vectors) {
+      StoreElements<T>(s, args, m, n, batch);
+      return;
+    }
     const int row_chunks = (s.col_end - s.col_begin) / 8;
 #pragma unroll 1
     for (int chunk = threadIdx.x; chunk < s.rows * row_chunks; chunk += kThreads) {
@@ -349,6 +354,32 @@ struct Epilogue {
         const float4 hi = *reinterpret_cast<const float4*>(s.stage + row * s.pitch + c + 4);
         float v[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
         StoreTyped<T>(args, batch, gr, gc, n - gc, v);
+      }
+    }
+  }
+
+  // StorePass where C or D is not 16-byte aligned (GemmKernelArgs::cd_vectors false): element by
+  // element, a warp per row and its lanes on consecutive columns, so that each load of C and
+  // store of D covers 32 consecutive elements (8 columns per thread, as StorePass does, made
+  // each instruction touch 16 sectors and ran a 412 MB D at half the aligned speed).
+  template <typename T>
+  __device__ static void StoreElements(const StagedRows& s, const GemmKernelArgs& args, int m,
+                                       int n, int batch) {
+    const int lane = threadIdx.x % 32;
+    const int col0 = s.tile_n0 + s.col_begin;
+    const int cols = min(s.col_end - s.col_begin, n - col0);
+    T* d = static_cast<T*>(args.d) + batch * args.stride_d + col0;
+    const T* c = static_cast<const T*>(args.c) + batch * args.stride_c + col0;
+#pragma unroll 1
+    for (int row = threadIdx.x / 32; row < s.rows && s.row0 + row < m; row += kThreads / 32) {
+      const float* staged = s.stage + row * s.pitch;
+      T* d_row = d + (s.row0 + row) * args.ldd;
+      const T* c_row = c + (s.row0 + row) * args.ldc;
+#pragma unroll 1
+      for (int col = lane; col < cols; col += 32) {
+        float x = args.alpha * staged[col];
+        if (args.beta != 0.0f) x += args.beta * ToFloat(c_row[col]);
+        d_row[col] = FromFloat<T>(x);
       }
     }
   }

@@ -23,6 +23,9 @@ struct GemmKernelArgs {
   int64_t lda = 0, ldb = 0, ldc = 0, ldd = 0;
   int64_t stride_a = 0, stride_b = 0, stride_c = 0, stride_d = 0;  // between batch entries
   float alpha = 1, beta = 0;
+  // C's and D's addresses, leading dimensions and batch strides are multiples of 16 bytes: the
+  // epilogue reads and writes them in 16-byte vectors (else element by element).
+  bool cd_vectors = true;
   TraceBuffer trace;  // events == nullptr: no trace (trace.h)
 };
 

@@ -181,7 +181,7 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t l
 // 11583), and those may belong to another matrix (D a column slice of a wider one).
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = 0;
-  if (plan.n * DTypeBytes(args.output) % 16 != 0) return;
+  if (plan.n * DTypeBytes(args.output) % 16 != 0 || !args.cd_vectors) return;
   if (!EncodeOutputMatrix(&tma->d, args.output, args.d, args.ldd, args.stride_d, plan)) return;
   if (args.beta != 0.0f) {
     if (!EncodeOutputMatrix(&tma->c, args.output, args.c, args.ldc, args.stride_c, plan)) return;
@@ -190,8 +190,9 @@ void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma
   tma->d_store = 1;
 }
 
-// The copies Plan::repack_a / repack_b ask for, and `args` pointed at them. Only a K-major
-// operand is ever repacked (the planner repacks misaligned K-major rows only).
+// The copies Plan::repack_a / repack_b ask for, and `args` pointed at them: K-major rows
+// Plan::repack_ld apart, from a K-major operand (whose rows are misaligned or unaligned) or an
+// mn-major one (unaligned: Plan::a_unaligned), which is transposed and then read as K-major.
 cudaError_t RepackOperands(const Plan& plan, char* workspace, cudaStream_t stream,
                            GemmKernelArgs* args) {
   struct Operand {
@@ -199,27 +200,28 @@ cudaError_t RepackOperands(const Plan& plan, char* workspace, cudaStream_t strea
     int64_t offset, rows;
     const void** ptr;
     int64_t *ld, *stride;
+    bool* mn_major;
   };
-  const Operand operands[] = {
-      {plan.repack_a && !args->a_col_major, plan.repack_a_offset, plan.m, &args->a, &args->lda,
-       &args->stride_a},
-      {plan.repack_b && !args->b_row_major, plan.repack_b_offset, plan.n, &args->b, &args->ldb,
-       &args->stride_b}};
+  const Operand operands[] = {{plan.repack_a, plan.repack_a_offset, plan.m, &args->a,
+                               &args->lda, &args->stride_a, &args->a_col_major},
+                              {plan.repack_b, plan.repack_b_offset, plan.n, &args->b,
+                               &args->ldb, &args->stride_b, &args->b_row_major}};
+  OperandCopy copies[2];
+  int count = 0;
   for (const Operand& o : operands) {
     if (!o.repack) continue;
     // A batch whose entries share the operand (stride 0) shares its one copy.
     const int64_t entries = plan.batch > 1 && *o.stride != 0 ? plan.batch : 1;
-    void* copy = workspace + o.offset;
-    if (cudaError_t err = LaunchRepackRows(*o.ptr, *o.ld, *o.stride, o.rows, plan.k, entries, copy,
-                                           plan.repack_ld, plan.avail_sms * plan.cluster_m,
-                                           stream);
-        err != cudaSuccess)
-      return err;
-    *o.ptr = copy;
+    OperandCopy& c = copies[count++];
+    c.src = *o.ptr, c.src_ld = *o.ld, c.src_stride = *o.stride;
+    c.rows = o.rows, c.k = plan.k, c.entries = entries, c.mn_major = *o.mn_major;
+    c.dst = workspace + o.offset, c.dst_ld = plan.repack_ld;
+    *o.ptr = c.dst;
     *o.ld = plan.repack_ld;
     *o.stride = entries > 1 ? o.rows * plan.repack_ld : 0;
+    *o.mn_major = false;
   }
-  return cudaSuccess;
+  return LaunchOperandCopies(copies, count, plan.avail_sms * plan.cluster_m, stream);
 }
 
 }  // namespace

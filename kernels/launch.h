@@ -132,18 +132,28 @@ struct LaunchFlags {
 // plan's tile; a tile no kernel there computes is cudaErrorInvalidValue.
 // `workspace` must hold plan.workspace_bytes bytes
 // whose flags area is zero (it is zero again when the kernel ends).
-// Operands the plan repacks (Plan::repack_a, repack_b) are first copied into the workspace
-// (LaunchRepackRows) and the kernel reads the copies.
+// Operands the plan repacks (Plan::repack_a, repack_b) are first copied into the workspace as
+// K-major rows (LaunchOperandCopies) and the kernel reads the copies.
 cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* workspace,
                        cudaStream_t stream, LaunchFlags flags = {});
 
-// Copies `entries` matrices of `rows` rows of k 2-byte elements (row i of entry e starts
-// e * src_stride + i * src_ld elements into src; both multiples of 8) to dst, rows dst_ld
-// elements apart and entries rows * dst_ld apart, on `stream`, with 16 blocks per SM of `sms`
+// One operand's copy into K-major rows (Plan::repack_a): `entries` matrices of `rows` rows of k
+// 2-byte elements each, to dst (16-byte aligned), rows dst_ld elements apart (a multiple of 8)
+// and entries rows * dst_ld apart. The source (2-byte aligned) is K-major (row i of entry e
+// starts e * src_stride + i * src_ld elements into src) or mn-major (element i of k-row kk at
+// e * src_stride + kk * src_ld + i), which is transposed on the way.
+struct OperandCopy {
+  const void* src = nullptr;
+  int64_t src_ld = 0, src_stride = 0, rows = 0, k = 0, entries = 1;
+  bool mn_major = false;
+  void* dst = nullptr;
+  int64_t dst_ld = 0;
+};
+
+// `count` (1 or 2) copies in one launch on `stream`, with up to 16 blocks per SM of `sms` each
 // (kernels/repack.cu).
-cudaError_t LaunchRepackRows(const void* src, int64_t src_ld, int64_t src_stride, int64_t rows,
-                             int64_t k, int64_t entries, void* dst, int64_t dst_ld, int sms,
-                             cudaStream_t stream);
+cudaError_t LaunchOperandCopies(const OperandCopy* copies, int count, int sms,
+                                cudaStream_t stream);
 
 // Resident blocks per SM of the GEMM kernels KernelArch(device) selects on `device` (the least over
 // the configurations without clusters).

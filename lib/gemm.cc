@@ -19,32 +19,33 @@ namespace {
 
 constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max();
 constexpr int64_t kMaxLeadingDim = int64_t{1} << 40;  // keeps ld * rows far from int64 overflow
-constexpr int kAlignBytes = 16;  // 16-byte vector loads and stores
+// The kernel's loads and stores are 16-byte vectors. Operands that are not aligned to them are
+// copied first (Problem::a_unaligned), and C and D are then read and written element by element
+// (GemmKernelArgs::cd_vectors).
+constexpr int kVectorBytes = 16;
 
 absl::Status Invalid(const std::string& message) { return absl::InvalidArgumentError(message); }
 
 absl::Status CheckMatrix(const char* name, const void* ptr, int64_t ld, int64_t min_ld,
                          const char* ld_rule, int64_t stride, int64_t batch, int elem_bytes) {
   if (ptr == nullptr) return Invalid(absl::StrCat(name, " is null"));
-  if (reinterpret_cast<uintptr_t>(ptr) % kAlignBytes != 0)
-    return Invalid(absl::StrCat(name, " = ", reinterpret_cast<uintptr_t>(ptr),
-                                ": must be 16-byte aligned"));
+  if (reinterpret_cast<uintptr_t>(ptr) % elem_bytes != 0)
+    return Invalid(absl::StrCat(name, " = ", reinterpret_cast<uintptr_t>(ptr), ": must be ",
+                                elem_bytes, "-byte aligned (its elements' size)"));
   const std::string ld_name = absl::StrCat("ld", name);
   if (ld < min_ld || ld > kMaxLeadingDim)
     return Invalid(absl::StrCat(ld_name, " = ", ld, ": must be >= ", ld_rule, " (", min_ld, ")"));
-  if ((ld * elem_bytes) % kAlignBytes != 0)
-    return Invalid(absl::StrCat(ld_name, " = ", ld,
-                                ": rows must stay 16-byte aligned (a multiple of ",
-                                kAlignBytes / elem_bytes, " elements)"));
   if (batch > 1) {
     const std::string stride_name = absl::StrCat("stride_", name);
     if (stride < 0) return Invalid(absl::StrCat(stride_name, " = ", stride, ": must be >= 0"));
-    if ((stride * elem_bytes) % kAlignBytes != 0)
-      return Invalid(absl::StrCat(stride_name, " = ", stride,
-                                  ": batch entries must stay 16-byte aligned (a multiple of ",
-                                  kAlignBytes / elem_bytes, " elements)"));
   }
   return absl::OkStatus();
+}
+
+// Whether 16-byte vectors reach every row of a matrix (and every batch entry, `stride` apart).
+bool Vectors(const void* p, int64_t ld, int64_t stride, int64_t element) {
+  return reinterpret_cast<uintptr_t>(p) % kVectorBytes == 0 && ld * element % kVectorBytes == 0 &&
+         stride * element % kVectorBytes == 0;
 }
 
 int64_t Rows(Layout l, int64_t rows, int64_t cols) { return l == Layout::kRowMajor ? rows : cols; }
@@ -85,15 +86,22 @@ Lowered Lower(const GemmArgs& g) {
     k.b_row_major = g.a_layout == Layout::kColMajor;
   }
   if (g.batch == 1) k.stride_a = k.stride_b = k.stride_c = k.stride_d = 0;
-  // K-major operand rows not kFastRowBytes-aligned (planner.h; CheckMatrix guarantees
-  // kAlignBytes).
+  // Operands the kernel cannot load as they are (copied first), and K-major operand rows that
+  // are 16-byte but not kFastRowBytes-aligned (planner.h).
   const int64_t element = DTypeBytes(g.input);
   auto misaligned = [element](const void* p, int64_t ld, int64_t stride) {
     return reinterpret_cast<uintptr_t>(p) % kFastRowBytes != 0 ||
            ld * element % kFastRowBytes != 0 || stride * element % kFastRowBytes != 0;
   };
-  l.problem.a_rows_misaligned = !k.a_col_major && misaligned(k.a, k.lda, k.stride_a);
-  l.problem.b_rows_misaligned = !k.b_row_major && misaligned(k.b, k.ldb, k.stride_b);
+  l.problem.a_unaligned = !Vectors(k.a, k.lda, k.stride_a, element);
+  l.problem.b_unaligned = !Vectors(k.b, k.ldb, k.stride_b, element);
+  l.problem.a_rows_misaligned =
+      !l.problem.a_unaligned && !k.a_col_major && misaligned(k.a, k.lda, k.stride_a);
+  l.problem.b_rows_misaligned =
+      !l.problem.b_unaligned && !k.b_row_major && misaligned(k.b, k.ldb, k.stride_b);
+  const int64_t out = DTypeBytes(g.output);
+  k.cd_vectors = Vectors(k.d, k.ldd, k.stride_d, out) &&
+                 (k.c == nullptr || Vectors(k.c, k.ldc, k.stride_c, out));
   return l;
 }
 
@@ -197,7 +205,8 @@ class PlanCache {
                   pr.batch,
                   static_cast<int>(pr.input),
                   static_cast<int>(pr.output),
-                  (pr.a_rows_misaligned ? 1 : 0) + (pr.b_rows_misaligned ? 2 : 0),
+                  (pr.a_rows_misaligned ? 1 : 0) + (pr.b_rows_misaligned ? 2 : 0) +
+                      (pr.a_unaligned ? 4 : 0) + (pr.b_unaligned ? 8 : 0),
                   static_cast<int>(o.mode),
                   o.splits,
                   o.blocks,

@@ -104,13 +104,21 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
         &s, "operands    K-major rows of %s start at odd multiples of 16 bytes (slower loads)\n",
         OperandsName(p.a_rows_misaligned, p.b_rows_misaligned));
   }
-  if (p.repack_a || p.repack_b) {
+  if (p.a_unaligned || p.b_unaligned) {
     absl::StrAppendFormat(&s,
-                          "repack      %s: K-major rows at odd multiples of 16 bytes, copied to "
-                          "rows %d elements apart (%s bytes) before the kernel\n",
-                          OperandsName(p.repack_a, p.repack_b), p.repack_ld,
-                          Bytes((p.repack_a ? RepackedBytes(p, 'a') : 0) +
-                                (p.repack_b ? RepackedBytes(p, 'b') : 0)));
+                          "operands    %s: address, leading dimension or batch stride not a "
+                          "multiple of 16 bytes (the kernel cannot load %s as %s)\n",
+                          OperandsName(p.a_unaligned, p.b_unaligned),
+                          p.a_unaligned && p.b_unaligned ? "them" : "it",
+                          p.a_unaligned && p.b_unaligned ? "they are" : "it is");
+  }
+  if (p.repack_a || p.repack_b) {
+    absl::StrAppendFormat(
+        &s, "repack      %s copied to K-major rows %d elements apart (%s bytes) before the "
+        "kernel\n",
+        OperandsName(p.repack_a, p.repack_b), p.repack_ld,
+        Bytes((p.repack_a ? RepackedBytes(p, 'a') : 0) +
+              (p.repack_b ? RepackedBytes(p, 'b') : 0)));
   }
   absl::StrAppendFormat(&s,
                         "waves       %d full + %d tiles (%.1f%% of the last wave) on %d %s\n",
@@ -221,6 +229,8 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   num("workspace_bytes", p.workspace_bytes);
   field("repack_a", p.repack_a ? "true" : "false");
   field("repack_b", p.repack_b ? "true" : "false");
+  field("a_unaligned", p.a_unaligned ? "true" : "false");
+  field("b_unaligned", p.b_unaligned ? "true" : "false");
   num("repack_ld", p.repack_ld);
   num("repack_a_offset", p.repack_a_offset), num("repack_b_offset", p.repack_b_offset);
   if (why != nullptr) {

@@ -1194,10 +1194,13 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
 // The operand copies' place in the workspace: after [flags | partials], at or past
 // kMinFlagsBytes (Plan::repack_a).
 void AddRepack(bool a, bool b, Plan& p) {
+  // A plan that copies already: the copies are laid out again from where they began.
+  int64_t base = p.workspace_bytes;
+  if (p.repack_a) base = std::min(base, p.repack_a_offset);
+  if (p.repack_b) base = std::min(base, p.repack_b_offset);
   p.repack_a = a, p.repack_b = b;
   p.repack_ld = AlignUp(p.k, Plan::kRepackRowElements);
-  int64_t end =
-      AlignUp(std::max(p.workspace_bytes, Plan::kMinFlagsBytes), Plan::kWorkspaceAlignment);
+  int64_t end = AlignUp(std::max(base, Plan::kMinFlagsBytes), Plan::kWorkspaceAlignment);
   if (a) {
     p.repack_a_offset = end;
     end = AlignUp(end + RepackedBytes(p, 'a'), Plan::kWorkspaceAlignment);
@@ -1382,6 +1385,32 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
   if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
+  // Operands the kernel cannot load as they are: the plan is the one for their copies (K-major
+  // rows, 128-byte aligned), whatever else it decides, with the copies added.
+  if (problem.a_unaligned || problem.b_unaligned) {
+    Problem copied = problem;
+    copied.a_unaligned = copied.b_unaligned = false;
+    if (problem.a_unaligned) copied.a_rows_misaligned = false;
+    if (problem.b_unaligned) copied.b_rows_misaligned = false;
+    absl::StatusOr<Plan> p = MakePlan(copied, device, o, why);
+    if (!p.ok()) return p;
+    AddRepack(p->repack_a || problem.a_unaligned, p->repack_b || problem.b_unaligned, *p);
+    p->a_unaligned = problem.a_unaligned, p->b_unaligned = problem.b_unaligned;
+    if (why != nullptr) {
+      const double copy_us =
+          RepackMicros(problem, problem.a_unaligned, problem.b_unaligned, device.cost);
+      why->repack_us += copy_us;
+      why->predicted_us += copy_us;
+      absl::StrAppendFormat(&why->reason,
+                            "; %s cannot be loaded as %s (address, leading dimension or batch "
+                            "stride not a multiple of 16 bytes): copied to 128-byte rows first "
+                            "(%.1f us)",
+                            OperandsName(problem.a_unaligned, problem.b_unaligned),
+                            problem.a_unaligned && problem.b_unaligned ? "they are" : "it is",
+                            copy_us);
+    }
+    return p;
+  }
   // Misaligned rows: clusters are weighed against the plan of the two other tiles first, as they
   // were measured (runs 88-93), and the third and fourth tiles only where they are not taken.
   // The third tile's estimate there rests on the L2's misaligned rate measured with 128x256

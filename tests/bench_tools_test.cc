@@ -94,6 +94,34 @@ BenchReport TwoShapeReport() {
   return r;
 }
 
+// streamk-bench's operands: leading dimensions rounded up to 8 elements, or (--packed) exactly
+// the rows' length, which gemm() accepts and plans with copies of the rows it cannot load.
+TEST(ShapeSets, BenchArgsPadOrPackTheRows) {
+  const BenchShape s{"cli", "", 100, 200, 4097};
+  const BenchLayout tn{true, false}, nn{false, false};
+  GemmArgs g = BenchGemmArgs(s, DType::kF16, DType::kF16, tn, 2);
+  EXPECT_EQ(g.lda, 4104);
+  EXPECT_EQ(g.ldb, 4104);
+  EXPECT_EQ(g.ldd, 104);
+  EXPECT_EQ(g.stride_a, 4104 * 100);
+  g = BenchGemmArgs(s, DType::kF16, DType::kF16, tn, 2, /*packed=*/true);
+  EXPECT_EQ(g.lda, 4097);
+  EXPECT_EQ(g.ldb, 4097);
+  EXPECT_EQ(g.ldd, 100);
+  EXPECT_EQ(g.stride_a, 4097 * 100);
+  EXPECT_EQ(g.stride_d, 100 * 200);
+  g = BenchGemmArgs(s, DType::kF16, DType::kF16, nn, 1, /*packed=*/true);
+  EXPECT_EQ(g.lda, 100);  // column-major A: m-long columns
+  alignas(256) static uint16_t a[16], b[16], d[16];
+  g.a = a, g.b = b, g.d = d;
+  EXPECT_TRUE(ValidateGemmArgs(g).ok()) << ValidateGemmArgs(g);
+  absl::StatusOr<Plan> p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  // D column-major: the kernel's A is B (K-major, 4097-element rows), its B is A (mn-major, 100
+  // elements: 200-byte columns).
+  EXPECT_TRUE(p->a_unaligned && p->b_unaligned);
+}
+
 TEST(BenchReport, SummarizesSpeedupsPerSet) {
   const BenchReport r = TwoShapeReport();
   const RatioSummary s = Summarize(r, "waveq", "dp");

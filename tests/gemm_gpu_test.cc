@@ -47,7 +47,12 @@ struct Config {
   // lda, ldb and their batch strides odd multiples of 8 elements: K-major rows then start at odd
   // multiples of 16 bytes (the rows the planner may repack).
   bool odd_rows = false;
+  // Operands not 16-byte aligned (kUnalignedA, kUnalignedB, kUnalignedCD): leading dimensions
+  // and batch strides one element past the minimum, and addresses one element into their
+  // buffers.
+  int unaligned = 0;
 };
+constexpr int kUnalignedA = 1, kUnalignedB = 2, kUnalignedCD = 4;
 
 int64_t Align(int64_t x, int64_t a) { return (x + a - 1) / a * a; }
 
@@ -92,38 +97,47 @@ struct Buffers {
     auto odd = [](int64_t x) { return x % 16 == 0 ? x + 8 : x; };
     if (cfg.odd_rows) g.lda = odd(g.lda), g.ldb = odd(g.ldb);
     g.ldd = Align(cfg.cd == Layout::kRowMajor ? g.n : g.m, out_align) + cfg.ldd_extra;
+    const bool ua = cfg.unaligned & kUnalignedA, ub = cfg.unaligned & kUnalignedB;
+    const bool ucd = cfg.unaligned & kUnalignedCD;
+    if (ua) g.lda = (cfg.a == Layout::kRowMajor ? g.k : g.m) + 1;
+    if (ub) g.ldb = (cfg.b == Layout::kRowMajor ? g.n : g.k) + 1;
+    if (ucd) g.ldd = (cfg.cd == Layout::kRowMajor ? g.n : g.m) + 1 + cfg.ldd_extra;
     g.ldc = g.ldd;
     const int64_t a_elems = g.lda * (cfg.a == Layout::kRowMajor ? g.m : g.k);
     const int64_t b_elems = g.ldb * (cfg.b == Layout::kRowMajor ? g.k : g.n);
     d_elems = g.ldd * (cfg.cd == Layout::kRowMajor ? g.m : g.n);
-    g.stride_a = cfg.stride_a >= 0 ? cfg.stride_a : Align(a_elems, in_align);
-    g.stride_b = cfg.stride_b >= 0 ? cfg.stride_b : Align(b_elems, in_align);
+    g.stride_a = cfg.stride_a >= 0 ? cfg.stride_a : ua ? a_elems + 1 : Align(a_elems, in_align);
+    g.stride_b = cfg.stride_b >= 0 ? cfg.stride_b : ub ? b_elems + 1 : Align(b_elems, in_align);
     if (cfg.odd_rows && cfg.stride_a < 0) g.stride_a = odd(g.stride_a);
     if (cfg.odd_rows && cfg.stride_b < 0) g.stride_b = odd(g.stride_b);
-    g.stride_c = g.stride_d = Align(d_elems, out_align) + cfg.stride_d_extra;
+    g.stride_c = g.stride_d =
+        (ucd ? d_elems + 1 : Align(d_elems, out_align)) + cfg.stride_d_extra;
     a_extent = Align(g.stride_a * (g.batch - 1) + a_elems, in_align);
     b_extent = Align(g.stride_b * (g.batch - 1) + b_elems, in_align);
     const int ib = DTypeBytes(cfg.in), ob = DTypeBytes(cfg.out);
-    a = DeviceBuffer(a_extent * ib);
-    b = DeviceBuffer(b_extent * ib);
-    d = DeviceBuffer(g.stride_d * g.batch * ob);
-    c = DeviceBuffer(cfg.c_is_d ? 0 : g.stride_c * g.batch * ob);
+    // One element more in each buffer, for an address one element in.
+    a = DeviceBuffer((a_extent + 1) * ib);
+    b = DeviceBuffer((b_extent + 1) * ib);
+    d = DeviceBuffer((g.stride_d * g.batch + 1) * ob);
+    c = DeviceBuffer(cfg.c_is_d ? 0 : (g.stride_c * g.batch + 1) * ob);
     c_copy = DeviceBuffer(g.stride_c * g.batch * ob);
-    g.a = a.get(), g.b = b.get(), g.d = d.get();
-    g.c = cfg.c_is_d ? d.get() : c.get();
+    g.a = static_cast<char*>(a.get()) + (ua ? ib : 0);
+    g.b = static_cast<char*>(b.get()) + (ub ? ib : 0);
+    g.d = static_cast<char*>(d.get()) + (ucd ? ob : 0);
+    g.c = cfg.c_is_d ? g.d : static_cast<char*>(c.get()) + (ucd ? ob : 0);
   }
 
   // Fresh inputs; D poisoned (or, when C is D, set to fresh C values).
   cudaError_t Refresh(const Config& cfg, uint64_t seed) {
     const GemmArgs& g = args;
-    cudaError_t e = testing::Fill(a.get(), cfg.in, a_extent, seed * 4 + 1);
-    if (e == cudaSuccess) e = testing::Fill(b.get(), cfg.in, b_extent, seed * 4 + 2);
+    cudaError_t e = testing::Fill(a.get(), cfg.in, a_extent + 1, seed * 4 + 1);
+    if (e == cudaSuccess) e = testing::Fill(b.get(), cfg.in, b_extent + 1, seed * 4 + 2);
     void* c_ptr = const_cast<void*>(g.c);
     if (e == cudaSuccess) e = testing::Fill(c_ptr, cfg.out, g.stride_c * g.batch, seed * 4 + 3);
     if (e == cudaSuccess)
       e = cudaMemcpy(c_copy.get(), c_ptr, c_copy.bytes(), cudaMemcpyDeviceToDevice);
     if (e == cudaSuccess && !cfg.c_is_d)
-      e = testing::Fill(d.get(), cfg.out, g.stride_d * g.batch, 0, /*nan=*/true);
+      e = testing::Fill(g.d, cfg.out, g.stride_d * g.batch, 0, /*nan=*/true);
     return e;
   }
 
@@ -791,6 +805,85 @@ TEST(GemmGpu, RepackedOperandsMatchTheReference) {
   // Too small a workspace for the copies is refused before anything runs.
   absl::Status s = gemm(buf.args, ws.get(), static_cast<size_t>(plan->repack_b_offset), nullptr,
                         repack);
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+}
+
+// Leading dimensions, batch strides and addresses that are not 16-byte aligned (K = 61 or 1001,
+// rows one element longer than the matrix, pointers one element into their buffers): unaligned
+// A and B are copied to aligned K-major rows (transposed where mn-major), unaligned C and D read
+// and written element by element. Every A/B/D layout, modes and reductions, fp16 and fp32 D,
+// C = D, batches; nothing outside D's entries is written. Then a caller-owned workspace of
+// GetWorkspaceSize() bytes.
+TEST(GemmGpu, AnyLeadingDimensionAndAddressMatchesTheReference) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  std::vector<Options> modes = {Options{}};
+  modes[0].mode = Mode::kAuto;
+  Options dp;
+  dp.mode = Mode::kDataParallel;
+  modes.push_back(dp);
+  for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
+    for (Mode m : {Mode::kStreamK, Mode::kSplitK}) {
+      Options o;
+      o.mode = m, o.reduction = r;
+      modes.push_back(o);
+    }
+  }
+  const Shape shapes[] = {{37, 45, 61, 1}, {333, 517, 1001, 2}, {4, 1500, 515, 1}};
+  int variant = 0;
+  for (const Shape& shape : shapes) {
+    for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
+      for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
+          for (int unaligned : {kUnalignedA | kUnalignedB | kUnalignedCD,
+                                kUnalignedA | kUnalignedB, kUnalignedCD}) {
+            for (const Options& o : modes) {
+              ++variant;
+              Config c;
+              c.s = shape;
+              c.a = a, c.b = b, c.cd = cd, c.unaligned = unaligned;
+              c.in = variant % 3 == 0 ? DType::kBF16 : DType::kF16;
+              c.out = variant % 4 == 0 ? DType::kF32 : c.in;
+              c.alpha = 0.75f, c.beta = variant % 2 == 0 ? -1.25f : 0.0f;
+              c.c_is_d = variant % 5 == 0 && c.beta != 0;
+              Buffers buf(c);
+              absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+              ASSERT_TRUE(plan.ok()) << plan.status() << "\n" << Describe(c, o);
+              const bool want_copies = unaligned & kUnalignedA;  // A and B both, or neither
+              EXPECT_EQ(plan->a_unaligned && plan->b_unaligned, want_copies) << Describe(c, o);
+              EXPECT_EQ(plan->repack_a && plan->repack_b, want_copies) << Describe(c, o);
+              std::string failure, text;
+              int64_t outside = -1;
+              const double err = RunOnce(c, o, NextSeed(), &failure, &text,
+                                         c.c_is_d ? nullptr : &outside);
+              EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(c, o);
+              EXPECT_LT(err, Tolerance(c.out)) << Describe(c, o) << "\n" << text;
+              if (!c.c_is_d)
+                EXPECT_EQ(outside, 0) << "elements written outside D: " << Describe(c, o);
+            }
+          }
+        }
+      }
+    }
+  }
+  // A caller-owned workspace: GetWorkspaceSize counts the copies, and a smaller one is refused.
+  Config c;
+  c.s = {300, 200, 777, 1};
+  c.unaligned = kUnalignedA | kUnalignedB | kUnalignedCD;
+  Buffers buf(c);
+  CUDA_ASSERT(buf.Refresh(c, NextSeed()));
+  const std::vector<float> want = buf.Reference(c);
+  absl::StatusOr<size_t> bytes = GetWorkspaceSize(buf.args);
+  absl::StatusOr<Plan> plan = PlanGemm(buf.args);
+  ASSERT_TRUE(bytes.ok() && plan.ok());
+  EXPECT_GE(*bytes, static_cast<size_t>(plan->repack_b_offset + RepackedBytes(*plan, 'b')));
+  DeviceBuffer ws(*bytes);
+  CUDA_ASSERT(cudaMemset(ws.get(), 0, *bytes));
+  absl::Status s = gemm(buf.args, ws.get(), *bytes, nullptr);
+  ASSERT_TRUE(s.ok()) << s;
+  FinishOrDie(nullptr, Describe(c, Options{}));
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  EXPECT_LT(OutputError(buf.Result(c), want, c.out), Tolerance(c.out));
+  s = gemm(buf.args, ws.get(), static_cast<size_t>(plan->repack_b_offset), nullptr);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
 }
 

@@ -50,8 +50,16 @@ TEST(GemmValidation, RejectsBadArgumentsWithTheirNames) {
          g.beta = 1;
        },
        "c is null"},
-      {"misaligned a",
-       [](GemmArgs& g, Options&) { g.a = static_cast<const char*>(g.a) + 2; }, "16-byte aligned"},
+      {"a between elements",
+       [](GemmArgs& g, Options&) { g.a = static_cast<const char*>(g.a) + 1; },
+       "must be 2-byte aligned"},
+      {"fp32 d between elements",
+       [](GemmArgs& g, Options&) {
+         g.output = DType::kF32;
+         g.beta = 0;
+         g.d = static_cast<char*>(g.d) + 2;
+       },
+       "must be 4-byte aligned"},
       {"lda too small", [](GemmArgs& g, Options&) { g.lda = 63; }, "lda = 63"},
       {"lda col-major too small",
        [](GemmArgs& g, Options&) {
@@ -59,12 +67,12 @@ TEST(GemmValidation, RejectsBadArgumentsWithTheirNames) {
          g.m = 100;
        },
        "lda = 64: must be >= m"},
-      {"ldb unaligned",
+      {"ldb too small",
        [](GemmArgs& g, Options&) {
-         g.ldb = 68;
-         g.k = 60;
+         g.ldb = 61;
+         g.k = 62;
        },
-       "ldb = 68"},
+       "ldb = 61: must be >= k (62)"},
       {"ldd too small", [](GemmArgs& g, Options&) { g.n = 65; }, "ldd = 64"},
       {"ldc only with beta",
        [](GemmArgs& g, Options&) {
@@ -79,13 +87,13 @@ TEST(GemmValidation, RejectsBadArgumentsWithTheirNames) {
          g.stride_d = 8;
        },
        "stride_d = 8"},
-      {"unaligned batch stride",
+      {"negative batch stride",
        [](GemmArgs& g, Options&) {
          g.batch = 2;
-         g.stride_a = 4;
+         g.stride_a = -4;
          g.stride_d = 64 * 64;
        },
-       "stride_a = 4"},
+       "stride_a = -4: must be >= 0"},
       {"splits without splitk", [](GemmArgs&, Options& o) { o.splits = 2; }, "splits = 2"},
       {"blocks with dp",
        [](GemmArgs&, Options& o) {
@@ -242,6 +250,60 @@ TEST(GemmValidation, PlanKnowsWhichOperandRowsAreMisaligned) {
   p = PlanGemm(g, H200Spec());
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_TRUE(p->a_rows_misaligned);
+}
+
+// Any leading dimension, batch stride and element-aligned address is a valid call: operands the
+// kernel cannot load as they are (not 16-byte aligned) are copied first, whatever the options,
+// and only those; C and D are then written element by element (not a plan's business).
+TEST(GemmValidation, AnyLeadingDimensionIsPlannedWithCopies) {
+  Fixture f;
+  GemmArgs g = f.Valid();
+  g.m = 48, g.n = 56, g.k = 61;  // K-major A and B of 61 elements: 122-byte rows
+  g.lda = g.ldb = 61;
+  g.ldc = g.ldd = 57;
+  g.beta = 1;
+  ASSERT_TRUE(ValidateGemmArgs(g).ok()) << ValidateGemmArgs(g);
+  Options dp;
+  dp.mode = Mode::kDataParallel;
+  dp.repack = RepackOperands::kNone;
+  for (const Options& o : {Options{}, dp}) {
+    absl::StatusOr<Plan> p = PlanGemm(g, H200Spec(), o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_TRUE(p->a_unaligned && p->b_unaligned) << PlanSummary(*p);
+    EXPECT_TRUE(p->repack_a && p->repack_b) << PlanSummary(*p);
+    EXPECT_FALSE(p->a_rows_misaligned || p->b_rows_misaligned) << PlanSummary(*p);
+    EXPECT_EQ(p->repack_ld, 64);
+    absl::StatusOr<size_t> ws = GetWorkspaceSize(g, o);
+    // Without a GPU GetWorkspaceSize cannot plan; with one it counts the copies.
+    if (ws.ok()) EXPECT_GE(*ws, static_cast<size_t>(p->repack_b_offset));
+  }
+  // Padded rows: nothing to copy.
+  g.lda = g.ldb = 64;
+  absl::StatusOr<Plan> p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_FALSE(p->a_unaligned || p->b_unaligned || p->repack_a || p->repack_b)
+      << PlanSummary(*p);
+  // An address 2 bytes off: that operand only.
+  g.b = f.b + 1;
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_FALSE(p->a_unaligned);
+  EXPECT_TRUE(p->b_unaligned && p->repack_b) << PlanSummary(*p);
+  // An mn-major operand counts too: a column-major A with 49-element columns.
+  g.b = f.b;
+  g.a_layout = Layout::kColMajor, g.lda = 49;
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->a_unaligned && p->repack_a) << PlanSummary(*p);
+  EXPECT_FALSE(p->b_unaligned || p->repack_b) << PlanSummary(*p);
+  // So does a batch stride; with a column-major D the kernel's B is the call's A.
+  g.a_layout = Layout::kRowMajor, g.lda = 64;
+  g.batch = 2, g.stride_a = 48 * 64 + 3, g.stride_b = 0, g.stride_c = g.stride_d = 64 * 64;
+  g.cd_layout = Layout::kColMajor, g.ldc = g.ldd = 48;
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_FALSE(p->a_unaligned);
+  EXPECT_TRUE(p->b_unaligned && p->repack_b) << PlanSummary(*p);
 }
 
 TEST(GemmValidation, RepackNamesTheCallsOperands) {

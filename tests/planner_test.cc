@@ -1086,6 +1086,79 @@ TEST(PlannerRepack, CopiesOfABatchAreCountedPerEntry) {
   EXPECT_EQ(RepackMicros(q, false, false, dev.cost), 0);
 }
 
+// Operands the kernel cannot load as they are (Problem::a_unaligned: K not a multiple of 8
+// elements, say) are copied whatever the mode and the repack option, and the copies are priced.
+TEST(PlannerRepack, UnalignedOperandsAreAlwaysCopied) {
+  const DeviceSpec dev = H200Spec();
+  Problem q = Shape(4096, 4096, 4097);
+  q.a_unaligned = q.b_unaligned = true;
+  PlanOptions off;
+  off.repack = RepackOperands::kNone;
+  PlanOptions dp, streamk;
+  dp.mode = Mode::kDataParallel;
+  streamk.mode = Mode::kStreamK;
+  for (const PlanOptions& o : {PlanOptions{}, off, dp, streamk}) {
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(q, dev, o, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_TRUE(p->repack_a && p->repack_b) << *p;
+    EXPECT_TRUE(p->a_unaligned && p->b_unaligned) << *p;
+    EXPECT_FALSE(p->a_rows_misaligned || p->b_rows_misaligned) << *p;  // the copies' rows
+    EXPECT_EQ(p->repack_ld, 4160);
+    // The copies follow the flags and partials and end the workspace.
+    EXPECT_GE(p->repack_a_offset, std::max(Plan::kMinFlagsBytes,
+                                           p->partials_offset + p->partials_bytes));
+    EXPECT_GE(p->repack_b_offset, p->repack_a_offset + RepackedBytes(*p, 'a'));
+    EXPECT_EQ(p->workspace_bytes, p->repack_b_offset + RepackedBytes(*p, 'b'));
+    EXPECT_EQ(p->repack_a_offset % Plan::kWorkspaceAlignment, 0);
+    EXPECT_EQ(p->repack_b_offset % Plan::kWorkspaceAlignment, 0);
+    // Priced: the prediction holds the copies, and the reason says why they are made.
+    EXPECT_DOUBLE_EQ(why.repack_us, RepackMicros(q, true, true, dev.cost));
+    EXPECT_GT(why.predicted_us, why.repack_us);
+    EXPECT_NE(why.reason.find("A and B cannot be loaded as they are"), std::string::npos)
+        << why.reason;
+  }
+  EXPECT_EQ(MustPlan(q, dev, streamk).mode, Mode::kStreamK);
+  // One unaligned operand beside one with misaligned rows: auto treats the other as it would
+  // beside A's aligned copy (copied, or here on clusters).
+  Problem mixed = Shape(8192, 8192, 8200);
+  mixed.a_unaligned = true;
+  mixed.b_rows_misaligned = true;
+  Problem a_copied = mixed;
+  a_copied.a_unaligned = false;
+  const Plan both = MustPlan(mixed, dev), without = MustPlan(a_copied, dev);
+  EXPECT_TRUE(both.repack_a && both.a_unaligned) << both;
+  EXPECT_FALSE(both.b_unaligned);
+  EXPECT_EQ(both.repack_b, without.repack_b) << both << "\n" << without;
+  EXPECT_EQ(both.cluster_m, without.cluster_m) << both << "\n" << without;
+  EXPECT_EQ(both.mode, without.mode);
+  EXPECT_EQ(both.workspace_bytes,
+            (both.repack_b ? both.repack_b_offset + RepackedBytes(both, 'b')
+                           : both.repack_a_offset + RepackedBytes(both, 'a')));
+  // Where auto copies the other one too, both copies are laid out once.
+  Problem more = Shape(8192, 8192, 8200);
+  more.a_unaligned = true;
+  more.b_rows_misaligned = true;
+  PlanOptions tile;
+  tile.tile = dev.tile;  // no clusters
+  const Plan copies = MustPlan(more, dev, tile);
+  ASSERT_TRUE(copies.repack_a && copies.repack_b) << copies;
+  EXPECT_EQ(copies.repack_b_offset, copies.repack_a_offset + RepackedBytes(copies, 'a'));
+  EXPECT_EQ(copies.workspace_bytes, copies.repack_b_offset + RepackedBytes(copies, 'b'));
+  const Plan b_kept = MustPlan(mixed, dev, off);  // forced off: only the unaligned one
+  EXPECT_TRUE(b_kept.repack_a);
+  EXPECT_FALSE(b_kept.repack_b);
+  EXPECT_TRUE(b_kept.b_rows_misaligned);
+  // Small shapes too, however little the kernel takes.
+  Problem small = Shape(100, 200, 37);
+  small.b_unaligned = true;
+  const Plan s = MustPlan(small, dev);
+  EXPECT_FALSE(s.repack_a);
+  EXPECT_TRUE(s.repack_b);
+  EXPECT_EQ(s.repack_ld, 64);
+  EXPECT_EQ(s.repack_b_offset, Plan::kMinFlagsBytes);
+}
+
 TEST(PlannerBehaviour, MisalignedOperandRowsMakeIterationsSlower) {
   // The TMA unit loads K-major rows that start at odd multiples of 16 bytes at about half speed
   // (measured on an H200, tn, data-parallel: 360 x 424 x 3608 41.6 us, with K = 3616 27.9 us;

@@ -65,8 +65,9 @@ std::optional<BenchLayout> ParseBenchLayout(const std::string& text) {
   return BenchLayout{text[0] == 't', text[1] == 't'};
 }
 
-GemmArgs BenchGemmArgs(const BenchShape& s, DType in, DType out, BenchLayout layout, int batch) {
-  auto align8 = [](int64_t x) { return (x + 7) / 8 * 8; };
+GemmArgs BenchGemmArgs(const BenchShape& s, DType in, DType out, BenchLayout layout, int batch,
+                       bool packed) {
+  auto align8 = [packed](int64_t x) { return packed ? x : (x + 7) / 8 * 8; };
   GemmArgs g;
   g.m = s.m, g.n = s.n, g.k = s.k, g.batch = batch;
   g.input = in, g.output = out;

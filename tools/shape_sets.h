@@ -37,8 +37,10 @@ struct BenchLayout {
 std::optional<BenchLayout> ParseBenchLayout(const std::string& text);
 
 // The GemmArgs streamk-bench runs shape `s` with: packed operands, leading dimensions rounded up
-// to 8 elements, D column-major. No pointers: the caller sets a, b and d.
-GemmArgs BenchGemmArgs(const BenchShape& s, DType in, DType out, BenchLayout layout, int batch);
+// to 8 elements (packed: exactly the rows' length, as a contiguous tensor stores them), D
+// column-major. No pointers: the caller sets a, b and d.
+GemmArgs BenchGemmArgs(const BenchShape& s, DType in, DType out, BenchLayout layout, int batch,
+                       bool packed = false);
 
 // Every value given to flag `name` on the command line, in order, each split at commas:
 // "--shape=AxBxC --shape DxExF,GxHxI" gives three. (An Abseil list flag keeps only its last

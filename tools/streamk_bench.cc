@@ -72,6 +72,10 @@ ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows to aligned rows before the kernel: auto (the "
           "planner decides for mode auto; other modes copy nothing), on, off, a or b (A's or B's "
           "rows only; every streamk mode)");
+ABSL_FLAG(bool, packed, false,
+          "leading dimensions exactly the rows' length, as a contiguous tensor stores them "
+          "(default: rounded up to 8 elements); rows that are then not 16-byte aligned are "
+          "copied by gemm() before its kernel");
 ABSL_FLAG(bool, rotate, false, "cycle input buffers totalling more than 2x L2 (cold-cache times)");
 ABSL_FLAG(int, warmup, 5, "launches before timing");
 ABSL_FLAG(int, reps, 15, "timed repetitions (the median is reported)");
@@ -187,7 +191,7 @@ absl::StatusOr<ShapeBuffers> Allocate(const BenchShape& s, DType in, DType out, 
                                       int batch, int64_t l2_bytes, bool rotate, uint64_t seed,
                                       cudaStream_t stream) {
   ShapeBuffers buf;
-  buf.args = BenchGemmArgs(s, in, out, layout, batch);
+  buf.args = BenchGemmArgs(s, in, out, layout, batch, absl::GetFlag(FLAGS_packed));
   GemmArgs& g = buf.args;
   const int ib = DTypeBytes(in), ob = DTypeBytes(out);
   const int64_t ab_bytes = (g.stride_a + g.stride_b) * batch * ib;

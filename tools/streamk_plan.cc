@@ -49,6 +49,11 @@ ABSL_FLAG(std::string, misaligned, "auto",
           "operands whose K-major rows start at odd multiples of 16 bytes (slower TMA loads): "
           "none | a | b | both | auto (gemm()'s default layouts, row-major A and column-major B, "
           "packed: both when K x element bytes is not a multiple of 32)");
+ABSL_FLAG(std::string, unaligned, "auto",
+          "operands the kernel cannot load as they are (address, leading dimension or batch "
+          "stride not a multiple of 16 bytes), always copied first: none | a | b | both | auto "
+          "(gemm()'s default layouts, packed: both when K x element bytes is not a multiple of "
+          "16)");
 
 namespace {
 
@@ -91,13 +96,23 @@ int main(int argc, char** argv) {
   problem.input = problem.output = *dtype;
   // As gemm() sets them for packed K-major operands (the default layouts) on 256-byte-aligned
   // allocations: a row starts kFastRowBytes-aligned iff K x element bytes is a multiple of it.
+  const int64_t row_bytes = problem.k * streamk::DTypeBytes(*dtype);
+  const std::string unaligned = absl::GetFlag(FLAGS_unaligned);
+  if (unaligned == "auto") {
+    problem.a_unaligned = problem.b_unaligned = row_bytes % 16 != 0;
+  } else if (unaligned == "a" || unaligned == "b" || unaligned == "both") {
+    problem.a_unaligned = unaligned != "b";
+    problem.b_unaligned = unaligned != "a";
+  } else if (unaligned != "none") {
+    return Fail(absl::StrCat("--unaligned ", unaligned, ": expected none, a, b, both or auto"));
+  }
   const std::string misaligned = absl::GetFlag(FLAGS_misaligned);
   if (misaligned == "auto") {
-    problem.a_rows_misaligned = problem.b_rows_misaligned =
-        problem.k * streamk::DTypeBytes(*dtype) % streamk::kFastRowBytes != 0;
+    problem.a_rows_misaligned = !problem.a_unaligned && row_bytes % streamk::kFastRowBytes != 0;
+    problem.b_rows_misaligned = !problem.b_unaligned && row_bytes % streamk::kFastRowBytes != 0;
   } else if (misaligned == "a" || misaligned == "b" || misaligned == "both") {
-    problem.a_rows_misaligned = misaligned != "b";
-    problem.b_rows_misaligned = misaligned != "a";
+    problem.a_rows_misaligned = misaligned != "b" && !problem.a_unaligned;
+    problem.b_rows_misaligned = misaligned != "a" && !problem.b_unaligned;
   } else if (misaligned != "none") {
     return Fail(absl::StrCat("--misaligned ", misaligned, ": expected none, a, b, both or auto"));
   }

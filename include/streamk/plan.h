@@ -129,7 +129,11 @@ struct Plan {
   // rows), one entry per batch entry (one for an operand the batch shares), and the kernel reads
   // the copy. The copies follow [flags | partials], at or past kMinFlagsBytes, so the flags of any
   // plan that reuses the workspace stay zero.
+  // An operand the kernel cannot load as it is (Problem::a_unaligned: its address, leading
+  // dimension or batch stride not a multiple of 16 bytes, K-major or not) is always copied, to
+  // K-major rows like the above (an mn-major one transposed on the way); a_unaligned says so.
   bool repack_a = false, repack_b = false;
+  bool a_unaligned = false, b_unaligned = false;
   int64_t repack_ld = 0;  // elements between the copies' rows: k rounded up to kRepackRowElements
   int64_t repack_a_offset = 0, repack_b_offset = 0;  // bytes into the workspace
   static constexpr int64_t kRepackRowElements = 64;

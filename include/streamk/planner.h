@@ -33,6 +33,12 @@ struct Problem {
   // 1.2-1.7x slower; the cost model charges it (CostModel::misaligned_load, misaligned_busy_load).
   // PlanGemm sets these.
   bool a_rows_misaligned = false, b_rows_misaligned = false;
+  // The kernel's operands whose base address, leading dimension or batch stride is not a
+  // multiple of 16 bytes (K-major or not): neither the TMA unit nor cp.async can load them as
+  // they are, so the launch always copies them to K-major rows 128-byte aligned first
+  // (Plan::repack_a, repack_b, whatever the mode or PlanOptions::repack). Such an operand is not
+  // also *_rows_misaligned. PlanGemm sets these.
+  bool a_unaligned = false, b_unaligned = false;
 };
 
 // K-major operand rows that start at a multiple of this many bytes load at full speed on the TMA
@@ -77,7 +83,8 @@ struct PlanOptions {
   // aligned rows before the kernel (Plan::repack_a, repack_b). Unset: with mode kAuto, the one
   // or both whose copies the planner estimates pay for themselves most (RepackMicros,
   // LoadFloorMicros); with a forced mode, none. Set: those named (kAll: every such operand),
-  // however small the gain.
+  // however small the gain. Unaligned operands (Problem::a_unaligned) are copied whatever this
+  // says: the kernel cannot load them otherwise.
   std::optional<RepackOperands> repack;
 };
 

@@ -68,6 +68,11 @@ struct GemmArgs {
   Layout cd_layout = Layout::kRowMajor;  // C and D
 
   float alpha = 1.0f, beta = 0.0f;
+  // Pointers need only their elements' alignment (2 bytes, 4 for fp32 C and D), and leading
+  // dimensions and batch strides may be any count of elements. Where an A or B is not 16-byte
+  // aligned (address, leading dimension or batch stride), gemm() first copies it into the
+  // workspace as 128-byte-aligned K-major rows (Plan::repack_a, a_unaligned; GetWorkspaceSize
+  // counts the copy); where C or D is not, the epilogue reads and writes them element by element.
 };
 
 struct Options {
@@ -92,7 +97,7 @@ struct Options {
   // workspace before the kernel. Unset: in auto mode, the operands whose copies the planner
   // predicts pay (a forced mode runs on the rows as they are); kAll: every such operand; kA or
   // kB: that one (this call's A or B, whatever the layouts); kNone: never. See
-  // PlanOptions::repack.
+  // PlanOptions::repack. An operand that is not 16-byte aligned is copied whatever this says.
   std::optional<RepackOperands> repack;
   // Launch plans whose blocks wait on each other cooperatively (co-residency guaranteed by the
   // runtime). Off only to measure what that costs.
