@@ -42,10 +42,11 @@ absl::Status CheckMatrix(const char* name, const void* ptr, int64_t ld, int64_t 
   return absl::OkStatus();
 }
 
-// Whether 16-byte vectors reach every row of a matrix (and every batch entry, `stride` apart).
-bool Vectors(const void* p, int64_t ld, int64_t stride, int64_t element) {
-  return reinterpret_cast<uintptr_t>(p) % kVectorBytes == 0 && ld * element % kVectorBytes == 0 &&
-         stride * element % kVectorBytes == 0;
+// Whether every row of a matrix (and every batch entry, `stride` apart) starts at a multiple of
+// `bytes`.
+bool RowsAligned(const void* p, int64_t ld, int64_t stride, int64_t element, int64_t bytes) {
+  return reinterpret_cast<uintptr_t>(p) % bytes == 0 && ld * element % bytes == 0 &&
+         stride * element % bytes == 0;
 }
 
 int64_t Rows(Layout l, int64_t rows, int64_t cols) { return l == Layout::kRowMajor ? rows : cols; }
@@ -88,20 +89,15 @@ Lowered Lower(const GemmArgs& g) {
   if (g.batch == 1) k.stride_a = k.stride_b = k.stride_c = k.stride_d = 0;
   // Operands the kernel cannot load as they are (copied first), and K-major operand rows that
   // are 16-byte but not kFastRowBytes-aligned (planner.h).
-  const int64_t element = DTypeBytes(g.input);
-  auto misaligned = [element](const void* p, int64_t ld, int64_t stride) {
-    return reinterpret_cast<uintptr_t>(p) % kFastRowBytes != 0 ||
-           ld * element % kFastRowBytes != 0 || stride * element % kFastRowBytes != 0;
-  };
-  l.problem.a_unaligned = !Vectors(k.a, k.lda, k.stride_a, element);
-  l.problem.b_unaligned = !Vectors(k.b, k.ldb, k.stride_b, element);
-  l.problem.a_rows_misaligned =
-      !l.problem.a_unaligned && !k.a_col_major && misaligned(k.a, k.lda, k.stride_a);
-  l.problem.b_rows_misaligned =
-      !l.problem.b_unaligned && !k.b_row_major && misaligned(k.b, k.ldb, k.stride_b);
-  const int64_t out = DTypeBytes(g.output);
-  k.cd_vectors = Vectors(k.d, k.ldd, k.stride_d, out) &&
-                 (k.c == nullptr || Vectors(k.c, k.ldc, k.stride_c, out));
+  const int64_t in = DTypeBytes(g.input), out = DTypeBytes(g.output);
+  l.problem.a_unaligned = !RowsAligned(k.a, k.lda, k.stride_a, in, kVectorBytes);
+  l.problem.b_unaligned = !RowsAligned(k.b, k.ldb, k.stride_b, in, kVectorBytes);
+  l.problem.a_rows_misaligned = !l.problem.a_unaligned && !k.a_col_major &&
+                                !RowsAligned(k.a, k.lda, k.stride_a, in, kFastRowBytes);
+  l.problem.b_rows_misaligned = !l.problem.b_unaligned && !k.b_row_major &&
+                                !RowsAligned(k.b, k.ldb, k.stride_b, in, kFastRowBytes);
+  k.cd_vectors = RowsAligned(k.d, k.ldd, k.stride_d, out, kVectorBytes) &&
+                 (k.c == nullptr || RowsAligned(k.c, k.ldc, k.stride_c, out, kVectorBytes));
   return l;
 }
 

@@ -64,6 +64,20 @@ int Fail(const std::string& message) {
 
 bool ParseDim(const std::string& s, int64_t* out) { return absl::SimpleAtoi(s, out); }
 
+// --unaligned / --misaligned: "none", "a", "b", "both", or "auto" (both where `automatic`) into
+// *a and *b; false for anything else.
+bool ParseOperands(const std::string& value, bool automatic, bool* a, bool* b) {
+  if (value == "auto") {
+    *a = *b = automatic;
+  } else if (value == "a" || value == "b" || value == "both" || value == "none") {
+    *a = value == "a" || value == "both";
+    *b = value == "b" || value == "both";
+  } else {
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -98,24 +112,16 @@ int main(int argc, char** argv) {
   // allocations: a row starts kFastRowBytes-aligned iff K x element bytes is a multiple of it.
   const int64_t row_bytes = problem.k * streamk::DTypeBytes(*dtype);
   const std::string unaligned = absl::GetFlag(FLAGS_unaligned);
-  if (unaligned == "auto") {
-    problem.a_unaligned = problem.b_unaligned = row_bytes % 16 != 0;
-  } else if (unaligned == "a" || unaligned == "b" || unaligned == "both") {
-    problem.a_unaligned = unaligned != "b";
-    problem.b_unaligned = unaligned != "a";
-  } else if (unaligned != "none") {
+  if (!ParseOperands(unaligned, row_bytes % 16 != 0, &problem.a_unaligned, &problem.b_unaligned))
     return Fail(absl::StrCat("--unaligned ", unaligned, ": expected none, a, b, both or auto"));
-  }
   const std::string misaligned = absl::GetFlag(FLAGS_misaligned);
-  if (misaligned == "auto") {
-    problem.a_rows_misaligned = !problem.a_unaligned && row_bytes % streamk::kFastRowBytes != 0;
-    problem.b_rows_misaligned = !problem.b_unaligned && row_bytes % streamk::kFastRowBytes != 0;
-  } else if (misaligned == "a" || misaligned == "b" || misaligned == "both") {
-    problem.a_rows_misaligned = misaligned != "b" && !problem.a_unaligned;
-    problem.b_rows_misaligned = misaligned != "a" && !problem.b_unaligned;
-  } else if (misaligned != "none") {
+  bool a_misaligned = false, b_misaligned = false;
+  if (!ParseOperands(misaligned, row_bytes % streamk::kFastRowBytes != 0, &a_misaligned,
+                     &b_misaligned))
     return Fail(absl::StrCat("--misaligned ", misaligned, ": expected none, a, b, both or auto"));
-  }
+  // An unaligned operand is copied to aligned rows: its rows are not also misaligned.
+  problem.a_rows_misaligned = a_misaligned && !problem.a_unaligned;
+  problem.b_rows_misaligned = b_misaligned && !problem.b_unaligned;
 
   // Device: a preset, or the local GPU (falling back to the H200 model without one).
   const std::string device_name = absl::GetFlag(FLAGS_device);
