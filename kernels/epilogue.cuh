@@ -4,8 +4,10 @@
 // then reads and writes 8 consecutive columns: 16-byte (fp16/bf16) or 2 x 16-byte (fp32) global
 // accesses, coalesced along rows. Tiles at the matrix edge fall back to per-element accesses for
 // the chunks that straddle n. Where C or D is not 16-byte aligned (GemmKernelArgs::cd_vectors),
-// every access is per element (StoreElements). beta == 0 never reads C; C may be the same buffer
-// as D (each element is read and then written by the same thread).
+// every access is per element (StoreElements). On sm_90a the TMA mainloop's tiles are written by
+// TMA stores from swizzled boxes (RunTma) or, where D's rows do not allow them, by a bulk copy per
+// row (RunRows, 16-bit D). beta == 0 never reads C; C may be the same buffer as D (each element
+// is read before the tile's D is written).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -53,10 +55,16 @@ struct Epilogue {
   static constexpr int kRoundCols = kBoxes * kBoxElements<T>;
   static constexpr int kStagedBytes = kPassRows * kPitch * 4;
   static constexpr int kBoxesBytes = kBoxes * kBoxBytes + 1024 - 16;
+  // RunRows' stage: kTileM rows of 16-bit D, each 16 bytes longer than the tile's so that it can
+  // start at any even offset within its first 16 bytes.
+  static constexpr int kRowPitch = 2 * kTileN + 16;
+  static constexpr int kRowsBytes = kTileM * kRowPitch;
+  static constexpr int Max(int a, int b) { return a > b ? a : b; }
 
  public:
-  // One pass of fp32 rows, or RunTma's boxes: 34,816, 51,200, 67,584 or (192 x 192) 74,736 bytes.
-  static constexpr int kSmemBytes = kStagedBytes > kBoxesBytes ? kStagedBytes : kBoxesBytes;
+  // One pass of fp32 rows, RunTma's boxes or RunRows' rows: 34,816, 51,200, 67,584 or
+  // (192 x 192) 76,800 bytes, at a 16-byte boundary.
+  static constexpr int kSmemBytes = Max(Max(kStagedBytes, kBoxesBytes), kRowsBytes);
 
   template <class Mainloop>
   __device__ static void Run(char* smem, const typename Mainloop::Accumulators& acc,
@@ -133,12 +141,70 @@ struct Epilogue {
     }
   }
 
+  // D = alpha * acc (beta == 0) for a 16-bit D that the TMA unit cannot store as a tensor: rows not
+  // 16-byte aligned (GemmKernelArgs::cd_vectors false: any leading dimension or address), or n
+  // elements not a multiple of 16 bytes (GPT-2's 50257 logits per token). Each of the tile's rows
+  // is staged at the offset its first element has within 16 bytes of global memory, so that all of
+  // the row but at most 7 elements at either end lies in whole 16-byte chunks; one bulk copy per
+  // row (sm90::BulkStore, a lane each) writes those asynchronously, as RunTma's stores do, and
+  // the warp stores the ends element by element. A warp stages and writes only its own 16 rows
+  // (the wgmma fragments' rows), so nothing waits on another warp. Run's synchronous stores, 8
+  // columns per thread where rows allowed, took 568.5 us for GPT-2's logits of 4096 tokens, and
+  // per element (unaligned rows) 833.6 (run 178). With beta != 0 the caller runs Run: C read per
+  // element into the staged rows made the 128 x 256 and 192 x 192 kernels spill registers (ptxas,
+  // sm_90a), where none spills without it. The caller has made the
+  // stage free (AwaitStoreReads) and waits again before its next use and before the block exits.
+  template <class Mainloop, typename T>
+  __device__ static void RunRows(char* smem, const typename Mainloop::Accumulators& acc,
+                                 float alpha, const GemmKernelArgs& args, int m, int n, int batch,
+                                 int tile_m0, int tile_n0) {
+    static_assert(Mainloop::kMI == 1 && Mainloop::kColumnBlocks && Mainloop::kBN == kTileN,
+                  "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows");
+    static_assert(sizeof(T) == 2, "16-bit D");
+    T* const d = static_cast<T*>(args.d) + batch * args.stride_d + tile_n0;
+    StageRows<Mainloop, T>(smem, acc, alpha, d, args.ldd, tile_m0);
+    sm90::FenceProxyAsync();
+    __syncwarp();
+    // Lane l: row 16 warp + l % 16; lanes 0-15 copy its chunks and store its first elements,
+    // lanes 16-31 its last.
+    const int lane = threadIdx.x & 31;
+    const int row = (threadIdx.x >> 5) * 16 + (lane & 15);
+    const int64_t global_row = tile_m0 + row;
+    if (global_row < m) {
+      const int cols = min(kTileN, n - tile_n0);
+      T* const d_row = d + global_row * args.ldd;
+      const uintptr_t begin = reinterpret_cast<uintptr_t>(d_row);
+      const uintptr_t end = begin + static_cast<uintptr_t>(cols) * sizeof(T);
+      const uintptr_t first_chunk = (begin + 15) & ~uintptr_t{15};
+      const uintptr_t last_end = end & ~uintptr_t{15};
+      const uintptr_t chunks_begin = first_chunk < end ? first_chunk : end;
+      const uintptr_t chunks_end = last_end > chunks_begin ? last_end : chunks_begin;
+      const T* staged = reinterpret_cast<const T*>(smem + row * kRowPitch + (begin & 15));
+      const int head = static_cast<int>(chunks_begin - begin) / 2;
+      const int tail = static_cast<int>(chunks_end - begin) / 2;
+      if (lane < 16) {
+        if (chunks_end > chunks_begin) {
+          sm90::BulkStore(reinterpret_cast<void*>(chunks_begin),
+                          static_cast<uint32_t>(__cvta_generic_to_shared(staged + head)),
+                          static_cast<uint32_t>(chunks_end - chunks_begin));
+        }
+#pragma unroll 1
+        for (int e = 0; e < head; ++e) d_row[e] = staged[e];
+      } else {
+#pragma unroll 1
+        for (int e = tail; e < cols; ++e) d_row[e] = staged[e];
+      }
+    }
+    if (lane < 16) sm90::BulkCommit();
+  }
+
   // Makes the stage free after RunTma: the TMA unit has read every box (block-wide). With
   // `c_bar` (a shared address), also initializes that mbarrier afresh for RunTma's load of C: every
   // compute thread is past its previous wait, and the barrier orders the init before the next.
+  // Every thread waits for its own bulk groups: RunTma's thread 0, RunRows' lanes 0-15.
   __device__ static void AwaitStoreReads(bool init_c_bar = false, uint32_t c_bar = 0) {
+    sm90::BulkWaitRead();
     if (threadIdx.x == 0) {
-      sm90::BulkWaitRead();
       if (init_c_bar) {
         sm90::MbarrierInit(c_bar, 1);
         sm90::FenceBarrierInit();
@@ -277,6 +343,36 @@ struct Epilogue {
           *reinterpret_cast<uint32_t*>(at) = Pack<T>(v0, v1);
         } else {
           *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
+        }
+      }
+    }
+  }
+
+  // RunRows' staging: every thread's fragments, scaled and converted, into the rows of the stage
+  // at their offsets within 16 bytes (d: the tile's column 0 of D's row 0).
+  template <class Mainloop, typename T>
+  __device__ static void StageRows(char* smem, const typename Mainloop::Accumulators& acc,
+                                   float alpha, const T* d, int64_t ldd, int tile_m0) {
+    const int tid = threadIdx.x;
+    // A row's offset within 16 bytes, from the low 32 bits of its address.
+    const uint32_t d_low = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(d));
+    const uint32_t row_bytes = static_cast<uint32_t>(ldd) * sizeof(T);
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int row = Mainloop::AccRow(tid, 0, 2 * h);
+      const uint32_t global_row = tile_m0 + row;  // rows past m are staged, never stored
+      const uint32_t offset = (d_low + global_row * row_bytes) & 15;
+      char* staged = smem + row * kRowPitch + offset;
+#pragma unroll
+      for (int j = 0; j < Mainloop::kNI; ++j) {
+        const int col = Mainloop::AccCol(tid, j, 0);
+        const float v0 = alpha * acc.v[0][j][2 * h], v1 = alpha * acc.v[0][j][2 * h + 1];
+        if (offset & 2) {  // an odd element offset: the pair straddles a 4-byte word
+          T* at = reinterpret_cast<T*>(staged) + col;
+          at[0] = FromFloat<T>(v0);
+          at[1] = FromFloat<T>(v1);
+        } else {
+          *reinterpret_cast<uint32_t*>(staged + col * 2) = Pack<T>(v0, v1);
         }
       }
     }

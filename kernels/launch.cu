@@ -173,21 +173,27 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t l
                       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE) == CUDA_SUCCESS;
 }
 
-// The epilogue's TMA maps: D (tma->d_store) and, with beta != 0, C (tma->c_load). None where the
-// epilogue keeps its own loads and stores: rows whose n elements end inside a 16-byte chunk, or a
-// C or D the driver cannot describe (rows or batch entries not 16-byte aligned). The TMA unit
+// The epilogue's TMA maps: D (tma->d_store) and, with beta != 0, C (tma->c_load). None for rows
+// whose n elements end inside a 16-byte chunk, or a C or D the driver cannot describe (rows or
+// batch entries not 16-byte aligned). The TMA unit
 // writes whole 16-byte chunks: a box that crosses n overwrote the elements from n up to the next
 // 16-byte boundary (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue
 // 11583), and those may belong to another matrix (D a column slice of a wider one).
+// Without them, a 16-bit D with beta == 0 is written by bulk copies of its rows' 16-byte chunks
+// (d_rows), the rest by the epilogue's own loads and stores.
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
-  tma->d_store = tma->c_load = 0;
-  if (plan.n * DTypeBytes(args.output) % 16 != 0 || !args.cd_vectors) return;
-  if (!EncodeOutputMatrix(&tma->d, args.output, args.d, args.ldd, args.stride_d, plan)) return;
-  if (args.beta != 0.0f) {
-    if (!EncodeOutputMatrix(&tma->c, args.output, args.c, args.ldc, args.stride_c, plan)) return;
-    tma->c_load = 1;
+  tma->d_store = tma->c_load = tma->d_rows = 0;
+  const bool tensor =
+      plan.n * DTypeBytes(args.output) % 16 == 0 && args.cd_vectors &&
+      EncodeOutputMatrix(&tma->d, args.output, args.d, args.ldd, args.stride_d, plan) &&
+      (args.beta == 0.0f ||
+       EncodeOutputMatrix(&tma->c, args.output, args.c, args.ldc, args.stride_c, plan));
+  if (tensor) {
+    tma->d_store = 1;
+    tma->c_load = args.beta != 0.0f;
+  } else {
+    tma->d_rows = args.output != DType::kF32 && args.beta == 0.0f;
   }
-  tma->d_store = 1;
 }
 
 // The copies Plan::repack_a / repack_b ask for, and `args` pointed at them: K-major rows

@@ -82,6 +82,7 @@ struct StreamKGemm {
   // And an mbarrier after the area, for the epilogue's TMA loads of C (Epilogue::RunTma).
   static constexpr int kEpilogueBarOffset = kEpilogueOffset + Epi::kSmemBytes;
   static_assert(kEpilogueBarOffset % 8 == 0, "mbarrier alignment");
+  static_assert(kEpilogueOffset % 16 == 0, "Epilogue::RunRows' rows at 16-byte boundaries");
   static constexpr int kSmemBytes =
       kSpecialized ? kEpilogueBarOffset + 8
                    : (Mainloop::kSmemBytes > Epi::kSmemBytes ? Mainloop::kSmemBytes
@@ -130,8 +131,9 @@ struct StreamKGemm {
   }
 
   // The epilogue. With the TMA store (tma->d_store: a specialized mainloop, D's rows 16-byte
-  // multiples) D is written asynchronously from the stage, and every later use of the stage waits
-  // for the TMA unit's reads first (AwaitStage).
+  // multiples) or bulk copies of rows (tma->d_rows: otherwise, a 16-bit D and beta == 0) D
+  // is written asynchronously from the stage, and every later use of the stage waits for the TMA
+  // unit's reads first (AwaitStage).
   __device__ static void Finish(char* smem, const Plan& p, const GemmKernelArgs& a,
                                 const TmaOperands* tma, const mapping::TileCoord& c,
                                 const Acc& acc) {
@@ -156,6 +158,17 @@ struct StreamKGemm {
         }
         return;
       }
+      if (tma->d_rows) {
+        Epi::AwaitStoreReads();
+        if (a.output == DType::kBF16) {
+          Epi::template RunRows<Mainloop, __nv_bfloat16>(smem + kEpilogueOffset, acc, a.alpha, a,
+                                                          p.m, p.n, c.batch, tile_m0, tile_n0);
+        } else {
+          Epi::template RunRows<Mainloop, __half>(smem + kEpilogueOffset, acc, a.alpha, a, p.m,
+                                                   p.n, c.batch, tile_m0, tile_n0);
+        }
+        return;
+      }
     }
     Epi::template Run<Mainloop>(smem + kEpilogueOffset, acc, a, p.m, p.n, c.batch, tile_m0,
                                 tile_n0);
@@ -165,7 +178,7 @@ struct StreamKGemm {
   // TMA unit must have read the last tile's boxes (block-wide). Otherwise nothing to wait for.
   __device__ static void AwaitStage(const TmaOperands* tma) {
     if constexpr (kSpecialized) {
-      if (tma->d_store) Epi::AwaitStoreReads();
+      if (tma->d_store || tma->d_rows) Epi::AwaitStoreReads();
     }
   }
 
@@ -394,9 +407,10 @@ struct StreamKGemm {
     // This block's work is done: the next kernel on the stream may start setting up once every
     // block is here (not earlier: its blocks would sit on the SMs this grid leaves idle).
     LaunchDependents();
-    // The shared memory the last TMA stores read must outlive them.
+    // The shared memory the last TMA stores or bulk copies read must outlive them (each issuing
+    // thread waits for its own).
     if constexpr (kSpecialized) {
-      if (tma->d_store && threadIdx.x == 0) sm90::BulkWaitRead();
+      if (tma->d_store || tma->d_rows) sm90::BulkWaitRead();
     }
     // The ranks of a cluster leave together: the other rank's producer may still be writing this
     // rank's ring and its compute warps arriving on this rank's barriers until it is done.

@@ -3,10 +3,11 @@
 // (TmaStore: shared memory -> a tensor in global memory, issued by one thread and completed
 // asynchronously).
 //
-// Store protocol, for one issuing thread:
+// Store protocol (TmaStore and BulkStore), for each issuing thread:
 //   1. every thread that wrote the shared-memory box runs FenceProxyAsync() (its generic
-//      writes become visible to the TMA unit), then the block synchronizes;
-//   2. the issuing thread calls TmaStore() for each box, then BulkCommit();
+//      writes become visible to the TMA unit), then those threads and the issuing one synchronize
+//      (the block; RunRows: the warp);
+//   2. the issuing thread calls TmaStore() (BulkStore()) for each box (row), then BulkCommit();
 //   3. before anything writes those bytes again, the issuing thread calls BulkWaitRead() (the TMA
 //      unit has read the boxes), then the block synchronizes; and before the block exits.
 // Every wrapper compiles to nothing where __CUDA_ARCH_FEAT_SM90_ALL is not defined; only the
@@ -162,6 +163,17 @@ __device__ __forceinline__ void TmaStore(const CUtensorMap* map, uint32_t src, i
           "l"(reinterpret_cast<uint64_t>(map)),
       "r"(src), "r"(c0), "r"(c1), "r"(c2)
       : "memory");
+#endif
+}
+
+// `bytes` (a multiple of 16) from shared memory at src to global memory at dst, both 16-byte
+// aligned: a plain bulk copy, no tensor map (Epilogue::RunRows' rows). Completes as TmaStore does.
+__device__ __forceinline__ void BulkStore(void* dst, uint32_t src, uint32_t bytes) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(
+                   reinterpret_cast<uint64_t>(dst)),
+               "r"(src), "r"(bytes)
+               : "memory");
 #endif
 }
 

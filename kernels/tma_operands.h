@@ -11,7 +11,9 @@
 // D, where the epilogue stores it by TMA (d_store: rows of n elements a multiple of 16 bytes;
 // launch.cu), is a {n, m, batch} tensor, box {128 bytes of columns, a block's tile rows, 1},
 // 128-byte swizzle (Epilogue::RunTma); stores outside it are clipped. With beta != 0 the epilogue
-// then loads C the same way (c_load), zero-filled outside.
+// then loads C the same way (c_load), zero-filled outside. A 16-bit D whose rows do not allow
+// that is written, where beta == 0, by a bulk copy per row of its 16-byte chunks (d_rows;
+// Epilogue::RunRows).
 #pragma once
 
 #include <cuda.h>
@@ -79,6 +81,7 @@ struct TmaOperands {
   CUtensorMap c;    // valid where c_load
   int d_store = 0;  // 1: the epilogue writes D through `d`
   int c_load = 0;   // 1: ... and reads C through `c` (beta != 0)
+  int d_rows = 0;   // 1: no d_store, 16-bit D, beta 0: the epilogue writes D by row bulk copies
   OperandLoads a_load, b_load;  // what one k-iteration of a tile loads (LoadsOf)
 };
 

@@ -17,7 +17,7 @@ head -3 "$out/plan.log"
 status=0
 for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:GemmGpu.Every*:GemmGpu.Partial*:GemmGpu.Edge*' \
               'GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
-              'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.Chained*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*:GemmGpu.Repacked*:GemmGpu.AnyLeading*' \
+              'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.Chained*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*' \
               'GemmGpu.Cluster*:GemmGpu.MidTile*:GemmGpu.WideTile*' \
               'GemmGpu.FifthTile*:GemmGpu.StreamKBlocks*'; do
   timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests --gtest_filter="$filter" \
@@ -28,14 +28,14 @@ for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:Gem
 done
 # The portable mma.sync kernel under the same persistent kernel, on this GPU too.
 STREAMK_MAINLOOP=sm80 timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
-  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Deterministic*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.Chained*:GemmGpu.Edge*' \
+  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Deterministic*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Chained*:GemmGpu.Edge*' \
   >> "$out/gpu_tests.log" 2>&1
 rc=$?
 echo "chunk 'STREAMK_MAINLOOP=sm80 GemmGpu.*': exit $rc" | tee -a "$out/gpu_tests.log"
 [[ $rc -ne 0 ]] && status=1
 # On Hopper, the wgmma kernel fed by cp.async (the TMA kernel's fallback) too.
 STREAMK_MAINLOOP=sm90-cpasync timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
-  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Batched*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.Edge*' \
+  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Batched*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Edge*' \
   >> "$out/gpu_tests.log" 2>&1
 rc=$?
 echo "chunk 'STREAMK_MAINLOOP=sm90-cpasync GemmGpu.*': exit $rc" | tee -a "$out/gpu_tests.log"

@@ -887,6 +887,40 @@ TEST(GemmGpu, AnyLeadingDimensionAndAddressMatchesTheReference) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
 }
 
+// A 16-bit D the TMA unit cannot store as a tensor, with beta 0, is written on sm_90a by a bulk
+// copy of each row's 16-byte chunks and element stores at the row's ends (Epilogue::RunRows):
+// rows one element longer than n and D one element into its buffer (each row at another offset
+// within 16 bytes), or aligned rows of n elements not a multiple of 8. Every kernel
+// configuration, mode and reduction, D's layouts, a batch, and nothing written outside D.
+TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  int variant = 0;
+  for (const TileShape& tile : KernelTiles(*dev)) {
+    for (const Shape& shape : {Shape{300, 517, 700, 2}, Shape{517, 1000, 300, 1}}) {
+      for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (int unaligned : {0, kUnalignedCD}) {
+          for (Options o : EveryModeAndReduction()) {
+            o.tile = tile;
+            Config c;
+            c.s = shape, c.cd = cd, c.unaligned = unaligned, c.alpha = 0.75f;
+            c.in = c.out = ++variant % 2 == 0 ? DType::kBF16 : DType::kF16;
+            c.ldd_extra = 8, c.stride_d_extra = 24;
+            std::string failure, plan;
+            int64_t outside = -1;
+            const double err = RunOnce(c, o, NextSeed(), &failure, &plan, &outside);
+            EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(c, o);
+            EXPECT_LT(err, Tolerance(c.out)) << Describe(c, o) << "\n" << plan;
+            EXPECT_EQ(outside, 0) << "elements written outside D: " << Describe(c, o) << "\n"
+                                  << plan;
+          }
+        }
+      }
+    }
+  }
+}
+
 // A traced launch records every piece of work of its plan, in order, and still computes D right.
 TEST(GemmGpu, TraceRecordsEveryPieceOfThePlan) {
   STREAMK_SKIP_WITHOUT_GPU();
