@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Session 34, run 180: the epilogue's bulk copies of rows (Epilogue::RunRows) for a 16-bit D the
+# TMA unit cannot store as a tensor. Every GPU test (with the new RowCopies test), session 33's
+# unaligned shapes packed and padded (with cuBLAS), then the llm set and the issue's waveq
+# command (aligned shapes: no plan or path changes, only every thread's wait for its bulk groups).
+set -u
+o=$OUT/r; mkdir -p $o
+tar xJf gpu-b/gpu.tar.xz
+g=$(pwd)/gpu; export LD_LIBRARY_PATH=$g/lib
+s=docs/results/2026-11-22-h200-anyld/unaligned-shapes.txt
+nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv > $o/gpu.txt 2>&1
+GPU_TEST_TIMEOUT=240 timeout 420 bash scripts/gpu_check.sh $g $o/check > $o/check.txt 2>&1; echo "check exit $?"
+grep -E "chunk|PASSED|FAILED" $o/check/gpu_tests.log | head -30
+for dt in fp16 bf16; do
+  for pack in packed padded; do
+    flag=""; [[ $pack == packed ]] && flag="--packed"
+    timeout 100 $g/run streamk-bench --shapes $s $flag --dtype $dt \
+      --modes auto,dp,cublas --warmup 3 --reps 15 --inner 5 --csv $o/$pack-$dt.csv \
+      > $o/$pack-$dt.txt 2> $o/$pack-$dt.err
+    echo "$pack $dt exit $?"
+  done
+done
+timeout 150 $g/run streamk-bench --set llm --modes auto,dp,cublas > $o/llm.txt 2> $o/llm.err
+echo "llm exit $?"; sed -n "/# summary/,\$p" $o/llm.txt
+timeout 150 $g/run streamk-bench --set waveq --modes auto,dp,splitk,cublas \
+  > $o/waveq-issue-command.txt 2> $o/waveq.err
+echo "waveq exit $?"; sed -n "/# summary/,\$p" $o/waveq-issue-command.txt
+cd $OUT && tar czf all.tgz r && rm -rf r && ls
