@@ -150,10 +150,11 @@ struct Epilogue {
   // the warp stores the ends element by element. A warp stages and writes only its own 16 rows
   // (the wgmma fragments' rows), so nothing waits on another warp. Run's synchronous stores, 8
   // columns per thread where rows allowed, took 568.5 us for GPT-2's logits of 4096 tokens, and
-  // per element (unaligned rows) 833.6 (run 178). With beta != 0 the caller runs Run: C read per
-  // element into the staged rows made the 128 x 256 and 192 x 192 kernels spill registers (ptxas,
-  // sm_90a), where none spills without it. The caller has made the
-  // stage free (AwaitStoreReads) and waits again before its next use and before the block exits.
+  // per element (unaligned rows) 833.6 (run 178); this, 586.8 (run 180). With beta != 0 the
+  // caller runs Run: C read per element into the staged rows made the 128 x 256 and 192 x 192
+  // kernels spill registers (ptxas, sm_90a), where none spills without it. The caller has made
+  // the stage free (AwaitStoreReads) and waits again before its next use and before the block
+  // exits.
   template <class Mainloop, typename T>
   __device__ static void RunRows(char* smem, const typename Mainloop::Accumulators& acc,
                                  float alpha, const GemmKernelArgs& args, int m, int n, int batch,

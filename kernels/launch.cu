@@ -175,12 +175,12 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t l
 
 // The epilogue's TMA maps: D (tma->d_store) and, with beta != 0, C (tma->c_load). None for rows
 // whose n elements end inside a 16-byte chunk, or a C or D the driver cannot describe (rows or
-// batch entries not 16-byte aligned). The TMA unit
-// writes whole 16-byte chunks: a box that crosses n overwrote the elements from n up to the next
-// 16-byte boundary (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue
-// 11583), and those may belong to another matrix (D a column slice of a wider one).
-// Without them, a 16-bit D with beta == 0 is written by bulk copies of its rows' 16-byte chunks
-// (d_rows), the rest by the epilogue's own loads and stores.
+// batch entries not 16-byte aligned). The TMA unit writes whole 16-byte chunks: a box that
+// crosses n overwrote the elements from n up to the next 16-byte boundary
+// (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue 11583), and those may
+// belong to another matrix (D a column slice of a wider one). Without the maps, a 16-bit D with
+// beta == 0 is written by bulk copies of its rows' 16-byte chunks (d_rows), the rest by the
+// epilogue's own loads and stores.
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = tma->d_rows = 0;
   const bool tensor =
