@@ -1,7 +1,9 @@
 # Auto on session 33's unaligned shapes, packed and padded: run 179 (before the epilogue's bulk
-# copies of rows) against run 180 (after), with cuBLAS from run 180. Run from this folder.
-import csv, math
-before, after = '../2026-11-22-h200-anyld/run179', 'run180'
+# copies of rows) against run 180 (after), with cuBLAS from run 180. Run from this folder;
+# `python3 compare.py run180 run187` compares two other runs' folders.
+import csv, math, sys
+before, after = (sys.argv[1], sys.argv[2]) if len(sys.argv) > 2 else (
+    '../2026-11-22-h200-anyld/run179', 'run180')
 def load(d, dt, pack):
     out = {}
     for r in csv.DictReader(open(f'{d}/{pack}-{dt}.csv')):
@@ -14,8 +16,8 @@ for dt in ['fp16', 'bf16']:
     A = {p: load(after, dt, p) for p in ['packed', 'padded']}
     names = [n for (n, m) in A['packed'] if m == 'auto']
     print(dt)
-    print('%-18s %9s %9s %7s %9s %9s %7s %7s %8s %7s  %s' % ('shape', 'pk 179', 'pk 180', 'gain',
-          'pd 179', 'pd 180', 'gain', 'pk/pd', 'cublas', 'cub/au', 'plan (packed)'))
+    print('%-18s %9s %9s %7s %9s %9s %7s %7s %8s %7s  %s' % ('shape', 'pk before', 'pk after', 'gain',
+          'pd before', 'pd after', 'gain', 'pk/pd', 'cublas', 'cub/au', 'plan (packed)'))
     gains = {'packed': [], 'padded': []}
     pkpd, cub = [], []
     for n in names:
