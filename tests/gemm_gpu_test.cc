@@ -238,11 +238,15 @@ double RunOnce(const Config& cfg, const Options& o, uint64_t seed, std::string* 
   return OutputError(buf.Result(cfg), want, cfg.out);
 }
 
-void ExpectCorrect(const Config& cfg, const Options& o, uint64_t seed) {
+// With `only_d` (C not D), also that no element of D's buffer outside its entries was written.
+void ExpectCorrect(const Config& cfg, const Options& o, uint64_t seed, bool only_d = false) {
   std::string failure, plan;
-  const double err = RunOnce(cfg, o, seed, &failure, &plan);
+  int64_t outside = -1;
+  const double err = RunOnce(cfg, o, seed, &failure, &plan, only_d ? &outside : nullptr);
   EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(cfg, o);
   EXPECT_LT(err, Tolerance(cfg.out)) << Describe(cfg, o) << "\n" << plan;
+  if (only_d)
+    EXPECT_EQ(outside, 0) << "elements written outside D: " << Describe(cfg, o) << "\n" << plan;
 }
 
 std::vector<Options> EveryModeAndReduction() {
@@ -338,13 +342,7 @@ TEST(GemmGpu, EpilogueWritesOnlyDsEntries) {
             Config c;
             c.s = shape, c.out = out, c.cd = cd, c.alpha = 0.75f, c.beta = beta;
             c.ldd_extra = 8, c.stride_d_extra = 24;
-            std::string failure, plan;
-            int64_t outside = -1;
-            const double err = RunOnce(c, o, NextSeed(), &failure, &plan, &outside);
-            EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(c, o);
-            EXPECT_LT(err, Tolerance(out)) << Describe(c, o) << "\n" << plan;
-            EXPECT_EQ(outside, 0) << "elements written outside D: " << Describe(c, o) << "\n"
-                                  << plan;
+            ExpectCorrect(c, o, NextSeed(), /*only_d=*/true);
           }
         }
       }
@@ -626,12 +624,7 @@ void ExpectTileCorrectEverywhere(const TileShape& tile, const std::vector<Shape>
       padded.s = padded_shape;
       padded.in = c.in, padded.out = out;
       padded.ldd_extra = 8, padded.stride_d_extra = 24;
-      std::string failure, plan;
-      int64_t outside = -1;
-      const double err = RunOnce(padded, o, NextSeed(), &failure, &plan, &outside);
-      EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(padded, o);
-      EXPECT_LT(err, Tolerance(out)) << Describe(padded, o) << "\n" << plan;
-      EXPECT_EQ(outside, 0) << Describe(padded, o) << "\n" << plan;
+      ExpectCorrect(padded, o, NextSeed(), /*only_d=*/true);
     }
     Config odd;
     odd.s = {1000, 700, 1096, 1};
@@ -851,14 +844,7 @@ TEST(GemmGpu, AnyLeadingDimensionAndAddressMatchesTheReference) {
               const bool want_copies = unaligned & kUnalignedA;  // A and B both, or neither
               EXPECT_EQ(plan->a_unaligned && plan->b_unaligned, want_copies) << Describe(c, o);
               EXPECT_EQ(plan->repack_a && plan->repack_b, want_copies) << Describe(c, o);
-              std::string failure, text;
-              int64_t outside = -1;
-              const double err = RunOnce(c, o, NextSeed(), &failure, &text,
-                                         c.c_is_d ? nullptr : &outside);
-              EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(c, o);
-              EXPECT_LT(err, Tolerance(c.out)) << Describe(c, o) << "\n" << text;
-              if (!c.c_is_d)
-                EXPECT_EQ(outside, 0) << "elements written outside D: " << Describe(c, o);
+              ExpectCorrect(c, o, NextSeed(), /*only_d=*/!c.c_is_d);
             }
           }
         }
@@ -907,13 +893,7 @@ TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
             c.s = shape, c.cd = cd, c.unaligned = unaligned, c.alpha = 0.75f;
             c.in = c.out = ++variant % 2 == 0 ? DType::kBF16 : DType::kF16;
             c.ldd_extra = 8, c.stride_d_extra = 24;
-            std::string failure, plan;
-            int64_t outside = -1;
-            const double err = RunOnce(c, o, NextSeed(), &failure, &plan, &outside);
-            EXPECT_TRUE(failure.empty()) << failure << "\n" << Describe(c, o);
-            EXPECT_LT(err, Tolerance(c.out)) << Describe(c, o) << "\n" << plan;
-            EXPECT_EQ(outside, 0) << "elements written outside D: " << Describe(c, o) << "\n"
-                                  << plan;
+            ExpectCorrect(c, o, NextSeed(), /*only_d=*/true);
           }
         }
       }
