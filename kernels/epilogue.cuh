@@ -180,7 +180,8 @@ struct Epilogue {
       const uintptr_t last_end = end & ~uintptr_t{15};
       const uintptr_t chunks_begin = first_chunk < end ? first_chunk : end;
       const uintptr_t chunks_end = last_end > chunks_begin ? last_end : chunks_begin;
-      const T* staged = reinterpret_cast<const T*>(smem + row * kRowPitch + (begin & 15));
+      const T* staged = reinterpret_cast<const T*>(
+          smem + row * kRowPitch + RowOffset(d, args.ldd, static_cast<int>(global_row)));
       const int head = static_cast<int>(chunks_begin - begin) / 2;
       const int tail = static_cast<int>(chunks_end - begin) / 2;
       if (lane < 16) {
@@ -349,20 +350,26 @@ struct Epilogue {
     }
   }
 
+  // Where RunRows stages D's row `global_row` (d: the tile's column 0 of D's row 0), past the
+  // start of its row of the stage: at the offset within 16 bytes the row has in global memory,
+  // from the low 32 bits of its address.
+  template <typename T>
+  __device__ static uint32_t RowOffset(const T* d, int64_t ldd, int global_row) {
+    const uint32_t d_low = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(d));
+    const uint32_t row_bytes = static_cast<uint32_t>(ldd) * sizeof(T);
+    return (d_low + static_cast<uint32_t>(global_row) * row_bytes) & 15;
+  }
+
   // RunRows' staging: every thread's fragments, scaled and converted, into the rows of the stage
   // at their offsets within 16 bytes (d: the tile's column 0 of D's row 0).
   template <class Mainloop, typename T>
   __device__ static void StageRows(char* smem, const typename Mainloop::Accumulators& acc,
                                    float alpha, const T* d, int64_t ldd, int tile_m0) {
     const int tid = threadIdx.x;
-    // A row's offset within 16 bytes, from the low 32 bits of its address.
-    const uint32_t d_low = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(d));
-    const uint32_t row_bytes = static_cast<uint32_t>(ldd) * sizeof(T);
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const int row = Mainloop::AccRow(tid, 0, 2 * h);
-      const uint32_t global_row = tile_m0 + row;  // rows past m are staged, never stored
-      const uint32_t offset = (d_low + global_row * row_bytes) & 15;
+      const int row = Mainloop::AccRow(tid, 0, 2 * h);  // rows past m are staged, never stored
+      const uint32_t offset = RowOffset(d, ldd, tile_m0 + row);
       char* staged = smem + row * kRowPitch + offset;
 #pragma unroll
       for (int j = 0; j < Mainloop::kNI; ++j) {
