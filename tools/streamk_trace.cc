@@ -47,6 +47,9 @@ ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default
 ABSL_FLAG(double, beta, 0,
           "D = A B + beta C, with C the same buffer as D (random values before the checked run; "
           "the timed runs accumulate into it)");
+ABSL_FLAG(int64_t, ldd, 0,
+          "D's (and C's) leading dimension, row-major, at least N (0: N rounded up to 8); an "
+          "odd one makes D's rows unaligned, as a packed M x N tensor's are");
 ABSL_FLAG(int, traces, 5, "traced launches; the one with the median span is reported");
 ABSL_FLAG(std::string, csv, "", "write the reported launch's pieces to this CSV file");
 
@@ -95,6 +98,10 @@ int main(int argc, char** argv) {
   g.b_layout = streamk::Layout::kColMajor, g.ldb = (k + 7) / 8 * 8;
   g.cd_layout = streamk::Layout::kRowMajor, g.ldd = (n + 7) / 8 * 8;
   if (m < 1 || n < 1 || k < 1) return Fail("M, N and K must be >= 1");
+  if (const int64_t ldd = absl::GetFlag(FLAGS_ldd); ldd != 0) {
+    if (ldd < n) return Fail("--ldd: must be at least N");
+    g.ldd = ldd;
+  }
   if (absl::StatusOr<streamk::DeviceSpec> dev = streamk::QueryLocalDevice(); !dev.ok()) {
     std::fprintf(stderr, "streamk-trace: needs a GPU: %s\n",
                  std::string(dev.status().message()).c_str());
