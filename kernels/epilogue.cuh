@@ -6,8 +6,8 @@
 // the chunks that straddle n. Where C or D is not 16-byte aligned (GemmKernelArgs::cd_vectors),
 // every access is per element (StoreElements). On sm_90a the TMA mainloop's tiles are written by
 // TMA stores from swizzled boxes (RunTma) or, where D's rows do not allow them, by a bulk copy per
-// row (RunRows, 16-bit D). beta == 0 never reads C; C may be the same buffer as D (each element
-// is read before the tile's D is written).
+// row (RunRows, and CopyRows on the copying warp; 16-bit D). beta == 0 never reads C; C may be the
+// same buffer as D (each element is read before the tile's D is written).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -146,19 +146,20 @@ struct Epilogue {
   // elements not a multiple of 16 bytes (GPT-2's 50257 logits per token). Each of the tile's rows
   // is staged at the offset its first element has within 16 bytes of global memory, so that all of
   // the row but at most 7 elements at either end lies in whole 16-byte chunks; one bulk copy per
-  // row (sm90::BulkStore, a lane each) writes those asynchronously, as RunTma's stores do, and
-  // the warp stores the ends element by element. A warp stages and writes only its own 16 rows
-  // (the wgmma fragments' rows), so nothing waits on another warp. Run's synchronous stores, 8
-  // columns per thread where rows allowed, took 568.5 us for GPT-2's logits of 4096 tokens, and
-  // per element (unaligned rows) 833.6 (run 178); this, 586.8 (run 180). With beta != 0 the
-  // caller runs Run: C read per element into the staged rows made the 128 x 256 and 192 x 192
-  // kernels spill registers (ptxas, sm_90a), where none spills without it. The caller has made
-  // the stage free (AwaitStoreReads) and waits again before its next use and before the block
-  // exits.
+  // row (sm90::BulkStore) writes those asynchronously, as RunTma's stores do, and the warp stores
+  // the ends element by element. A warp stages and writes only its own 16 rows (the wgmma
+  // fragments' rows), so nothing waits on another warp. With `copies` the warp issues the bulk
+  // copies itself (lanes 0-15, a row each); without, the caller hands them to the copying warp
+  // (CopyRows). Run's synchronous stores, 8 columns per thread where rows allowed, took 568.5 us
+  // for GPT-2's logits of 4096 tokens, and per element (unaligned rows) 833.6 (run 178); this,
+  // with the copies, 586.8 (run 180). With beta != 0 the caller runs Run: C read per element into
+  // the staged rows made the 128 x 256 and 192 x 192 kernels spill registers (ptxas, sm_90a,
+  // session 34). The caller has made the stage free and waits again before its next use and
+  // before the block exits.
   template <class Mainloop, typename T>
   __device__ static void RunRows(char* smem, const typename Mainloop::Accumulators& acc,
                                  float alpha, const GemmKernelArgs& args, int m, int n, int batch,
-                                 int tile_m0, int tile_n0) {
+                                 int tile_m0, int tile_n0, bool copies) {
     static_assert(Mainloop::kMI == 1 && Mainloop::kColumnBlocks && Mainloop::kBN == kTileN,
                   "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows");
     static_assert(sizeof(T) == 2, "16-bit D");
@@ -166,38 +167,36 @@ struct Epilogue {
     StageRows<Mainloop, T>(smem, acc, alpha, d, args.ldd, tile_m0);
     sm90::FenceProxyAsync();
     __syncwarp();
-    // Lane l: row 16 warp + l % 16; lanes 0-15 copy its chunks and store its first elements,
-    // lanes 16-31 its last.
+    // Lane l: row 16 warp + l % 16; lanes 0-15 copy its chunks (with `copies`) and store its first
+    // elements, lanes 16-31 its last.
     const int lane = threadIdx.x & 31;
     const int row = (threadIdx.x >> 5) * 16 + (lane & 15);
-    const int64_t global_row = tile_m0 + row;
-    if (global_row < m) {
-      const int cols = min(kTileN, n - tile_n0);
-      T* const d_row = d + global_row * args.ldd;
-      const uintptr_t begin = reinterpret_cast<uintptr_t>(d_row);
-      const uintptr_t end = begin + static_cast<uintptr_t>(cols) * sizeof(T);
-      const uintptr_t first_chunk = (begin + 15) & ~uintptr_t{15};
-      const uintptr_t last_end = end & ~uintptr_t{15};
-      const uintptr_t chunks_begin = first_chunk < end ? first_chunk : end;
-      const uintptr_t chunks_end = last_end > chunks_begin ? last_end : chunks_begin;
-      const T* staged = reinterpret_cast<const T*>(
-          smem + row * kRowPitch + RowOffset(d, args.ldd, static_cast<int>(global_row)));
-      const int head = static_cast<int>(chunks_begin - begin) / 2;
-      const int tail = static_cast<int>(chunks_end - begin) / 2;
+    if (tile_m0 + row < m) {
+      const RowSpan s = SpanOf(smem, reinterpret_cast<uint16_t*>(d), args.ldd, tile_m0, row,
+                               min(kTileN, n - tile_n0));
       if (lane < 16) {
-        if (chunks_end > chunks_begin) {
-          sm90::BulkStore(reinterpret_cast<void*>(chunks_begin),
-                          static_cast<uint32_t>(__cvta_generic_to_shared(staged + head)),
-                          static_cast<uint32_t>(chunks_end - chunks_begin));
-        }
+        if (copies) s.Copy();
 #pragma unroll 1
-        for (int e = 0; e < head; ++e) d_row[e] = staged[e];
+        for (int e = 0; e < s.head; ++e) s.d_row[e] = s.staged[e];
       } else {
 #pragma unroll 1
-        for (int e = tail; e < cols; ++e) d_row[e] = staged[e];
+        for (int e = s.tail; e < s.cols; ++e) s.d_row[e] = s.staged[e];
       }
     }
-    if (lane < 16) sm90::BulkCommit();
+    if (copies && lane < 16) sm90::BulkCommit();
+  }
+
+  // The copying warp's half of RunRows without `copies`, once every compute thread has run it:
+  // lane l hands rows l, l + 32, ... (those below m) to the TMA unit, then commits them as one
+  // bulk group; the caller waits for its reads (BulkWaitRead) before the stage is written again.
+  __device__ static void CopyRows(const char* smem, const GemmKernelArgs& args, int m, int n,
+                                  int batch, int tile_m0, int tile_n0) {
+    uint16_t* const d = static_cast<uint16_t*>(args.d) + batch * args.stride_d + tile_n0;
+    const int cols = min(kTileN, n - tile_n0);
+#pragma unroll 1
+    for (int row = threadIdx.x & 31; row < kTileM && tile_m0 + row < m; row += 32)
+      SpanOf(smem, d, args.ldd, tile_m0, row, cols).Copy();
+    sm90::BulkCommit();
   }
 
   // Makes the stage free after RunTma: the TMA unit has read every box (block-wide). With
@@ -358,6 +357,36 @@ struct Epilogue {
     const uint32_t d_low = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(d));
     const uint32_t row_bytes = static_cast<uint32_t>(ldd) * sizeof(T);
     return (d_low + static_cast<uint32_t>(global_row) * row_bytes) & 15;
+  }
+
+  // A staged row of D in global memory (RunRows, CopyRows): its elements [0, head) and [tail,
+  // cols) are the ends, stored element by element; [head, tail) is whole 16-byte chunks.
+  struct RowSpan {
+    uint16_t* d_row;
+    const uint16_t* staged;  // the row's element 0 in the stage
+    int head, tail, cols;
+    // The chunks, as one bulk copy (none where the row has none).
+    __device__ void Copy() const {
+      if (tail > head) {
+        sm90::BulkStore(d_row + head,
+                        static_cast<uint32_t>(__cvta_generic_to_shared(staged + head)),
+                        static_cast<uint32_t>(tail - head) * 2);
+      }
+    }
+  };
+  // Tile row `row` (below m) of the tile whose column 0 of row 0 is at d. The row starts
+  // `offset` bytes into a 16-byte chunk of global memory (and of the stage): its first chunk
+  // boundary is (16 - offset) % 16 bytes in, its last (offset + bytes) rounded down, less offset.
+  __device__ static RowSpan SpanOf(const char* smem, uint16_t* d, int64_t ldd, int tile_m0,
+                                   int row, int cols) {
+    const uint32_t offset = RowOffset(d, ldd, tile_m0 + row);
+    const int bytes = cols * 2;
+    const int head = min(static_cast<int>((16 - offset) & 15), bytes);
+    const int last = static_cast<int>((offset + bytes) & ~15u) - static_cast<int>(offset);
+    const int tail = max(head, last);
+    return {d + static_cast<int64_t>(tile_m0 + row) * ldd,
+            reinterpret_cast<const uint16_t*>(smem + row * kRowPitch + offset), head / 2,
+            tail / 2, cols};
   }
 
   // RunRows' staging: every thread's fragments, scaled and converted, into the rows of the stage

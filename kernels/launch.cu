@@ -179,8 +179,9 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t l
 // crosses n overwrote the elements from n up to the next 16-byte boundary
 // (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue 11583), and those may
 // belong to another matrix (D a column slice of a wider one). Without the maps, a 16-bit D with
-// beta == 0 is written by bulk copies of its rows' 16-byte chunks (d_rows), the rest by the
-// epilogue's own loads and stores.
+// beta == 0 is written by bulk copies of its rows' 16-byte chunks (d_rows, issued as RowCopiesOf
+// says; STREAMK_ROW_COPIES=compute or warp forces one way, for tests and measurements), the rest
+// by the epilogue's own loads and stores.
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = tma->d_rows = 0;
   const bool tensor =
@@ -191,8 +192,12 @@ void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma
   if (tensor) {
     tma->d_store = 1;
     tma->c_load = args.beta != 0.0f;
-  } else {
-    tma->d_rows = args.output != DType::kF32 && args.beta == 0.0f;
+  } else if (args.output != DType::kF32 && args.beta == 0.0f) {
+    const char* forced = std::getenv("STREAMK_ROW_COPIES");
+    tma->d_rows = forced != nullptr && std::strcmp(forced, "warp") == 0 ? kRowsByCopyingWarp
+                  : forced != nullptr && std::strcmp(forced, "compute") == 0
+                      ? kRowsByComputeWarps
+                      : RowCopiesOf(plan.tiles, plan.grid_blocks);
   }
 }
 

@@ -83,8 +83,16 @@ struct StreamKGemm {
   static constexpr int kEpilogueBarOffset = kEpilogueOffset + Epi::kSmemBytes;
   static_assert(kEpilogueBarOffset % 8 == 0, "mbarrier alignment");
   static_assert(kEpilogueOffset % 16 == 0, "Epilogue::RunRows' rows at 16-byte boundaries");
+  // Then the hand-off of staged rows to the copying warp (tma->d_rows kRowsByCopyingWarp;
+  // Epilogue::RunRows and CopyRows): an mbarrier every compute thread arrives on once it has
+  // staged a tile ("full"), one the copying warp arrives on once the TMA unit has read them
+  // ("empty"), the tile {tile_m0, tile_n0, batch, done} for that warp, and thread 0's {pending,
+  // parity} of "empty".
+  static constexpr int kRowsBarOffset = kEpilogueBarOffset + 8;  // full, then empty
+  static constexpr int kRowsTileOffset = kRowsBarOffset + 16;
+  static constexpr int kRowsWaitOffset = kRowsTileOffset + 16;
   static constexpr int kSmemBytes =
-      kSpecialized ? kEpilogueBarOffset + 8
+      kSpecialized ? kRowsWaitOffset + 8
                    : (Mainloop::kSmemBytes > Epi::kSmemBytes ? Mainloop::kSmemBytes
                                                              : Epi::kSmemBytes);
 
@@ -131,9 +139,10 @@ struct StreamKGemm {
   }
 
   // The epilogue. With the TMA store (tma->d_store: a specialized mainloop, D's rows 16-byte
-  // multiples) or bulk copies of rows (tma->d_rows: otherwise, a 16-bit D and beta == 0) D
-  // is written asynchronously from the stage, and every later use of the stage waits for the TMA
-  // unit's reads first (AwaitStage).
+  // multiples) or bulk copies of rows (tma->d_rows: otherwise, a 16-bit D and beta == 0; issued
+  // by the compute warps or by the copying warp, CopyRowsLoop) D is written asynchronously from
+  // the stage, and every later use of the stage waits for the TMA unit's reads first
+  // (AwaitStage).
   __device__ static void Finish(char* smem, const Plan& p, const GemmKernelArgs& a,
                                 const TmaOperands* tma, const mapping::TileCoord& c,
                                 const Acc& acc) {
@@ -159,14 +168,21 @@ struct StreamKGemm {
         return;
       }
       if (tma->d_rows) {
-        Epi::AwaitStoreReads();
+        const bool copies = tma->d_rows == kRowsByComputeWarps;
+        if (copies) {
+          Epi::AwaitStoreReads();
+        } else {
+          AwaitRowCopies(smem);
+        }
         if (a.output == DType::kBF16) {
           Epi::template RunRows<Mainloop, __nv_bfloat16>(smem + kEpilogueOffset, acc, a.alpha, a,
-                                                          p.m, p.n, c.batch, tile_m0, tile_n0);
+                                                          p.m, p.n, c.batch, tile_m0, tile_n0,
+                                                          copies);
         } else {
           Epi::template RunRows<Mainloop, __half>(smem + kEpilogueOffset, acc, a.alpha, a, p.m,
-                                                   p.n, c.batch, tile_m0, tile_n0);
+                                                   p.n, c.batch, tile_m0, tile_n0, copies);
         }
+        if (!copies) HandRows(smem, tile_m0, tile_n0, c.batch, /*done=*/false);
         return;
       }
     }
@@ -175,10 +191,60 @@ struct StreamKGemm {
   }
 
   // Before the compute threads write the epilogue's area: where the epilogue stores D by TMA, the
-  // TMA unit must have read the last tile's boxes (block-wide). Otherwise nothing to wait for.
-  __device__ static void AwaitStage(const TmaOperands* tma) {
+  // TMA unit must have read the last tile's boxes or rows (block-wide); where the copying warp
+  // copies the rows, it must have seen the TMA unit read the last ones handed to it. Otherwise
+  // nothing to wait for.
+  __device__ static void AwaitStage(char* smem, const TmaOperands* tma) {
     if constexpr (kSpecialized) {
-      if (tma->d_store || tma->d_rows) Epi::AwaitStoreReads();
+      if (tma->d_rows == kRowsByCopyingWarp) {
+        AwaitRowCopies(smem);
+      } else if (tma->d_store || tma->d_rows) {
+        Epi::AwaitStoreReads();
+      }
+    }
+  }
+
+  // The compute threads (kRowsByCopyingWarp), before they write the stage: thread 0, which handed
+  // the last rows over, waits until the copying warp has seen the TMA unit read them, then the
+  // block.
+  __device__ static void AwaitRowCopies(char* smem) {
+    if (threadIdx.x == 0) {
+      volatile int* wait = reinterpret_cast<volatile int*>(smem + kRowsWaitOffset);
+      if (wait[0] != 0) {
+        sm90::MbarrierWait(sm80::SmemAddr(smem + kRowsBarOffset + 8), wait[1]);
+        wait[0] = 0, wait[1] ^= 1;
+      }
+    }
+    ComputeSync<kThreads>();
+  }
+  // Every compute thread, once it has staged a tile's rows (or, with `done`, after its last):
+  // thread 0 posts the tile, and every thread arrives on "full".
+  __device__ static void HandRows(char* smem, int tile_m0, int tile_n0, int batch, bool done) {
+    if (threadIdx.x == 0) {
+      volatile int* t = reinterpret_cast<volatile int*>(smem + kRowsTileOffset);
+      t[0] = tile_m0, t[1] = tile_n0, t[2] = batch, t[3] = done ? 1 : 0;
+      reinterpret_cast<volatile int*>(smem + kRowsWaitOffset)[0] = 1;
+    }
+    sm90::MbarrierArrive(sm80::SmemAddr(smem + kRowsBarOffset));
+  }
+  // The copying warp (the producer warp group's second warp, kRowsByCopyingWarp): each tile the
+  // compute threads hand it, its rows' bulk copies (Epilogue::CopyRows), then, once the TMA unit
+  // has read them, an arrival on "empty". It leaves at the hand-off marked done. Why and where
+  // (RowCopiesOf, tma_operands.h): the compute warps issuing the copies themselves wait 3.6-3.9 us
+  // per 128 x 256 tile for the TMA unit to take them (runs 182 and 184). Run 186-187's copying
+  // warp also stored the rows' ends, one warp for the whole tile, and lost up to 27% on shapes of
+  // a tile per block (1023^3); the compute warps store them.
+  __device__ static void CopyRowsLoop(char* smem, const Plan& p, const GemmKernelArgs& a) {
+    const uint32_t bar = sm80::SmemAddr(smem + kRowsBarOffset);
+    const volatile int* t = reinterpret_cast<const volatile int*>(smem + kRowsTileOffset);
+    for (uint32_t parity = 0;; parity ^= 1) {
+      sm90::MbarrierWait(bar, parity);
+      const int tile_m0 = t[0], tile_n0 = t[1], batch = t[2], done = t[3];
+      if (done) return;
+      Epi::CopyRows(smem + kEpilogueOffset, a, p.m, p.n, batch, tile_m0, tile_n0);
+      sm90::BulkWaitRead();
+      __syncwarp();
+      if ((threadIdx.x & 31) == 0) sm90::MbarrierArrive(bar + 8);
     }
   }
 
@@ -275,7 +341,7 @@ struct StreamKGemm {
               sm90::FenceProxyAsync();  // the ring was last written and read by async copies
               Fix::template Take<Fix::kFragments>(slot, acc, RingArea(smem, pipe));
             } else {
-              AwaitStage(tma);
+              AwaitStage(smem, tma);
               Fix::template Take<kTakeStageFragments>(
                   slot, acc, reinterpret_cast<float4*>(smem + kEpilogueOffset));
               ComputeSync<kThreads>();  // the epilogue reuses the area: all reads are done
@@ -331,7 +397,7 @@ struct StreamKGemm {
     };
     const mapping::TileCoord c = mapping::TileCoordOf(p, tile);
     float* stage = reinterpret_cast<float*>(smem + kEpilogueOffset);
-    AwaitStage(tma);
+    AwaitStage(smem, tma);
     const int tile_m0 = mapping::RankRow0(p, c, Rank()), tile_n0 = c.tn * Mainloop::kBN;
     const TileExtent e = ExtentOf(p, c);
     // A slice narrow enough for all its rows to fit the stage is summed in one round of loads.
@@ -377,6 +443,13 @@ struct StreamKGemm {
     // for it.
     if constexpr (kSpecialized) {
       if (threadIdx.x == kThreads) Mainloop::PrefetchMaps(*tma);
+      if (threadIdx.x == 0 && tma->d_rows == kRowsByCopyingWarp) {
+        sm90::MbarrierInit(sm80::SmemAddr(smem + kRowsBarOffset), kThreads);
+        sm90::MbarrierInit(sm80::SmemAddr(smem + kRowsBarOffset + 8), 1);
+        int* wait = reinterpret_cast<int*>(smem + kRowsWaitOffset);
+        wait[0] = wait[1] = 0;
+        sm90::FenceBarrierInit();
+      }
     }
     if (threadIdx.x == 0) GridDependencyWait();
     __syncthreads();
@@ -384,6 +457,8 @@ struct StreamKGemm {
       if (threadIdx.x >= kThreads) {
         Mainloop::RebalanceProducer();
         if (threadIdx.x == kThreads) Produce(p, *tma, pipe);
+        if (tma->d_rows == kRowsByCopyingWarp && threadIdx.x / 32 == kThreads / 32 + 1)
+          CopyRowsLoop(smem, p, a);
         if constexpr (kCluster > 1) sm90::ClusterSync();  // see the end
         return;
       }
@@ -407,10 +482,15 @@ struct StreamKGemm {
     // This block's work is done: the next kernel on the stream may start setting up once every
     // block is here (not earlier: its blocks would sit on the SMs this grid leaves idle).
     LaunchDependents();
-    // The shared memory the last TMA stores or bulk copies read must outlive them (each issuing
-    // thread waits for its own).
+    // The shared memory the last TMA stores or bulk copies read must outlive them: each issuing
+    // thread waits for its own, and the copying warp leaves at the last hand-off, once it has.
     if constexpr (kSpecialized) {
-      if (tma->d_store || tma->d_rows) sm90::BulkWaitRead();
+      if (tma->d_rows == kRowsByCopyingWarp) {
+        AwaitRowCopies(smem);
+        HandRows(smem, 0, 0, 0, /*done=*/true);
+      } else if (tma->d_store || tma->d_rows) {
+        sm90::BulkWaitRead();  // each issuing thread waits for its own
+      }
     }
     // The ranks of a cluster leave together: the other rank's producer may still be writing this
     // rank's ring and its compute warps arriving on this rank's barriers until it is done.

@@ -6,7 +6,7 @@
 // Store protocol (TmaStore and BulkStore), for each issuing thread:
 //   1. every thread that wrote the shared-memory box runs FenceProxyAsync() (its generic
 //      writes become visible to the TMA unit), then those threads and the issuing one synchronize
-//      (the block; RunRows: the warp);
+//      (the block; RunRows: the warp, or the compute threads and the copying warp, an mbarrier);
 //   2. the issuing thread calls TmaStore() (BulkStore()) for each box (row), then BulkCommit();
 //   3. before anything writes those bytes again, the issuing thread calls BulkWaitRead() (the TMA
 //      unit has read the boxes), then the block synchronizes; and before the block exits.
@@ -167,7 +167,7 @@ __device__ __forceinline__ void TmaStore(const CUtensorMap* map, uint32_t src, i
 }
 
 // `bytes` (a multiple of 16) from shared memory at src to global memory at dst, both 16-byte
-// aligned: a plain bulk copy, no tensor map (Epilogue::RunRows' rows). Completes as TmaStore does.
+// aligned: a plain bulk copy, no tensor map (Epilogue::CopyRows). Completes as TmaStore does.
 __device__ __forceinline__ void BulkStore(void* dst, uint32_t src, uint32_t bytes) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(

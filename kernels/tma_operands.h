@@ -13,7 +13,7 @@
 // 128-byte swizzle (Epilogue::RunTma); stores outside it are clipped. With beta != 0 the epilogue
 // then loads C the same way (c_load), zero-filled outside. A 16-bit D whose rows do not allow
 // that is written, where beta == 0, by a bulk copy per row of its 16-byte chunks (d_rows;
-// Epilogue::RunRows).
+// Epilogue::RunRows and CopyRows).
 #pragma once
 
 #include <cuda.h>
@@ -31,6 +31,20 @@ namespace streamk::kernels {
 // k-iteration writing zeros. The stage's remaining rows keep stale values, which only reach
 // accumulator rows or columns past m or n: the epilogue never stores those, and no other entry
 // depends on them.
+// Who issues the bulk copies of a 16-bit D's rows (TmaOperands::d_rows; Epilogue::RunRows). The
+// TMA unit takes a 128 x 256 tile's rows in 3.6-3.9 us, against 1.0 for the TMA store's boxes
+// (H200, streamk-trace, run 182), and the warps that issue them wait that long. The compute warps
+// issuing them lose that from the next tile's mainloop; the copying warp, one of the producer's
+// warp group's idle warps, frees them (GPT-2's logits of 4096 tokens, 50257 words: 593 -> 550 us
+// packed, 555 -> 503 with aligned rows; run 191-192), but adds a hand-off to the epilogue of the
+// block's last tile (1023^3, a tile per block: 8.1 -> 10.2 us). So the copying warp issues them
+// where every block finishes at least two tiles: `tiles` of the plan over `blocks` resident blocks
+// (clusters).
+enum RowCopies { kRowsByComputeWarps = 1, kRowsByCopyingWarp = 2 };
+constexpr int RowCopiesOf(int64_t tiles, int64_t blocks) {
+  return tiles >= 2 * blocks ? kRowsByCopyingWarp : kRowsByComputeWarps;
+}
+
 struct OperandLoad {
   int box_rows;  // k-contiguous: rows per box (<= tile_mn); m/n-contiguous: 64 (one box's width)
   int boxes;     // boxes per k-iteration: 1 (k-contiguous) or 1 .. tile_mn / 64
@@ -81,7 +95,9 @@ struct TmaOperands {
   CUtensorMap c;    // valid where c_load
   int d_store = 0;  // 1: the epilogue writes D through `d`
   int c_load = 0;   // 1: ... and reads C through `c` (beta != 0)
-  int d_rows = 0;   // 1: no d_store, 16-bit D, beta 0: the epilogue writes D by row bulk copies
+  // No d_store, 16-bit D, beta 0: the epilogue writes D by row bulk copies, issued by the compute
+  // warps (kRowsByComputeWarps) or by the copying warp (kRowsByCopyingWarp).
+  int d_rows = 0;
   OperandLoads a_load, b_load;  // what one k-iteration of a tile loads (LoadsOf)
 };
 

@@ -873,27 +873,59 @@ TEST(GemmGpu, AnyLeadingDimensionAndAddressMatchesTheReference) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
 }
 
+// Sets an environment variable for its lifetime, then restores it (the launch reads
+// STREAMK_ROW_COPIES at every call).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    const char* old = std::getenv(name);
+    if (old != nullptr) old_ = old, had_ = true;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_) {
+      setenv(name_, old_.c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::string old_;
+  bool had_ = false;
+};
+
 // A 16-bit D the TMA unit cannot store as a tensor, with beta 0, is written on sm_90a by a bulk
 // copy of each row's 16-byte chunks and element stores at the row's ends (Epilogue::RunRows):
 // rows one element longer than n and D one element into its buffer (each row at another offset
 // within 16 bytes), or aligned rows of n elements not a multiple of 8. Every kernel
-// configuration, mode and reduction, D's layouts, a batch, and nothing written outside D.
+// configuration, mode and reduction, D's layouts, a batch, and nothing written outside D; the
+// copies issued by the compute warps and by the copying warp (STREAMK_ROW_COPIES; the launch
+// picks one per plan, kernels/tma_operands.h), on every SM and on 5, where each block finishes
+// several tiles and hands the copying warp one tile's rows after another.
 TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   int variant = 0;
-  for (const TileShape& tile : KernelTiles(*dev)) {
-    for (const Shape& shape : {Shape{300, 517, 700, 2}, Shape{517, 1000, 300, 1}}) {
-      for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
-        for (int unaligned : {0, kUnalignedCD}) {
-          for (Options o : EveryModeAndReduction()) {
-            o.tile = tile;
-            Config c;
-            c.s = shape, c.cd = cd, c.unaligned = unaligned, c.alpha = 0.75f;
-            c.in = c.out = ++variant % 2 == 0 ? DType::kBF16 : DType::kF16;
-            c.ldd_extra = 8, c.stride_d_extra = 24;
-            ExpectCorrect(c, o, NextSeed(), /*only_d=*/true);
+  for (const char* copies : {"compute", "warp"}) {
+    ScopedEnv env("STREAMK_ROW_COPIES", copies);
+    for (int sms : {0, 5}) {
+      SCOPED_TRACE(absl::StrCat(copies, ", SMs ", sms));
+      for (const TileShape& tile : KernelTiles(*dev)) {
+        for (const Shape& shape : {Shape{300, 517, 700, 2}, Shape{517, 1000, 300, 1}}) {
+          for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
+            for (int unaligned : {0, kUnalignedCD}) {
+              for (Options o : EveryModeAndReduction()) {
+                o.tile = tile, o.avail_sms = sms;
+                Config c;
+                c.s = shape, c.cd = cd, c.unaligned = unaligned, c.alpha = 0.75f;
+                c.in = c.out = ++variant % 2 == 0 ? DType::kBF16 : DType::kF16;
+                c.ldd_extra = 8, c.stride_d_extra = 24;
+                ExpectCorrect(c, o, NextSeed(), /*only_d=*/true);
+              }
+            }
           }
         }
       }

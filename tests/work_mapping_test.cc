@@ -448,3 +448,33 @@ TEST(TmaLoads, PartialTilesLoadOnlyTheirRows) {
   EXPECT_EQ(loads.edge_from, 256);
   EXPECT_TRUE(same(loads.edge, 64, 1, 64 * 128));
 }
+
+// Who issues a 16-bit D's row copies where the TMA unit cannot store D as a tensor
+// (tma_operands.h): the copying warp where every block finishes at least two tiles, so that the
+// compute warps go on to the next tile's mainloop; the compute warps where a block finishes about
+// one, whose epilogue the hand-off would lengthen. Checked on the planner's own H200 plans.
+TEST(TmaRowCopies, CopyingWarpWhereBlocksFinishSeveralTiles) {
+  using streamk::kernels::kRowsByComputeWarps;
+  using streamk::kernels::kRowsByCopyingWarp;
+  using streamk::kernels::RowCopiesOf;
+  EXPECT_EQ(RowCopiesOf(264, 132), kRowsByCopyingWarp);
+  EXPECT_EQ(RowCopiesOf(263, 132), kRowsByComputeWarps);
+  struct Case {
+    int m, n, k, copies;
+  };
+  // Kernel shapes (row-major D, m x n): GPT-2's logits at 512 and 4096 tokens (n = 50257 words),
+  // 1023^3 (a tile per block), a 7-token decode step of 11008 outputs (rows of 7 elements).
+  for (const Case& c : {Case{512, 50257, 768, kRowsByCopyingWarp},
+                        Case{4096, 50257, 768, kRowsByCopyingWarp},
+                        Case{1023, 1023, 1023, kRowsByComputeWarps},
+                        Case{11008, 7, 4096, kRowsByComputeWarps}}) {
+    streamk::Problem pr;
+    pr.m = c.m, pr.n = c.n, pr.k = c.k;
+    absl::StatusOr<streamk::Plan> p =
+        streamk::MakePlan(pr, streamk::H200Spec(), streamk::PlanOptions{});
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(RowCopiesOf(p->tiles, p->grid_blocks), c.copies)
+        << c.m << " x " << c.n << " x " << c.k << ": " << p->tiles << " tiles, "
+        << p->grid_blocks << " blocks";
+  }
+}
