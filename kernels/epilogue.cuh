@@ -147,7 +147,7 @@ struct Epilogue {
   // is staged at the offset its first element has within 16 bytes of global memory, so that all of
   // the row but at most 7 elements at either end lies in whole 16-byte chunks; one bulk copy per
   // row (sm90::BulkStore) writes those asynchronously, as RunTma's stores do, and the warp stores
-  // the ends element by element. A warp stages and writes only its own 16 rows (the wgmma
+  // the ends (StoreEnd). A warp stages and writes only its own 16 rows (the wgmma
   // fragments' rows), so nothing waits on another warp. With `copies` the warp issues the bulk
   // copies itself (lanes 0-15, a row each); without, the caller hands them to the copying warp
   // (CopyRows). Run's synchronous stores, 8 columns per thread where rows allowed, took 568.5 us
@@ -176,11 +176,9 @@ struct Epilogue {
                                min(kTileN, n - tile_n0));
       if (lane < 16) {
         if (copies) s.Copy();
-#pragma unroll 1
-        for (int e = 0; e < s.head; ++e) s.d_row[e] = s.staged[e];
+        StoreEnd(s.d_row, s.staged, 0, s.head);
       } else {
-#pragma unroll 1
-        for (int e = s.tail; e < s.cols; ++e) s.d_row[e] = s.staged[e];
+        StoreEnd(s.d_row, s.staged, s.tail, s.cols);
       }
     }
     if (copies && lane < 16) sm90::BulkCommit();
@@ -360,7 +358,7 @@ struct Epilogue {
   }
 
   // A staged row of D in global memory (RunRows, CopyRows): its elements [0, head) and [tail,
-  // cols) are the ends, stored element by element; [head, tail) is whole 16-byte chunks.
+  // cols) are the ends (StoreEnd); [head, tail) is whole 16-byte chunks.
   struct RowSpan {
     uint16_t* d_row;
     const uint16_t* staged;  // the row's element 0 in the stage
@@ -387,6 +385,31 @@ struct Epilogue {
     return {d + static_cast<int64_t>(tile_m0 + row) * ldd,
             reinterpret_cast<const uint16_t*>(smem + row * kRowPitch + offset), head / 2,
             tail / 2, cols};
+  }
+
+  // Staged elements [begin, end) of a row to global memory: one of its ends, fewer than 16 bytes
+  // within one 16-byte chunk. The stage holds the row at its offset within 16 bytes, so both
+  // sides allow the same widths. Straight-line code, the same for every lane: 2-, 4- and 8-byte
+  // stores up to the first 8-byte boundary, then 8-, 4- and 2-byte ones to the end, each where it
+  // fits (at most 4 of the 6). An element loop (up to 7 stores) and a loop of the widest stores
+  // both diverged across the lanes' rows (run 193).
+  __device__ static void StoreEnd(uint16_t* d_row, const uint16_t* staged, int begin, int end) {
+    char* dst = reinterpret_cast<char*>(d_row + begin);
+    const char* src = reinterpret_cast<const char*>(staged + begin);
+    int at = static_cast<int>(reinterpret_cast<uintptr_t>(dst) & 15);  // bytes into the chunk
+    const int stop = at + 2 * (end - begin);
+    auto store = [&](int bytes) {
+      if (bytes == 8) *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
+      if (bytes == 4) *reinterpret_cast<uint32_t*>(dst) = *reinterpret_cast<const uint32_t*>(src);
+      if (bytes == 2) *reinterpret_cast<uint16_t*>(dst) = *reinterpret_cast<const uint16_t*>(src);
+      dst += bytes, src += bytes, at += bytes;
+    };
+    if ((at & 2) && at + 2 <= stop) store(2);
+    if ((at & 4) && at + 4 <= stop) store(4);
+    if ((at & 8) && at + 8 <= stop) store(8);
+    if (at + 8 <= stop) store(8);
+    if (at + 4 <= stop) store(4);
+    if (at + 2 <= stop) store(2);
   }
 
   // RunRows' staging: every thread's fragments, scaled and converted, into the rows of the stage
