@@ -147,10 +147,9 @@ struct Epilogue {
   // is staged at the offset its first element has within 16 bytes of global memory, so that all of
   // the row but at most 7 elements at either end lies in whole 16-byte chunks; one bulk copy per
   // row (sm90::BulkStore) writes those asynchronously, as RunTma's stores do, and the warp stores
-  // the ends (StoreEnd). A warp stages and writes only its own 16 rows (the wgmma
-  // fragments' rows), so nothing waits on another warp. With `copies` the warp issues the bulk
-  // copies itself (lanes 0-15, a row each); without, the caller hands them to the copying warp
-  // (CopyRows). Run's synchronous stores, 8 columns per thread where rows allowed, took 568.5 us
+  // the ends (StoreEnd). A warp stages and writes only its own 16 rows (the wgmma fragments'
+  // rows), so nothing waits on another warp. With `copies` the warp issues the bulk copies itself
+  // (lanes 0-15, a row each); without, the caller hands them to the copying warp (CopyRows). Run's synchronous stores, 8 columns per thread where rows allowed, took 568.5 us
   // for GPT-2's logits of 4096 tokens, and per element (unaligned rows) 833.6 (run 178); this,
   // with the copies, 586.8 (run 180). With beta != 0 the caller runs Run: C read per element into
   // the staged rows made the 128 x 256 and 192 x 192 kernels spill registers (ptxas, sm_90a,

@@ -22,15 +22,6 @@
 
 namespace streamk::kernels {
 
-// What the producer loads of one operand per k-iteration of one tile. Where the tile holds fewer
-// of the operand's rows (or columns) than its side, the last tile along m or n or the only one of
-// a narrow operand, it loads only the part that holds them: a k-contiguous box of those rows
-// (rounded up to the 8 rows of one swizzle atom), or as many 64-wide boxes of an m/n-contiguous
-// operand as they need. The TMA unit fills the rows of a box past the tensor with zeros at about
-// the cost of loading them: decode projections (n = 16 of a 128-wide tile) spent most of each
-// k-iteration writing zeros. The stage's remaining rows keep stale values, which only reach
-// accumulator rows or columns past m or n: the epilogue never stores those, and no other entry
-// depends on them.
 // Who issues the bulk copies of a 16-bit D's rows (TmaOperands::d_rows; Epilogue::RunRows). The
 // TMA unit takes a 128 x 256 tile's rows in 3.6-3.9 us, against 1.0 for the TMA store's boxes
 // (H200, streamk-trace, run 182), and the warps that issue them wait that long. The compute warps
@@ -45,6 +36,15 @@ constexpr int RowCopiesOf(int64_t tiles, int64_t blocks) {
   return tiles >= 2 * blocks ? kRowsByCopyingWarp : kRowsByComputeWarps;
 }
 
+// What the producer loads of one operand per k-iteration of one tile. Where the tile holds fewer
+// of the operand's rows (or columns) than its side, the last tile along m or n or the only one of
+// a narrow operand, it loads only the part that holds them: a k-contiguous box of those rows
+// (rounded up to the 8 rows of one swizzle atom), or as many 64-wide boxes of an m/n-contiguous
+// operand as they need. The TMA unit fills the rows of a box past the tensor with zeros at about
+// the cost of loading them: decode projections (n = 16 of a 128-wide tile) spent most of each
+// k-iteration writing zeros. The stage's remaining rows keep stale values, which only reach
+// accumulator rows or columns past m or n: the epilogue never stores those, and no other entry
+// depends on them.
 struct OperandLoad {
   int box_rows;  // k-contiguous: rows per box (<= tile_mn); m/n-contiguous: 64 (one box's width)
   int boxes;     // boxes per k-iteration: 1 (k-contiguous) or 1 .. tile_mn / 64
