@@ -6,8 +6,8 @@
 // the chunks that straddle n. Where C or D is not 16-byte aligned (GemmKernelArgs::cd_vectors),
 // every access is per element (StoreElements). On sm_90a the TMA mainloop's tiles are written by
 // TMA stores from swizzled boxes (RunTma) or, where D's rows do not allow them, by a bulk copy per
-// row (RunRows, and CopyRows on the copying warp; 16-bit D). beta == 0 never reads C; C may be the
-// same buffer as D (each element is read before the tile's D is written).
+// row (RunRows; beta == 0; for a 16-bit D also CopyRows on the copying warp). beta == 0 never
+// reads C; C may be the same buffer as D (each element is read before the tile's D is written).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -56,8 +56,12 @@ struct Epilogue {
   static constexpr int kStagedBytes = kPassRows * kPitch * 4;
   static constexpr int kBoxesBytes = kBoxes * kBoxBytes + 1024 - 16;
   // RunRows' stage: kTileM rows of 16-bit D, each 16 bytes longer than the tile's so that it can
-  // start at any even offset within its first 16 bytes.
+  // start at any offset within its first 16 bytes; fp32 D takes two rounds of half the columns.
   static constexpr int kRowPitch = 2 * kTileN + 16;
+  template <typename T>
+  static constexpr int kRowRounds = static_cast<int>(sizeof(T)) / 2;
+  template <typename T>
+  static constexpr int kRowRoundCols = kTileN / kRowRounds<T>;
   static constexpr int kRowsBytes = kTileM * kRowPitch;
   static constexpr int Max(int a, int b) { return a > b ? a : b; }
 
@@ -141,15 +145,18 @@ struct Epilogue {
     }
   }
 
-  // D = alpha * acc (beta == 0) for a 16-bit D that the TMA unit cannot store as a tensor: rows not
+  // D = alpha * acc (beta == 0) for a D that the TMA unit cannot store as a tensor: rows not
   // 16-byte aligned (GemmKernelArgs::cd_vectors false: any leading dimension or address), or n
   // elements not a multiple of 16 bytes (GPT-2's 50257 logits per token). Each of the tile's rows
   // is staged at the offset its first element has within 16 bytes of global memory, so that all of
-  // the row but at most 7 elements at either end lies in whole 16-byte chunks; one bulk copy per
+  // the row but at most 15 bytes at either end lies in whole 16-byte chunks; one bulk copy per
   // row (sm90::BulkStore) writes those asynchronously, as RunTma's stores do, and the warp stores
   // the ends (StoreEnd). A warp stages and writes only its own 16 rows (the wgmma fragments'
-  // rows), so nothing waits on another warp. With `copies` the warp issues the bulk copies itself
-  // (lanes 0-15, a row each); without, the caller hands them to the copying warp (CopyRows). Run's synchronous stores, 8 columns per thread where rows allowed, took 568.5 us
+  // rows), so nothing waits on another warp. An fp32 row (where RowsOf picks this: its rows are
+  // not aligned) is twice a 16-bit one, so it goes in two rounds of half the tile's columns
+  // (kRowRounds), each warp waiting for its own copies of the first before it stages the second. With `copies` the warp issues the bulk copies itself
+  // (lanes 0-15, a row each); without (16-bit D only), the caller hands them to the copying warp
+  // (CopyRows). Run's synchronous stores, 8 columns per thread where rows allowed, took 568.5 us
   // for GPT-2's logits of 4096 tokens, and per element (unaligned rows) 833.6 (run 178); this,
   // with the copies, 586.8 (run 180). With beta != 0 the caller runs Run: C read per element into
   // the staged rows made the 128 x 256 and 192 x 192 kernels spill registers (ptxas, sm_90a,
@@ -161,26 +168,15 @@ struct Epilogue {
                                  int tile_m0, int tile_n0, bool copies) {
     static_assert(Mainloop::kMI == 1 && Mainloop::kColumnBlocks && Mainloop::kBN == kTileN,
                   "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows");
-    static_assert(sizeof(T) == 2, "16-bit D");
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16-bit or fp32 D");
     T* const d = static_cast<T*>(args.d) + batch * args.stride_d + tile_n0;
-    StageRows<Mainloop, T>(smem, acc, alpha, d, args.ldd, tile_m0);
-    sm90::FenceProxyAsync();
-    __syncwarp();
-    // Lane l: row 16 warp + l % 16; lanes 0-15 copy its chunks (with `copies`) and store its first
-    // elements, lanes 16-31 its last.
-    const int lane = threadIdx.x & 31;
-    const int row = (threadIdx.x >> 5) * 16 + (lane & 15);
-    if (tile_m0 + row < m) {
-      const RowSpan s = SpanOf(smem, reinterpret_cast<uint16_t*>(d), args.ldd, tile_m0, row,
-                               min(kTileN, n - tile_n0));
-      if (lane < 16) {
-        if (copies) s.Copy();
-        StoreEnd(s.d_row, s.staged, 0, s.head);
-      } else {
-        StoreEnd(s.d_row, s.staged, s.tail, s.cols);
-      }
+    RowsRound<Mainloop, T, 0>(smem, acc, alpha, args, m, n - tile_n0, d, tile_m0, copies);
+    if constexpr (kRowRounds<T> > 1) {
+      if (kRowRoundCols<T> >= n - tile_n0) return;  // a narrow D's tile: no columns left
+      if ((threadIdx.x & 31) < 16) sm90::BulkWaitRead();  // the TMA unit has read this warp's rows
+      __syncwarp();
+      RowsRound<Mainloop, T, 1>(smem, acc, alpha, args, m, n - tile_n0, d, tile_m0, copies);
     }
-    if (copies && lane < 16) sm90::BulkCommit();
   }
 
   // The copying warp's half of RunRows without `copies`, once every compute thread has run it:
@@ -188,7 +184,8 @@ struct Epilogue {
   // bulk group; the caller waits for its reads (BulkWaitRead) before the stage is written again.
   __device__ static void CopyRows(const char* smem, const GemmKernelArgs& args, int m, int n,
                                   int batch, int tile_m0, int tile_n0) {
-    uint16_t* const d = static_cast<uint16_t*>(args.d) + batch * args.stride_d + tile_n0;
+    const uint16_t* const d =
+        static_cast<const uint16_t*>(args.d) + batch * args.stride_d + tile_n0;
     const int cols = min(kTileN, n - tile_n0);
 #pragma unroll 1
     for (int row = threadIdx.x & 31; row < kTileM && tile_m0 + row < m; row += 32)
@@ -356,47 +353,47 @@ struct Epilogue {
     return (d_low + static_cast<uint32_t>(global_row) * row_bytes) & 15;
   }
 
-  // A staged row of D in global memory (RunRows, CopyRows): its elements [0, head) and [tail,
-  // cols) are the ends (StoreEnd); [head, tail) is whole 16-byte chunks.
+  // A staged row of D in global memory (RunRows, CopyRows): its bytes [0, head) and [tail, bytes)
+  // are the ends (StoreEnd); [head, tail) is whole 16-byte chunks.
   struct RowSpan {
-    uint16_t* d_row;
-    const uint16_t* staged;  // the row's element 0 in the stage
-    int head, tail, cols;
+    char* d_row;
+    const char* staged;  // the row's first byte in the stage
+    int head, tail, bytes;
     // The chunks, as one bulk copy (none where the row has none).
     __device__ void Copy() const {
       if (tail > head) {
         sm90::BulkStore(d_row + head,
                         static_cast<uint32_t>(__cvta_generic_to_shared(staged + head)),
-                        static_cast<uint32_t>(tail - head) * 2);
+                        static_cast<uint32_t>(tail - head));
       }
     }
   };
-  // Tile row `row` (below m) of the tile whose column 0 of row 0 is at d. The row starts
+  // Tile row `row` (below m) of the `cols` columns whose first of row 0 is at d. The row starts
   // `offset` bytes into a 16-byte chunk of global memory (and of the stage): its first chunk
   // boundary is (16 - offset) % 16 bytes in, its last (offset + bytes) rounded down, less offset.
-  __device__ static RowSpan SpanOf(const char* smem, uint16_t* d, int64_t ldd, int tile_m0,
+  template <typename T>
+  __device__ static RowSpan SpanOf(const char* smem, const T* d, int64_t ldd, int tile_m0,
                                    int row, int cols) {
     const uint32_t offset = RowOffset(d, ldd, tile_m0 + row);
-    const int bytes = cols * 2;
+    const int bytes = cols * static_cast<int>(sizeof(T));
     const int head = min(static_cast<int>((16 - offset) & 15), bytes);
     const int last = static_cast<int>((offset + bytes) & ~15u) - static_cast<int>(offset);
     const int tail = max(head, last);
-    return {d + static_cast<int64_t>(tile_m0 + row) * ldd,
-            reinterpret_cast<const uint16_t*>(smem + row * kRowPitch + offset), head / 2,
-            tail / 2, cols};
+    return {reinterpret_cast<char*>(const_cast<T*>(d + static_cast<int64_t>(tile_m0 + row) * ldd)),
+            smem + row * kRowPitch + offset, head, tail, bytes};
   }
 
-  // Staged elements [begin, end) of a row to global memory: one of its ends, fewer than 16 bytes
+  // Staged bytes [begin, end) of a row to global memory: one of its ends, fewer than 16 bytes
   // within one 16-byte chunk. The stage holds the row at its offset within 16 bytes, so both
   // sides allow the same widths. Straight-line code, the same for every lane: 2-, 4- and 8-byte
   // stores up to the first 8-byte boundary, then 8-, 4- and 2-byte ones to the end, each where it
   // fits (at most 4 of the 6). An element loop (up to 7 stores) and a loop of the widest stores
   // both diverged across the lanes' rows (run 193).
-  __device__ static void StoreEnd(uint16_t* d_row, const uint16_t* staged, int begin, int end) {
-    char* dst = reinterpret_cast<char*>(d_row + begin);
-    const char* src = reinterpret_cast<const char*>(staged + begin);
+  __device__ static void StoreEnd(char* d_row, const char* staged, int begin, int end) {
+    char* dst = d_row + begin;
+    const char* src = staged + begin;
     int at = static_cast<int>(reinterpret_cast<uintptr_t>(dst) & 15);  // bytes into the chunk
-    const int stop = at + 2 * (end - begin);
+    const int stop = at + (end - begin);
     auto store = [&](int bytes) {
       if (bytes == 8) *reinterpret_cast<uint2*>(dst) = *reinterpret_cast<const uint2*>(src);
       if (bytes == 4) *reinterpret_cast<uint32_t*>(dst) = *reinterpret_cast<const uint32_t*>(src);
@@ -411,11 +408,40 @@ struct Epilogue {
     if (at + 2 <= stop) store(2);
   }
 
-  // RunRows' staging: every thread's fragments, scaled and converted, into the rows of the stage
-  // at their offsets within 16 bytes (d: the tile's column 0 of D's row 0).
-  template <class Mainloop, typename T>
+  // RunRows' round kRound: its columns of the tile's rows (tile columns from kRound *
+  // kRowRoundCols<T>, of `cols` in D from the tile's first; d: D's row 0 there) staged, then
+  // copied and their ends stored. Lane l: row 16 warp + l % 16; lanes 0-15 copy its chunks (with
+  // `copies`) and store its first elements, lanes 16-31 its last.
+  template <class Mainloop, typename T, int kRound>
+  __device__ static void RowsRound(char* smem, const typename Mainloop::Accumulators& acc,
+                                   float alpha, const GemmKernelArgs& args, int m, int cols,
+                                   T* d, int tile_m0, bool copies) {
+    constexpr int kCol0 = kRound * kRowRoundCols<T>;
+    StageRows<Mainloop, T, kRound>(smem, acc, alpha, d + kCol0, args.ldd, tile_m0);
+    sm90::FenceProxyAsync();
+    __syncwarp();
+    const int lane = threadIdx.x & 31;
+    const int row = (threadIdx.x >> 5) * 16 + (lane & 15);
+    if (tile_m0 + row < m) {
+      const RowSpan s =
+          SpanOf(smem, d + kCol0, args.ldd, tile_m0, row, min(kRowRoundCols<T>, cols - kCol0));
+      if (lane < 16) {
+        if (copies) s.Copy();
+        StoreEnd(s.d_row, s.staged, 0, s.head);
+      } else {
+        StoreEnd(s.d_row, s.staged, s.tail, s.bytes);
+      }
+    }
+    if (copies && lane < 16) sm90::BulkCommit();
+  }
+
+  // RunRows' staging: every thread's fragments of round kRound (kRowRoundCols<T> columns from
+  // d), scaled and converted, into the rows of the stage at their offsets within 16 bytes (d: the
+  // round's first column of D's row 0).
+  template <class Mainloop, typename T, int kRound>
   __device__ static void StageRows(char* smem, const typename Mainloop::Accumulators& acc,
                                    float alpha, const T* d, int64_t ldd, int tile_m0) {
+    constexpr int kFragments = kRowRoundCols<T> / 8;
     const int tid = threadIdx.x;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -423,15 +449,18 @@ struct Epilogue {
       const uint32_t offset = RowOffset(d, ldd, tile_m0 + row);
       char* staged = smem + row * kRowPitch + offset;
 #pragma unroll
-      for (int j = 0; j < Mainloop::kNI; ++j) {
-        const int col = Mainloop::AccCol(tid, j, 0);
+      for (int jr = 0; jr < kFragments; ++jr) {
+        const int j = kRound * kFragments + jr;
+        const int col = Mainloop::AccCol(tid, jr, 0);  // within the round's columns
         const float v0 = alpha * acc.v[0][j][2 * h], v1 = alpha * acc.v[0][j][2 * h + 1];
-        if (offset & 2) {  // an odd element offset: the pair straddles a 4-byte word
+        if (offset & sizeof(T)) {  // an odd element offset: the pair straddles its alignment
           T* at = reinterpret_cast<T*>(staged) + col;
           at[0] = FromFloat<T>(v0);
           at[1] = FromFloat<T>(v1);
-        } else {
+        } else if constexpr (sizeof(T) == 2) {
           *reinterpret_cast<uint32_t*>(staged + col * 2) = Pack<T>(v0, v1);
+        } else {
+          *reinterpret_cast<float2*>(staged + col * 4) = make_float2(v0, v1);
         }
       }
     }

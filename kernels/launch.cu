@@ -178,10 +178,10 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t l
 // batch entries not 16-byte aligned). The TMA unit writes whole 16-byte chunks: a box that
 // crosses n overwrote the elements from n up to the next 16-byte boundary
 // (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue 11583), and those may
-// belong to another matrix (D a column slice of a wider one). Without the maps, a 16-bit D with
-// beta == 0 is written by bulk copies of its rows' 16-byte chunks (d_rows, issued as RowCopiesOf
-// says; STREAMK_ROW_COPIES=compute or warp forces one way, for tests and measurements), the rest
-// by the epilogue's own loads and stores.
+// belong to another matrix (D a column slice of a wider one). Without the maps, a D with beta ==
+// 0 is written by bulk copies of its rows' 16-byte chunks where RowsOf says (d_rows; for a 16-bit
+// D, STREAMK_ROW_COPIES=compute or warp forces who issues them, for tests and measurements); the
+// rest by the epilogue's own loads and stores.
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = tma->d_rows = 0;
   const bool tensor =
@@ -192,12 +192,14 @@ void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma
   if (tensor) {
     tma->d_store = 1;
     tma->c_load = args.beta != 0.0f;
-  } else if (args.output != DType::kF32 && args.beta == 0.0f) {
+  } else {
     const char* forced = std::getenv("STREAMK_ROW_COPIES");
-    tma->d_rows = forced != nullptr && std::strcmp(forced, "warp") == 0 ? kRowsByCopyingWarp
-                  : forced != nullptr && std::strcmp(forced, "compute") == 0
-                      ? kRowsByComputeWarps
-                      : RowCopiesOf(plan.tiles, plan.grid_blocks);
+    tma->d_rows = RowsOf(args.output == DType::kF32, args.beta, args.cd_vectors, plan.tiles,
+                         plan.grid_blocks,
+                         forced == nullptr                    ? 0
+                         : std::strcmp(forced, "warp") == 0    ? kRowsByCopyingWarp
+                         : std::strcmp(forced, "compute") == 0 ? kRowsByComputeWarps
+                                                               : 0);
   }
 }
 

@@ -139,8 +139,8 @@ struct StreamKGemm {
   }
 
   // The epilogue. With the TMA store (tma->d_store: a specialized mainloop, D's rows 16-byte
-  // multiples) or bulk copies of rows (tma->d_rows: otherwise, a 16-bit D and beta == 0; issued
-  // by the compute warps or by the copying warp, CopyRowsLoop) D is written asynchronously from
+  // multiples) or bulk copies of rows (tma->d_rows: otherwise, beta == 0; issued by the compute
+  // warps, or for a 16-bit D by the copying warp, CopyRowsLoop) D is written asynchronously from
   // the stage, and every later use of the stage waits for the TMA unit's reads first
   // (AwaitStage).
   __device__ static void Finish(char* smem, const Plan& p, const GemmKernelArgs& a,
@@ -178,6 +178,9 @@ struct StreamKGemm {
           Epi::template RunRows<Mainloop, __nv_bfloat16>(smem + kEpilogueOffset, acc, a.alpha, a,
                                                           p.m, p.n, c.batch, tile_m0, tile_n0,
                                                           copies);
+        } else if (a.output == DType::kF32) {  // the launch never hands fp32 rows over
+          Epi::template RunRows<Mainloop, float>(smem + kEpilogueOffset, acc, a.alpha, a, p.m,
+                                                  p.n, c.batch, tile_m0, tile_n0, true);
         } else {
           Epi::template RunRows<Mainloop, __half>(smem + kEpilogueOffset, acc, a.alpha, a, p.m,
                                                    p.n, c.batch, tile_m0, tile_n0, copies);

@@ -11,8 +11,8 @@
 // D, where the epilogue stores it by TMA (d_store: rows of n elements a multiple of 16 bytes;
 // launch.cu), is a {n, m, batch} tensor, box {128 bytes of columns, a block's tile rows, 1},
 // 128-byte swizzle (Epilogue::RunTma); stores outside it are clipped. With beta != 0 the epilogue
-// then loads C the same way (c_load), zero-filled outside. A 16-bit D whose rows do not allow
-// that is written, where beta == 0, by a bulk copy per row of its 16-byte chunks (d_rows;
+// then loads C the same way (c_load), zero-filled outside. A D whose rows do not allow that is
+// written, where beta == 0, by a bulk copy per row of its 16-byte chunks (d_rows;
 // Epilogue::RunRows and CopyRows).
 #pragma once
 
@@ -34,6 +34,21 @@ namespace streamk::kernels {
 enum RowCopies { kRowsByComputeWarps = 1, kRowsByCopyingWarp = 2 };
 constexpr int RowCopiesOf(int64_t tiles, int64_t blocks) {
   return tiles >= 2 * blocks ? kRowsByCopyingWarp : kRowsByComputeWarps;
+}
+
+// TmaOperands::d_rows for a D the TMA unit cannot store as a tensor: 0 where the epilogue's own
+// stores write it (Epilogue::Run), else who issues its rows' bulk copies. Only with beta == 0.
+// A 16-bit D: as RowCopiesOf says, or `forced` (a RowCopies, 0: none; STREAMK_ROW_COPIES). An
+// fp32 D: the compute warps, in two rounds a tile, where its rows are not 16-byte aligned
+// (`rows_aligned`: GemmKernelArgs::cd_vectors). fp32 rows that are aligned (n not a multiple of
+// 4) keep Run's 16-byte stores: GPT-2's logits in fp32 for 4096 tokens, ldd 50260, took 671 us
+// with them against 721 with the copies, whose second round waits for the TMA unit to read the
+// first; packed (ldd 50257) 811 us element by element against 722 (run 198).
+constexpr int RowsOf(bool fp32, float beta, bool rows_aligned, int64_t tiles, int64_t blocks,
+                     int forced = 0) {
+  if (beta != 0.0f) return 0;
+  if (fp32) return rows_aligned ? 0 : kRowsByComputeWarps;
+  return forced != 0 ? forced : RowCopiesOf(tiles, blocks);
 }
 
 // What the producer loads of one operand per k-iteration of one tile. Where the tile holds fewer
@@ -95,8 +110,8 @@ struct TmaOperands {
   CUtensorMap c;    // valid where c_load
   int d_store = 0;  // 1: the epilogue writes D through `d`
   int c_load = 0;   // 1: ... and reads C through `c` (beta != 0)
-  // No d_store, 16-bit D, beta 0: the epilogue writes D by row bulk copies, issued by the compute
-  // warps (kRowsByComputeWarps) or by the copying warp (kRowsByCopyingWarp).
+  // No d_store, beta 0: the epilogue writes D by row bulk copies, issued by the compute warps
+  // (kRowsByComputeWarps) or, for a 16-bit D only, by the copying warp (kRowsByCopyingWarp).
   int d_rows = 0;
   OperandLoads a_load, b_load;  // what one k-iteration of a tile loads (LoadsOf)
 };

@@ -896,14 +896,16 @@ class ScopedEnv {
   bool had_ = false;
 };
 
-// A 16-bit D the TMA unit cannot store as a tensor, with beta 0, is written on sm_90a by a bulk
-// copy of each row's 16-byte chunks and element stores at the row's ends (Epilogue::RunRows):
-// rows one element longer than n and D one element into its buffer (each row at another offset
-// within 16 bytes), or aligned rows of n elements not a multiple of 8. Every kernel
-// configuration, mode and reduction, D's layouts, a batch, and nothing written outside D; the
-// copies issued by the compute warps and by the copying warp (STREAMK_ROW_COPIES; the launch
-// picks one per plan, kernels/tma_operands.h), on every SM and on 5, where each block finishes
-// several tiles and hands the copying warp one tile's rows after another.
+// A D the TMA unit cannot store as a tensor, with beta 0, is written on sm_90a by a bulk copy of
+// each row's 16-byte chunks and element stores at the row's ends (Epilogue::RunRows): rows one
+// element longer than n and D one element into its buffer (each row at another offset within 16
+// bytes), or aligned rows of n elements not a multiple of 16 bytes. fp16, bf16 and fp32 D (its
+// unaligned rows in two rounds of half a tile's columns; RowsOf), every kernel configuration,
+// mode and reduction, D's layouts, a batch, and nothing written outside D; a 16-bit D's copies
+// issued by the compute warps and by the copying warp (STREAMK_ROW_COPIES; the launch picks one
+// per plan, kernels/tma_operands.h; fp32 D's always by the compute warps), on every SM and on 5,
+// where each block finishes several tiles and hands the copying warp one tile's rows after
+// another.
 TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
@@ -921,7 +923,8 @@ TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
                 o.tile = tile, o.avail_sms = sms;
                 Config c;
                 c.s = shape, c.cd = cd, c.unaligned = unaligned, c.alpha = 0.75f;
-                c.in = c.out = ++variant % 2 == 0 ? DType::kBF16 : DType::kF16;
+                c.in = ++variant % 2 == 0 ? DType::kBF16 : DType::kF16;
+                c.out = variant % 3 == 0 ? DType::kF32 : c.in;  // fp32: the compute warps
                 c.ldd_extra = 8, c.stride_d_extra = 24;
                 ExpectCorrect(c, o, NextSeed(), /*only_d=*/true);
               }

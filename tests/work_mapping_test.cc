@@ -478,3 +478,24 @@ TEST(TmaRowCopies, CopyingWarpWhereBlocksFinishSeveralTiles) {
         << p->grid_blocks << " blocks";
   }
 }
+
+// Which D the epilogue writes by its rows' bulk copies, and who issues them (RowsOf): never with
+// beta != 0; an fp32 D only where its rows are not 16-byte aligned, by the compute warps; a
+// 16-bit D always, by whom RowCopiesOf or STREAMK_ROW_COPIES says.
+TEST(TmaRowCopies, Fp32RowsOnlyWhereUnalignedAndSixteenBitAlways) {
+  using streamk::kernels::kRowsByComputeWarps;
+  using streamk::kernels::kRowsByCopyingWarp;
+  using streamk::kernels::RowsOf;
+  for (bool fp32 : {false, true}) {
+    for (bool aligned : {false, true}) EXPECT_EQ(RowsOf(fp32, 0.5f, aligned, 264, 132), 0);
+  }
+  EXPECT_EQ(RowsOf(true, 0.0f, false, 264, 132), kRowsByComputeWarps);
+  EXPECT_EQ(RowsOf(true, 0.0f, false, 264, 132, kRowsByCopyingWarp), kRowsByComputeWarps);
+  EXPECT_EQ(RowsOf(true, 0.0f, true, 264, 132), 0);
+  for (bool aligned : {false, true}) {
+    EXPECT_EQ(RowsOf(false, 0.0f, aligned, 264, 132), kRowsByCopyingWarp);
+    EXPECT_EQ(RowsOf(false, 0.0f, aligned, 263, 132), kRowsByComputeWarps);
+    EXPECT_EQ(RowsOf(false, 0.0f, aligned, 264, 132, kRowsByComputeWarps), kRowsByComputeWarps);
+    EXPECT_EQ(RowsOf(false, 0.0f, aligned, 263, 132, kRowsByCopyingWarp), kRowsByCopyingWarp);
+  }
+}
