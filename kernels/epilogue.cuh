@@ -106,8 +106,10 @@ struct Epilogue {
   }
 
   // D = alpha * acc + beta * C through TMA copies: `d` (and `c` where beta != 0) map D (C) as a
-  // {n, m, batch} tensor, box kTileM rows x 128 bytes of columns (64 16-bit elements, 32 fp32),
-  // 128-byte swizzle (launch.cu). The stage holds kTileN / 64 boxes: a 16-bit tile in one round,
+  // {d_cols, m, batch} tensor, box kTileM rows x 128 bytes of columns (64 16-bit elements, 32
+  // fp32), 128-byte swizzle (launch.cu). d_cols is n, or with beta == 0 n rounded down to 16 bytes,
+  // and then each thread of the first kTileM stores its row's rest, columns [d_cols, n), from the
+  // staged boxes (StoreRest). The stage holds kTileN / 64 boxes: a 16-bit tile in one round,
   // an fp32 tile in two of half its columns each. Per round, with beta != 0, thread 0 first loads
   // the round's boxes of C on mbarrier `bar` (shared address, freshly initialized for one arrival
   // per round by the caller; round r waits for parity r), zero-filled outside C. Every thread then
@@ -122,12 +124,15 @@ struct Epilogue {
   template <class Mainloop, typename T>
   __device__ static void RunTma(char* smem, const typename Mainloop::Accumulators& acc, float alpha,
                                 float beta, const CUtensorMap* d, const CUtensorMap* c,
-                                uint32_t bar, int n, int batch, int tile_m0, int tile_n0) {
+                                uint32_t bar, const GemmKernelArgs& args, int m, int n,
+                                int d_cols, int batch, int tile_m0, int tile_n0) {
     static_assert(Mainloop::kMI == 1 && Mainloop::kColumnBlocks && Mainloop::kBN == kTileN,
                   "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows");
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16-bit or fp32 D");
     char* boxes = AlignedBoxes(smem);
+    const Rest rest{args, m, n, d_cols, batch, tile_m0, tile_n0};
     TmaRound<Mainloop, T, 0>(boxes, acc, alpha, beta, d, c, bar, batch, tile_m0, tile_n0);
+    StoreRest<T, 0>(boxes, rest);
     if constexpr (sizeof(T) == 4) {
       if (tile_n0 + kRoundCols<T> >= n) return;
       if (beta != 0.0f) {
@@ -142,6 +147,7 @@ struct Epilogue {
         StageBoxesAsRead<Mainloop, T, 0>(boxes, acc, alpha);
         IssueStores<T, 1>(boxes, d, batch, tile_m0, tile_n0);
       }
+      StoreRest<T, 1>(boxes, rest);
     }
   }
 
@@ -251,6 +257,30 @@ struct Epilogue {
       StageTile<Mainloop, T, false, kRound>(boxes, acc, alpha, 0.0f);
     }
     IssueStores<T, kRound>(boxes, d, batch, tile_m0, tile_n0);
+  }
+
+  struct Rest {  // RunTma's arguments for StoreRest
+    const GemmKernelArgs& args;
+    int m, n, d_cols, batch, tile_m0, tile_n0;
+  };
+  // The columns [d_cols, n) of round kRound's rows that the tensor d does not hold (fewer than 16
+  // bytes a row: TensorColumnsOf, tma_operands.h), from the staged boxes: thread r stores row r.
+  // Every thread has staged the round (IssueStores' barrier), and each reads its row before it
+  // next synchronizes, so before the boxes are written again.
+  template <typename T, int kRound>
+  __device__ static void StoreRest(const char* boxes, const Rest& r) {
+    const int col = r.d_cols - r.tile_n0 - kRound * kRoundCols<T>;  // within the round
+    const int row = threadIdx.x;
+    if (r.d_cols >= r.n || col < 0 || col >= kRoundCols<T> || row >= kTileM ||
+        r.tile_m0 + row >= r.m)
+      return;
+    const int chunk = (col % kBoxElements<T>) * static_cast<int>(sizeof(T)) / 16;
+    const char* staged =
+        boxes + (col / kBoxElements<T>) * kBoxBytes + row * 128 + ((chunk ^ (row & 7)) << 4);
+    T* const to = static_cast<T*>(r.args.d) + r.batch * r.args.stride_d +
+                  static_cast<int64_t>(r.tile_m0 + row) * r.args.ldd + r.d_cols;
+    StoreEnd(reinterpret_cast<char*>(to), staged, 0,
+             (r.n - r.d_cols) * static_cast<int>(sizeof(T)));
   }
 
   // Hands round kRound's staged boxes to the TMA unit (after every thread's writes). fp32 boxes

@@ -164,33 +164,35 @@ cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const vo
 // A row-major m x n matrix (C or D) as a {n, m, batch} tensor for the epilogue's TMA copies
 // (tma_operands.h): box 128 bytes of columns (64 16-bit elements, 32 fp32) x a block's rows of
 // the tile, 128-byte swizzle.
-bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t ld, int64_t stride,
-                        const Plan& plan) {
+bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t cols, int64_t ld,
+                        int64_t stride, const Plan& plan) {
   const EncodeTiledFn encode = EncodeTiled();
-  if (encode == nullptr || ptr == nullptr) return false;
-  return EncodeTensor(encode, map, type, ptr, plan.n, plan.m, plan.batch > 1 ? plan.batch : 1, ld,
+  if (encode == nullptr || ptr == nullptr || cols < 1) return false;
+  return EncodeTensor(encode, map, type, ptr, cols, plan.m, plan.batch > 1 ? plan.batch : 1, ld,
                       stride, 128 / DTypeBytes(type), plan.tile_m / plan.cluster_m,
                       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE) == CUDA_SUCCESS;
 }
 
-// The epilogue's TMA maps: D (tma->d_store) and, with beta != 0, C (tma->c_load). None for rows
-// whose n elements end inside a 16-byte chunk, or a C or D the driver cannot describe (rows or
-// batch entries not 16-byte aligned). The TMA unit writes whole 16-byte chunks: a box that
-// crosses n overwrote the elements from n up to the next 16-byte boundary
+// The epilogue's TMA maps: D (tma->d_store) and, with beta != 0, C (tma->c_load), of
+// TensorColumnsOf's columns. None where those are none, or for a C or D the driver cannot describe
+// (rows or batch entries not 16-byte aligned). The TMA unit writes whole 16-byte chunks: a box
+// that crosses n overwrote the elements from n up to the next 16-byte boundary
 // (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue 11583), and those may
-// belong to another matrix (D a column slice of a wider one). Without the maps, a D with beta ==
-// 0 is written by bulk copies of its rows' 16-byte chunks where RowsOf says (d_rows; for a 16-bit
-// D, STREAMK_ROW_COPIES=compute or warp forces who issues them, for tests and measurements); the
-// rest by the epilogue's own loads and stores.
+// belong to another matrix (D a column slice of a wider one); so the tensor ends at a 16-byte
+// boundary. Without the maps, a D with beta == 0 is written by bulk copies of its rows' 16-byte
+// chunks where RowsOf says (d_rows; for a 16-bit D, STREAMK_ROW_COPIES=compute or warp forces who
+// issues them, for tests and measurements); the rest by the epilogue's own loads and stores.
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = tma->d_rows = 0;
+  const int64_t cols = TensorColumnsOf(plan.n, DTypeBytes(args.output), args.beta);
   const bool tensor =
-      plan.n * DTypeBytes(args.output) % 16 == 0 && args.cd_vectors &&
-      EncodeOutputMatrix(&tma->d, args.output, args.d, args.ldd, args.stride_d, plan) &&
+      args.cd_vectors &&
+      EncodeOutputMatrix(&tma->d, args.output, args.d, cols, args.ldd, args.stride_d, plan) &&
       (args.beta == 0.0f ||
-       EncodeOutputMatrix(&tma->c, args.output, args.c, args.ldc, args.stride_c, plan));
+       EncodeOutputMatrix(&tma->c, args.output, args.c, cols, args.ldc, args.stride_c, plan));
   if (tensor) {
     tma->d_store = 1;
+    tma->d_cols = static_cast<int>(cols);
     tma->c_load = args.beta != 0.0f;
   } else {
     const char* forced = std::getenv("STREAMK_ROW_COPIES");

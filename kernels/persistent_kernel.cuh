@@ -154,16 +154,17 @@ struct StreamKGemm {
         const float beta = tma->c_load ? a.beta : 0.0f;
         if (a.output == DType::kBF16) {
           Epi::template RunTma<Mainloop, __nv_bfloat16>(smem + kEpilogueOffset, acc, a.alpha,
-                                                         beta, &tma->d, &tma->c, bar, p.n,
-                                                         c.batch, tile_m0, tile_n0);
+                                                         beta, &tma->d, &tma->c, bar, a, p.m,
+                                                         p.n, tma->d_cols, c.batch, tile_m0,
+                                                         tile_n0);
         } else if (a.output == DType::kF32) {
           Epi::template RunTma<Mainloop, float>(smem + kEpilogueOffset, acc, a.alpha, beta,
-                                                &tma->d, &tma->c, bar, p.n, c.batch, tile_m0,
-                                                tile_n0);
+                                                &tma->d, &tma->c, bar, a, p.m, p.n, tma->d_cols,
+                                                c.batch, tile_m0, tile_n0);
         } else {
           Epi::template RunTma<Mainloop, __half>(smem + kEpilogueOffset, acc, a.alpha, beta,
-                                                 &tma->d, &tma->c, bar, p.n, c.batch, tile_m0,
-                                                 tile_n0);
+                                                 &tma->d, &tma->c, bar, a, p.m, p.n, tma->d_cols,
+                                                 c.batch, tile_m0, tile_n0);
         }
         return;
       }

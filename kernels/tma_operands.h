@@ -8,10 +8,11 @@
 //     128-byte swizzle: one box is one 64-wide part of the tile; tile side / 64 boxes (fewer for
 //     a partial tile) make the tile.
 // Elements outside the tensor (m, n or k tails) are filled with zeros by the TMA unit.
-// D, where the epilogue stores it by TMA (d_store: rows of n elements a multiple of 16 bytes;
-// launch.cu), is a {n, m, batch} tensor, box {128 bytes of columns, a block's tile rows, 1},
-// 128-byte swizzle (Epilogue::RunTma); stores outside it are clipped. With beta != 0 the epilogue
-// then loads C the same way (c_load), zero-filled outside. A D whose rows do not allow that is
+// D, where the epilogue stores it by TMA (d_store: 16-byte aligned rows; launch.cu), is a
+// {d_cols, m, batch} tensor, box {128 bytes of columns, a block's tile rows, 1}, 128-byte
+// swizzle (Epilogue::RunTma); stores outside it are clipped. d_cols is n, or with beta == 0 n
+// rounded down to 16 bytes (TensorColumnsOf), the rest of each row stored by the compute threads.
+// With beta != 0 the epilogue then loads C the same way (c_load), zero-filled outside. A D whose rows do not allow that is
 // written, where beta == 0, by a bulk copy per row of its 16-byte chunks (d_rows;
 // Epilogue::RunRows and CopyRows).
 #pragma once
@@ -34,6 +35,19 @@ namespace streamk::kernels {
 enum RowCopies { kRowsByComputeWarps = 1, kRowsByCopyingWarp = 2 };
 constexpr int RowCopiesOf(int64_t tiles, int64_t blocks) {
   return tiles >= 2 * blocks ? kRowsByCopyingWarp : kRowsByComputeWarps;
+}
+
+// The columns of a D with aligned rows (n of them, `bytes` each) that the TMA unit stores as a
+// tensor (TmaOperands::d_cols), 0 for none. Where n elements end inside a 16-byte chunk, the
+// tensor stops at the chunk before (the TMA unit writes whole chunks: a box that crossed n
+// overwrote the elements up to the next 16-byte boundary, GemmGpu.EpilogueWritesOnlyDsEntries),
+// and the compute threads store the rest, fewer than 16 bytes a row, from the staged boxes; only
+// with beta == 0, since C's rest would be missing from the boxes. GPT-2's logits for 512 tokens,
+// n = 50257 in rows of 50264, took 74.9 us with the rows' bulk copies (d_rows) against 63.5 at
+// n = 50304 through the tensor (run 197).
+constexpr int64_t TensorColumnsOf(int64_t n, int bytes, float beta) {
+  if (n * bytes % 16 == 0) return n;
+  return beta == 0.0f ? n * bytes / 16 * 16 / bytes : 0;
 }
 
 // TmaOperands::d_rows for a D the TMA unit cannot store as a tensor: 0 where the epilogue's own
@@ -109,6 +123,7 @@ struct TmaOperands {
   CUtensorMap d;    // valid where d_store
   CUtensorMap c;    // valid where c_load
   int d_store = 0;  // 1: the epilogue writes D through `d`
+  int d_cols = 0;   // d's columns (TensorColumnsOf): n, or fewer with a rest the threads store
   int c_load = 0;   // 1: ... and reads C through `c` (beta != 0)
   // No d_store, beta 0: the epilogue writes D by row bulk copies, issued by the compute warps
   // (kRowsByComputeWarps) or, for a 16-bit D only, by the copying warp (kRowsByCopyingWarp).
