@@ -152,8 +152,9 @@ struct Epilogue {
   }
 
   // D = alpha * acc (beta == 0) for a D that the TMA unit cannot store as a tensor: rows not
-  // 16-byte aligned (GemmKernelArgs::cd_vectors false: any leading dimension or address), or n
-  // elements not a multiple of 16 bytes (GPT-2's 50257 logits per token). Each of the tile's rows
+  // 16-byte aligned (GemmKernelArgs::cd_vectors false: any leading dimension or address, GPT-2's
+  // 50257 logits per token in packed rows), or aligned rows of fewer than 16 bytes (aligned rows
+  // of more go through RunTma, TensorColumnsOf). Each of the tile's rows
   // is staged at the offset its first element has within 16 bytes of global memory, so that all of
   // the row but at most 15 bytes at either end lies in whole 16-byte chunks; one bulk copy per
   // row (sm90::BulkStore) writes those asynchronously, as RunTma's stores do, and the warp stores

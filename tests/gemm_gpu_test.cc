@@ -899,13 +899,14 @@ class ScopedEnv {
 // A D the TMA unit cannot store as a tensor, with beta 0, is written on sm_90a by a bulk copy of
 // each row's 16-byte chunks and element stores at the row's ends (Epilogue::RunRows): rows one
 // element longer than n and D one element into its buffer (each row at another offset within 16
-// bytes), or aligned rows of n elements not a multiple of 16 bytes. fp16, bf16 and fp32 D (its
-// unaligned rows in two rounds of half a tile's columns; RowsOf), every kernel configuration,
-// mode and reduction, D's layouts, a batch, and nothing written outside D; a 16-bit D's copies
-// issued by the compute warps and by the copying warp (STREAMK_ROW_COPIES; the launch picks one
-// per plan, kernels/tma_operands.h; fp32 D's always by the compute warps), on every SM and on 5,
-// where each block finishes several tiles and hands the copying warp one tile's rows after
-// another.
+// bytes). Aligned rows of n elements not a multiple of 16 bytes go through the TMA store up to
+// the last 16-byte boundary, the rest by the threads' stores (Epilogue::StoreRest). fp16, bf16
+// and fp32 D (its unaligned rows in two rounds of half a tile's columns; RowsOf), every kernel
+// configuration, mode and reduction, D's layouts, a batch, and nothing written outside D; a
+// 16-bit D's copies issued by the compute warps and by the copying warp (STREAMK_ROW_COPIES; the
+// launch picks one per plan, kernels/tma_operands.h; fp32 D's always by the compute warps), on
+// every SM and on 5, where each block finishes several tiles and hands the copying warp one
+// tile's rows after another.
 TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
