@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Session 36's tables. Run in this folder: python3 summary.py > summary.txt
 
-1. streamk-trace's untraced medians (us) of runs 196-199: before (c1118bc) and after,
+1. streamk-trace's untraced medians (us) of runs 196-201: before (c1118bc) and after,
    three rounds alternating in each call; the median of the three rounds per build.
 2. Run 199's streamk-bench, fp32 D: auto's time packed over padded, and cuBLAS over auto.
 """
@@ -25,7 +25,7 @@ def traces(run):
     return times
 
 
-for run in ("run196", "run197", "run198", "run199"):
+for run in ("run196", "run197", "run198", "run199", "run200", "run201"):
     t = traces(run)
     builds = sorted({b for b, _ in t}, key=lambda b: (not b.startswith("before"), b))
     shapes = list(dict.fromkeys(s for _, s in t))
@@ -60,3 +60,20 @@ for n in names:
     print(f"{n:20s}{a:10.1f}{b:10.1f}{a / b:9.3f}{c:20.2f}")
 g = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
 print(f"{'geomean':20s}{'':10s}{'':10s}{g(ratios):9.3f}{g(cub):20.2f}")
+
+# 3. Run 200's padded shapes (rows of a multiple of 8 elements) against the last run of each
+#    before it on other lent machines: fp16 and bf16 run 195 (session 35), fp32 run 199.
+print()
+print("## run200: streamk-bench padded, auto (us), against run 195 (fp16, bf16) and run 199 (fp32)")
+earlier = {"fp16": "../2026-11-22-h200-warp/run195/padded-fp16.csv",
+           "bf16": "../2026-11-22-h200-warp/run195/padded-bf16.csv",
+           "fp32": "run199/padded-fp32.csv"}
+for dt, path in earlier.items():
+    now, then = bench(f"run200/padded-{dt}.csv"), bench(path)
+    print(f"{dt}: {'shape':18s}{'before':>10s}{'run200':>10s}{'ratio':>8s}{'cuBLAS/auto':>13s}")
+    rs = []
+    for n in dict.fromkeys(k for k, _ in now):
+        a, b = then[(n, "auto")], now[(n, "auto")]
+        rs.append(b / a)
+        print(f"      {n:18s}{a:10.1f}{b:10.1f}{b / a:8.3f}{now[(n, 'cublas')] / b:13.2f}")
+    print(f"      {'geomean':18s}{'':20s}{g(rs):8.3f}")
