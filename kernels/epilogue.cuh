@@ -153,22 +153,22 @@ struct Epilogue {
 
   // D = alpha * acc (beta == 0) for a D that the TMA unit cannot store as a tensor: rows not
   // 16-byte aligned (GemmKernelArgs::cd_vectors false: any leading dimension or address, GPT-2's
-  // 50257 logits per token in packed rows), or aligned rows of fewer than 16 bytes (aligned rows
-  // of more go through RunTma, TensorColumnsOf). Each of the tile's rows
-  // is staged at the offset its first element has within 16 bytes of global memory, so that all of
-  // the row but at most 15 bytes at either end lies in whole 16-byte chunks; one bulk copy per
-  // row (sm90::BulkStore) writes those asynchronously, as RunTma's stores do, and the warp stores
-  // the ends (StoreEnd). A warp stages and writes only its own 16 rows (the wgmma fragments'
-  // rows), so nothing waits on another warp. An fp32 row (where RowsOf picks this: its rows are
-  // not aligned) is twice a 16-bit one, so it goes in two rounds of half the tile's columns
-  // (kRowRounds), each warp waiting for its own copies of the first before it stages the second. With `copies` the warp issues the bulk copies itself
-  // (lanes 0-15, a row each); without (16-bit D only), the caller hands them to the copying warp
-  // (CopyRows). Run's synchronous stores, 8 columns per thread where rows allowed, took 568.5 us
-  // for GPT-2's logits of 4096 tokens, and per element (unaligned rows) 833.6 (run 178); this,
+  // 50257 logits per token in packed rows), or aligned rows of fewer than 16 bytes (aligned rows of
+  // more go through RunTma, TensorColumnsOf). Each of the tile's rows is staged at the offset its
+  // first element has within 16 bytes of global memory, so that all of the row but at most 15 bytes
+  // at either end lies in whole 16-byte chunks; one bulk copy per row (sm90::BulkStore) writes
+  // those asynchronously, as RunTma's stores do, and the warp stores the ends (StoreEnd). A warp
+  // stages and writes only its own 16 rows (the wgmma fragments' rows), so nothing waits on another
+  // warp. An fp32 row (where RowsOf picks this: its rows are not aligned) is twice a 16-bit one, so
+  // it goes in two rounds of half the tile's columns (kRowRounds), each warp waiting for its own
+  // copies of the first before it stages the second. With `copies` the warp issues the bulk copies
+  // itself (lanes 0-15, a row each); without (16-bit D only), the caller hands them to the copying
+  // warp (CopyRows). Run's synchronous stores, 8 columns per thread where rows allowed, took 568.5
+  // us for GPT-2's logits of 4096 tokens, and per element (unaligned rows) 833.6 (run 178); this,
   // with the copies, 586.8 (run 180). With beta != 0 the caller runs Run: C read per element into
   // the staged rows made the 128 x 256 and 192 x 192 kernels spill registers (ptxas, sm_90a,
-  // session 34). The caller has made the stage free and waits again before its next use and
-  // before the block exits.
+  // session 34). The caller has made the stage free and waits again before its next use and before
+  // the block exits.
   template <class Mainloop, typename T>
   __device__ static void RunRows(char* smem, const typename Mainloop::Accumulators& acc,
                                  float alpha, const GemmKernelArgs& args, int m, int n, int batch,

@@ -8,12 +8,12 @@
 //     128-byte swizzle: one box is one 64-wide part of the tile; tile side / 64 boxes (fewer for
 //     a partial tile) make the tile.
 // Elements outside the tensor (m, n or k tails) are filled with zeros by the TMA unit.
-// D, where the epilogue stores it by TMA (d_store: 16-byte aligned rows; launch.cu), is a
-// {d_cols, m, batch} tensor, box {128 bytes of columns, a block's tile rows, 1}, 128-byte
-// swizzle (Epilogue::RunTma); stores outside it are clipped. d_cols is n, or with beta == 0 n
-// rounded down to 16 bytes (TensorColumnsOf), the rest of each row stored by the compute threads.
-// With beta != 0 the epilogue then loads C the same way (c_load), zero-filled outside. A D whose rows do not allow that is
-// written, where beta == 0, by a bulk copy per row of its 16-byte chunks (d_rows;
+// D, where the epilogue stores it by TMA (d_store: 16-byte aligned rows; launch.cu), is a {d_cols,
+// m, batch} tensor, box {128 bytes of columns, a block's tile rows, 1}, 128-byte swizzle
+// (Epilogue::RunTma); stores outside it are clipped. d_cols is n, or with beta == 0 n rounded down
+// to 16 bytes (TensorColumnsOf), the rest of each row stored by the compute threads. With beta != 0
+// the epilogue then loads C the same way (c_load), zero-filled outside. A D whose rows do not allow
+// that is written, where beta == 0, by a bulk copy per row of its 16-byte chunks (d_rows;
 // Epilogue::RunRows and CopyRows).
 #pragma once
 
