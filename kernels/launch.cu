@@ -161,9 +161,9 @@ cudaError_t EncodeOperand(CUtensorMap* map, int* broadcast, DType type, const vo
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-// A row-major m x n matrix (C or D) as a {n, m, batch} tensor for the epilogue's TMA copies
-// (tma_operands.h): box 128 bytes of columns (64 16-bit elements, 32 fp32) x a block's rows of
-// the tile, 128-byte swizzle.
+// A row-major m x n matrix (C or D) as a {cols, m, batch} tensor for the epilogue's TMA copies
+// (tma_operands.h; cols: TensorColumnsOf): box 128 bytes of columns (64 16-bit elements, 32
+// fp32) x a block's rows of the tile, 128-byte swizzle.
 bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t cols, int64_t ld,
                         int64_t stride, const Plan& plan) {
   const EncodeTiledFn encode = EncodeTiled();
