@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "tma_operands.h"
 #include "work_mapping.h"
 
 namespace streamk {
@@ -55,6 +56,53 @@ std::string Bytes(int64_t b) {
 }
 
 }  // namespace
+
+std::string DescribeOutputWrites(const Plan& plan, DType output, float beta, int64_t ldd,
+                                 bool tma_kernel) {
+  const int bytes = DTypeBytes(output);
+  const int64_t chunk = 16 / bytes;  // elements in 16 bytes
+  const bool aligned = ldd * bytes % 16 == 0;
+  const int64_t cols = aligned ? kernels::TensorColumnsOf(plan.n, bytes, beta) : 0;
+  std::string rows = absl::StrFormat("%s D in rows of %d elements", DTypeName(output), ldd);
+  if (!aligned) {
+    absl::StrAppendFormat(&rows, ", not 16-byte aligned; rows of a multiple of %d would be",
+                          chunk);
+  } else if (plan.n < chunk) {
+    absl::StrAppendFormat(&rows, ": n = %d holds no whole 16 bytes", plan.n);
+  }
+  const char* const c_too = beta != 0.0f ? " and read C" : "";
+  if (!tma_kernel) {
+    return absl::StrFormat("the epilogue's own stores%s, %s (%s)", c_too,
+                           aligned ? "16 bytes at a time" : "element by element", rows);
+  }
+  if (cols == plan.n) {
+    return absl::StrFormat("TMA stores from swizzled boxes%s (%s)",
+                           beta != 0.0f ? ", C loaded by TMA" : "", rows);
+  }
+  if (cols > 0) {
+    return absl::StrFormat(
+        "TMA stores of columns 0-%d, the compute threads storing the last %d of each row (%s: "
+        "n ends inside a 16-byte chunk)",
+        cols - 1, plan.n - cols, rows);
+  }
+  const int by = kernels::RowsOf(output == DType::kF32, beta, aligned, plan.tiles,
+                                 plan.grid_blocks);
+  if (by == kernels::kRowsByCopyingWarp) {
+    return absl::StrFormat(
+        "a bulk copy per row, issued by the copying warp (%d tiles on %d blocks), the rows' "
+        "ends by the compute warps (%s)",
+        plan.tiles, plan.grid_blocks, rows);
+  }
+  if (by == kernels::kRowsByComputeWarps) {
+    return absl::StrFormat("a bulk copy per row%s, issued by the compute warps, and the rows' "
+                           "ends (%s)",
+                           output == DType::kF32 ? " in two rounds a tile" : "", rows);
+  }
+  return absl::StrFormat(
+      "the epilogue's own stores%s, %s (%s%s)", c_too,
+      aligned ? "16 bytes at a time where the row allows" : "element by element", rows,
+      beta != 0.0f ? "; the rows' bulk copies and a TMA store short of n take beta 0 only" : "");
+}
 
 std::ostream& operator<<(std::ostream& os, const Plan& plan) { return os << PlanSummary(plan); }
 

@@ -164,5 +164,36 @@ TEST(DeviceSpec, PresetsAndUnknownNames) {
   EXPECT_NE(bad.status().message().find("v100"), std::string::npos);
 }
 
+// streamk-plan's epilogue line names the path the launch takes for D (kernels/tma_operands.h):
+// GPT-2's logits (4096 x 50257 x 768 on the H200 model) packed, padded to rows of 50264 or 50260,
+// with an aligned vocabulary, in fp32, with beta, and on the portable kernels.
+TEST(PlanPrint, EpilogueLineNamesHowDIsWritten) {
+  Problem pr;
+  pr.m = 4096, pr.n = 50257, pr.k = 768;
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec());
+  ASSERT_TRUE(p.ok());
+  ASSERT_GE(p->tiles, 2 * p->grid_blocks);
+  auto says = [&](DType out, float beta, int64_t ldd, bool tma, const std::string& want) {
+    const std::string line = DescribeOutputWrites(*p, out, beta, ldd, tma);
+    EXPECT_NE(line.find(want), std::string::npos) << line;
+  };
+  says(DType::kF16, 0, 50257, true, "a bulk copy per row, issued by the copying warp");
+  says(DType::kF16, 0, 50257, true, "not 16-byte aligned; rows of a multiple of 8 would be");
+  says(DType::kF16, 0, 50264, true,
+       "TMA stores of columns 0-50255, the compute threads storing the last 1 of each row");
+  says(DType::kF32, 0, 50260, true,
+       "TMA stores of columns 0-50255, the compute threads storing the last 1 of each row");
+  says(DType::kF32, 0, 50257, true, "a bulk copy per row in two rounds a tile, issued by the "
+                                    "compute warps");
+  says(DType::kF16, 0.5f, 50257, true, "the epilogue's own stores and read C, element by element");
+  says(DType::kF16, 0.5f, 50264, true, "16 bytes at a time where the row allows");
+  says(DType::kF16, 0, 50257, false, "the epilogue's own stores, element by element");
+  pr.n = 50304;
+  p = MakePlan(pr, H200Spec());
+  ASSERT_TRUE(p.ok());
+  says(DType::kF16, 0, 50304, true, "TMA stores from swizzled boxes (fp16 D in rows of 50304");
+  says(DType::kBF16, 1, 50304, true, "TMA stores from swizzled boxes, C loaded by TMA");
+}
+
 }  // namespace
 }  // namespace streamk

@@ -19,6 +19,7 @@
 #include "streamk/device_spec.h"
 #include "decomposition_flags.h"
 #include "flag_names.h"
+#include "launch.h"
 #include "streamk/plan_print.h"
 #include "streamk/planner.h"
 
@@ -40,6 +41,11 @@ ABSL_FLAG(std::string, reduction, "",
           "deterministic | atomic | separate (empty: the planner picks a deterministic one)");
 ABSL_FLAG(int, batch, 1, "batch count");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
+ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
+ABSL_FLAG(int64_t, ldd, 0,
+          "D's leading dimension (elements between rows of the row-major M x N D; default N, "
+          "packed): the report's epilogue line says how the launch writes such a D");
+ABSL_FLAG(double, beta, 0, "beta (D = alpha A B + beta C; C laid out as D) for the epilogue line");
 ABSL_FLAG(bool, json, false, "print one JSON object instead of the text report");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
 ABSL_FLAG(std::string, repack, "auto",
@@ -108,6 +114,14 @@ int main(int argc, char** argv) {
   if (!dtype || *dtype == streamk::DType::kF32)
     return Fail(absl::StrCat("--dtype ", absl::GetFlag(FLAGS_dtype), ": must be fp16 or bf16"));
   problem.input = problem.output = *dtype;
+  if (const std::string out = absl::GetFlag(FLAGS_out_dtype); !out.empty()) {
+    const std::optional<streamk::DType> o = streamk::ParseDType(out);
+    if (!o) return Fail(absl::StrCat("--out-dtype ", out, ": must be fp16, bf16 or fp32"));
+    problem.output = *o;
+  }
+  const int64_t ldd = absl::GetFlag(FLAGS_ldd) == 0 ? problem.n : absl::GetFlag(FLAGS_ldd);
+  if (ldd < problem.n)
+    return Fail(absl::StrCat("--ldd ", ldd, ": must be at least N (", problem.n, ")"));
   // As gemm() sets them for packed K-major operands (the default layouts) on 256-byte-aligned
   // allocations: a row starts kFastRowBytes-aligned iff K x element bytes is a multiple of it.
   const int64_t row_bytes = problem.k * streamk::DTypeBytes(*dtype);
@@ -162,11 +176,19 @@ int main(int argc, char** argv) {
     out << streamk::PlanToSvg(*plan, streamk::KernelCost(*device, *plan), &why, device->name);
     if (!out) return Fail(absl::StrCat("--svg ", svg, ": cannot write"));
   }
+  // How the launch writes D: the TMA kernel runs plans of its tiles (Hopper presets).
+  const std::string epilogue = streamk::DescribeOutputWrites(
+      *plan, problem.output, static_cast<float>(absl::GetFlag(FLAGS_beta)), ldd,
+      streamk::kernels::ComputesTile(streamk::kernels::Arch::kSm90Tma, plan->tile_m,
+                                     plan->tile_n, plan->tile_k));
   if (absl::GetFlag(FLAGS_json)) {
-    std::cout << streamk::PlanToJson(*plan, &why, device->name) << "\n";
+    std::string json = streamk::PlanToJson(*plan, &why, device->name);
+    json.insert(json.rfind('}'), absl::StrCat(", \"epilogue\": \"", epilogue, "\""));
+    std::cout << json << "\n";
   } else {
     if (!device_note.empty()) std::cout << device_note << "\n";
-    std::cout << streamk::FormatPlan(*plan, &why, device->name);
+    std::cout << streamk::FormatPlan(*plan, &why, device->name) << "epilogue    " << epilogue
+              << "\n";
   }
   return 0;
 }

@@ -37,6 +37,14 @@ std::string PlanToJson(const Plan& plan, const PlanExplanation* why = nullptr,
 std::string PlanToSvg(const Plan& plan, const CostModel& cost, const PlanExplanation* why = nullptr,
                       const std::string& device_name = "");
 
+// How a launch of `plan` writes D, one line for streamk-plan's report: D row-major in rows of
+// `ldd` elements of `output` on a 16-byte aligned allocation (C alike where beta != 0), on the
+// sm_90a TMA kernel (`tma_kernel`) or the portable ones. It names the path gemm()'s launch takes
+// (TensorColumnsOf and RowsOf in kernels/tma_operands.h) and why; where D's layout costs speed, it
+// says what would not.
+std::string DescribeOutputWrites(const Plan& plan, DType output, float beta, int64_t ldd,
+                                 bool tma_kernel);
+
 // One line: "mode=streamk m=1536 n=1536 k=4096 tiles=144 dp_tiles=0 sk_tiles=144 ...".
 std::string PlanSummary(const Plan& plan);
 
