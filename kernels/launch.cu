@@ -184,9 +184,9 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t c
 // issues them, for tests and measurements); the rest by the epilogue's own loads and stores.
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = tma->d_rows = 0;
-  const int64_t cols = TensorColumnsOf(plan.n, DTypeBytes(args.output), args.beta);
+  const int64_t cols =
+      TensorColumnsOf(plan.n, DTypeBytes(args.output), args.beta, args.cd_vectors);
   const bool tensor =
-      args.cd_vectors &&
       EncodeOutputMatrix(&tma->d, args.output, args.d, cols, args.ldd, args.stride_d, plan) &&
       (args.beta == 0.0f ||
        EncodeOutputMatrix(&tma->c, args.output, args.c, cols, args.ldc, args.stride_c, plan));

@@ -37,15 +37,17 @@ constexpr int RowCopiesOf(int64_t tiles, int64_t blocks) {
   return tiles >= 2 * blocks ? kRowsByCopyingWarp : kRowsByComputeWarps;
 }
 
-// The columns of a D with aligned rows (n of them, `bytes` each) that the TMA unit stores as a
-// tensor (TmaOperands::d_cols), 0 for none. Where n elements end inside a 16-byte chunk, the
-// tensor stops at the chunk before (the TMA unit writes whole chunks: a box that crossed n
-// overwrote the elements up to the next 16-byte boundary, GemmGpu.EpilogueWritesOnlyDsEntries),
-// and the compute threads store the rest, fewer than 16 bytes a row, from the staged boxes; only
-// with beta == 0, since C's rest would be missing from the boxes. GPT-2's logits for 512 tokens,
-// n = 50257 in rows of 50264, took 74.9 us with the rows' bulk copies (d_rows) against 63.5 at
-// n = 50304 through the tensor (run 197).
-constexpr int64_t TensorColumnsOf(int64_t n, int bytes, float beta) {
+// The columns of a D (n of them, `bytes` each) that the TMA unit stores as a tensor
+// (TmaOperands::d_cols), 0 for none: none unless its rows are 16-byte aligned (`rows_aligned`:
+// address, leading dimension and batch stride; GemmKernelArgs::cd_vectors). Where n elements end
+// inside a 16-byte chunk, the tensor stops at the chunk before (the TMA unit writes whole chunks: a
+// box that crossed n overwrote the elements up to the next 16-byte boundary,
+// GemmGpu.EpilogueWritesOnlyDsEntries), and the compute threads store the rest, fewer than 16 bytes
+// a row, from the staged boxes; only with beta == 0, since C's rest would be missing from the
+// boxes. GPT-2's logits for 512 tokens, n = 50257 in rows of 50264, took 74.9 us with the rows'
+// bulk copies (d_rows) against 63.5 at n = 50304 through the tensor (run 197).
+constexpr int64_t TensorColumnsOf(int64_t n, int bytes, float beta, bool rows_aligned) {
+  if (!rows_aligned) return 0;
   if (n * bytes % 16 == 0) return n;
   return beta == 0.0f ? n * bytes / 16 * 16 / bytes : 0;
 }

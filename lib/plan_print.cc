@@ -62,7 +62,7 @@ std::string DescribeOutputWrites(const Plan& plan, DType output, float beta, int
   const int bytes = DTypeBytes(output);
   const int64_t chunk = 16 / bytes;  // elements in 16 bytes
   const bool aligned = ldd * bytes % 16 == 0;
-  const int64_t cols = aligned ? kernels::TensorColumnsOf(plan.n, bytes, beta) : 0;
+  const int64_t cols = kernels::TensorColumnsOf(plan.n, bytes, beta, aligned);
   std::string rows = absl::StrFormat("%s D in rows of %d elements", DTypeName(output), ldd);
   if (!aligned) {
     absl::StrAppendFormat(&rows, ", not 16-byte aligned; rows of a multiple of %d would be",

@@ -479,21 +479,22 @@ TEST(TmaRowCopies, CopyingWarpWhereBlocksFinishSeveralTiles) {
   }
 }
 
-// The columns of a D with aligned rows that the TMA unit stores as a tensor: all of them where n
-// elements end on a 16-byte boundary; else, with beta == 0, those up to the last boundary before
-// n (the threads store the rest), and none with beta != 0.
+// The columns of a D that the TMA unit stores as a tensor: none unless its rows are aligned; all
+// of them where n elements end on a 16-byte boundary; else, with beta == 0, those up to the last
+// boundary before n (the threads store the rest), and none with beta != 0.
 TEST(TmaRowCopies, TensorStopsAtTheLastSixteenByteBoundaryBeforeN) {
   using streamk::kernels::TensorColumnsOf;
-  EXPECT_EQ(TensorColumnsOf(50304, 2, 0.0f), 50304);
-  EXPECT_EQ(TensorColumnsOf(50304, 2, 1.0f), 50304);
-  EXPECT_EQ(TensorColumnsOf(50257, 2, 0.0f), 50256);
-  EXPECT_EQ(TensorColumnsOf(50257, 4, 0.0f), 50256);
-  EXPECT_EQ(TensorColumnsOf(50259, 4, 0.0f), 50256);
-  EXPECT_EQ(TensorColumnsOf(50260, 4, 0.0f), 50260);
-  EXPECT_EQ(TensorColumnsOf(50257, 2, 0.5f), 0);
-  EXPECT_EQ(TensorColumnsOf(7, 2, 0.0f), 0);  // no whole chunk: the rows' copies
-  EXPECT_EQ(TensorColumnsOf(9, 2, 0.0f), 8);
-  EXPECT_EQ(TensorColumnsOf(3, 4, 0.0f), 0);
+  EXPECT_EQ(TensorColumnsOf(50304, 2, 0.0f, true), 50304);
+  EXPECT_EQ(TensorColumnsOf(50304, 2, 1.0f, true), 50304);
+  EXPECT_EQ(TensorColumnsOf(50257, 2, 0.0f, true), 50256);
+  EXPECT_EQ(TensorColumnsOf(50257, 4, 0.0f, true), 50256);
+  EXPECT_EQ(TensorColumnsOf(50259, 4, 0.0f, true), 50256);
+  EXPECT_EQ(TensorColumnsOf(50260, 4, 0.0f, true), 50260);
+  EXPECT_EQ(TensorColumnsOf(50257, 2, 0.5f, true), 0);
+  EXPECT_EQ(TensorColumnsOf(7, 2, 0.0f, true), 0);  // no whole chunk: the rows' copies
+  EXPECT_EQ(TensorColumnsOf(9, 2, 0.0f, true), 8);
+  EXPECT_EQ(TensorColumnsOf(3, 4, 0.0f, true), 0);
+  EXPECT_EQ(TensorColumnsOf(50304, 2, 0.0f, false), 0);  // unaligned rows: the rows' copies
 }
 
 // Which D the epilogue writes by its rows' bulk copies, and who issues them (RowsOf): never with
