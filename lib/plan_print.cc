@@ -243,7 +243,8 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
   return s;
 }
 
-std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::string& device) {
+std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::string& device,
+                       const std::string& epilogue) {
   const PeerStats peers = ComputePeerStats(p);
   std::string s = "{";
   auto field = [&s](std::string_view key, const std::string& value) {
@@ -301,6 +302,7 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
     }
     field("candidates", list + "]");
   }
+  if (!epilogue.empty()) field("epilogue", JsonString(epilogue));
   return s + "}";
 }
 

@@ -193,6 +193,10 @@ TEST(PlanPrint, EpilogueLineNamesHowDIsWritten) {
   ASSERT_TRUE(p.ok());
   says(DType::kF16, 0, 50304, true, "TMA stores from swizzled boxes (fp16 D in rows of 50304");
   says(DType::kBF16, 1, 50304, true, "TMA stores from swizzled boxes, C loaded by TMA");
+  const std::string line = DescribeOutputWrites(*p, DType::kF16, 0, 50304, true);
+  EXPECT_NE(PlanToJson(*p, nullptr, "H200", line).find("\"epilogue\": \"" + line + "\""),
+            std::string::npos);
+  EXPECT_EQ(PlanToJson(*p, nullptr, "H200").find("epilogue"), std::string::npos);
 }
 
 }  // namespace

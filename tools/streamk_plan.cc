@@ -182,9 +182,7 @@ int main(int argc, char** argv) {
       streamk::kernels::ComputesTile(streamk::kernels::Arch::kSm90Tma, plan->tile_m,
                                      plan->tile_n, plan->tile_k));
   if (absl::GetFlag(FLAGS_json)) {
-    std::string json = streamk::PlanToJson(*plan, &why, device->name);
-    json.insert(json.rfind('}'), absl::StrCat(", \"epilogue\": \"", epilogue, "\""));
-    std::cout << json << "\n";
+    std::cout << streamk::PlanToJson(*plan, &why, device->name, epilogue) << "\n";
   } else {
     if (!device_note.empty()) std::cout << device_note << "\n";
     std::cout << streamk::FormatPlan(*plan, &why, device->name) << "epilogue    " << epilogue

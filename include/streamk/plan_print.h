@@ -23,9 +23,10 @@ std::string FormatPlan(const Plan& plan, const PlanExplanation* why = nullptr,
 
 // One JSON object with every Plan field plus, when `why` is given, "predicted_us", "reason" and
 // "candidates": [{"name", "mode", "dp_tiles", "sk_tiles", "sk_blocks", "splits", "reduction",
-// "predicted_us", "feasible", "note"}].
+// "predicted_us", "feasible", "note"}], and when `epilogue` is not empty, "epilogue" (streamk-plan:
+// DescribeOutputWrites' line).
 std::string PlanToJson(const Plan& plan, const PlanExplanation* why = nullptr,
-                       const std::string& device_name = "");
+                       const std::string& device_name = "", const std::string& epilogue = "");
 
 // The plan as an SVG timeline: persistent blocks down, the cost model's predicted time across;
 // DP tiles, Stream-K k-slices coloured by tile (peers of a tile share a colour), waits for peers,
