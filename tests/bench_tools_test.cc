@@ -352,3 +352,13 @@ TEST(FlagNames, DashesInNamesReadAsUnderscores) {
       "-1",            "my-shapes.txt", "--x", "--",           "--not-a-flag"};
   for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(argv[i], want[i]) << "argument " << i;
 }
+
+TEST(FlagNames, HelpListsTheToolsOwnFlags) {
+  for (const char* file : {"/work/main/tools/streamk_plan.cc", "tools/streamk_bench.cc",
+                           "C:\\src\\tools\\streamk_fit.cc"})
+    EXPECT_TRUE(streamk::tools::IsToolFlagFile(file)) << file;
+  for (const char* file : {"/usr/include/absl/flags/parse.cc", "/work/main/tools/bench_report.cc",
+                           "/work/main/bench/streamk_gemm.cc", "streamk_plan.cc",
+                           "/work/main/mytools/streamk_plan.cc"})
+    EXPECT_FALSE(streamk::tools::IsToolFlagFile(file)) << file;
+}

@@ -3,6 +3,15 @@
 // README and most command lines spell them with dashes.
 #pragma once
 
+#include <string>
+#include <vector>
+
+#include "absl/flags/parse.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/match.h"
+#include "absl/strings/strip.h"
+#include "absl/strings/string_view.h"
+
 namespace streamk::tools {
 
 // Rewrites, in place, each dash inside a `--name` or `--name=value` argument's name to an
@@ -16,6 +25,39 @@ inline void AcceptDashedFlagNames(int argc, char** argv) {
     for (char* c = arg + 2; *c != '\0' && *c != '='; ++c)
       if (*c == '-') *c = '_';
   }
+}
+
+// Whether `--help` lists the flags defined in `file`: those of the tools' own sources
+// (tools/streamk_*.cc). Abseil's default lists the flags of a file named after the program, and
+// streamk-plan's are in streamk_plan.cc, so `--help` printed "No flags matched" for every tool.
+// Each tool links only its own flags; Abseil's (--flagfile, --fromenv, ...) stay in --helpfull.
+inline bool IsToolFlagFile(absl::string_view file) {
+  const size_t slash = file.find_last_of("/\\");
+  const absl::string_view dir = slash == absl::string_view::npos ? "" : file.substr(0, slash);
+  const absl::string_view name = slash == absl::string_view::npos ? file : file.substr(slash + 1);
+  const bool in_tools = dir == "tools" || absl::EndsWith(dir, "/tools") ||
+                        absl::EndsWith(dir, "\\tools");
+  return in_tools && absl::StartsWith(name, "streamk_");
+}
+
+// What every tool's main does with its arguments: `--help` lists the tool's flags, dashed names
+// are accepted, and Abseil parses (and exits on --help, an unknown flag or a bad value).
+// Returns the positional arguments, argv[0] first.
+inline std::vector<char*> ParseToolCommandLine(int argc, char** argv) {
+  absl::FlagsUsageConfig config;
+  config.contains_help_flags = IsToolFlagFile;
+  config.contains_helpshort_flags = IsToolFlagFile;
+  // "Flags from tools/streamk_plan.cc", not from the build machine's checkout path.
+  config.normalize_filename = [](absl::string_view file) {
+    const size_t tools = file.rfind("tools/");
+    if (tools != absl::string_view::npos) return std::string(file.substr(tools));
+    while (absl::ConsumePrefix(&file, "./") || absl::ConsumePrefix(&file, "/")) {
+    }
+    return std::string(file);
+  };
+  absl::SetFlagsUsageConfig(config);
+  AcceptDashedFlagNames(argc, argv);
+  return absl::ParseCommandLine(argc, argv);
 }
 
 }  // namespace streamk::tools

@@ -26,7 +26,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
@@ -235,8 +234,7 @@ int main(int argc, char** argv) {
   using namespace streamk::tools;
   absl::SetProgramUsageMessage(
       "streamk-bench: Stream-K vs data-parallel, split-K and cuBLAS on a GPU (see --help)");
-  streamk::tools::AcceptDashedFlagNames(argc, argv);
-  absl::ParseCommandLine(argc, argv);
+  streamk::tools::ParseToolCommandLine(argc, argv);
 
   if (const std::string path = absl::GetFlag(FLAGS_replot); !path.empty()) {
     std::ifstream f(path);

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -48,8 +47,7 @@ double RelativeError(const std::vector<__half>& got, const std::vector<__half>& 
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage("streamk-demo M N K: run and check one fp16 GEMM on the GPU");
-  streamk::tools::AcceptDashedFlagNames(argc, argv);
-  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  std::vector<char*> args = streamk::tools::ParseToolCommandLine(argc, argv);
   int64_t m = 4096, n = 4096, k = 4096;
   if (args.size() == 4 && !(absl::SimpleAtoi(args[1], &m) && absl::SimpleAtoi(args[2], &n) &&
                             absl::SimpleAtoi(args[3], &k)))

@@ -23,7 +23,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -77,8 +76,7 @@ std::string CostText(streamk::CostModel c) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "streamk-fit: fit the planner's cost constants to streamk-bench --csv files (see --help)");
-  streamk::tools::AcceptDashedFlagNames(argc, argv);
-  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  std::vector<char*> args = streamk::tools::ParseToolCommandLine(argc, argv);
   if (args.size() < 2) return Fail("give one or more streamk-bench --csv files");
 
   absl::StatusOr<streamk::DeviceSpec> device =

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
@@ -98,8 +97,7 @@ int main(int argc, char** argv) {
     if (arg.size() > 1 && arg[0] == '-' && absl::SimpleAtoi(arg, &value) && !is_flag_value)
       return Fail(absl::StrCat("size ", arg, ": sizes must be >= 1"));
   }
-  streamk::tools::AcceptDashedFlagNames(argc, argv);
-  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  std::vector<char*> args = streamk::tools::ParseToolCommandLine(argc, argv);
   if (args.size() != 4) return Fail("expected three sizes: M N K (see --help)");
 
   streamk::Problem problem;

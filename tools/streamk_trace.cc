@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -67,8 +66,7 @@ int Fail(const std::string& what) {
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "streamk-trace M N K [--mode ...]: where one GEMM's time goes, measured in the kernel");
-  streamk::tools::AcceptDashedFlagNames(argc, argv);
-  std::vector<char*> args = absl::ParseCommandLine(argc, argv);
+  std::vector<char*> args = streamk::tools::ParseToolCommandLine(argc, argv);
   int64_t m = 0, n = 0, k = 0;
   if (args.size() != 4 || !absl::SimpleAtoi(args[1], &m) || !absl::SimpleAtoi(args[2], &n) ||
       !absl::SimpleAtoi(args[3], &k))
