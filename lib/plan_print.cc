@@ -224,15 +224,21 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
       absl::StrAppendFormat(&s, "predicted   %.1f us\n", why->predicted_us);
     }
     absl::StrAppendFormat(&s, "candidates\n");
+    // One column for the names (the other tiles' read "streamk-tail [128x128x64]"), so the
+    // predictions line up.
+    size_t name_width = 12;
+    for (const Candidate& c : why->candidates) name_width = std::max(name_width, c.name.size());
+    const int width = static_cast<int>(name_width);
     for (size_t i = 0; i < why->candidates.size(); ++i) {
       const Candidate& c = why->candidates[i];
       const char* mark = static_cast<int>(i) == why->chosen ? "*" : " ";
       if (!c.feasible) {
-        absl::StrAppendFormat(&s, "  %s %-12s  -- not considered: %s\n", mark, c.name, c.note);
+        absl::StrAppendFormat(&s, "  %s %-*s  -- not considered: %s\n", mark, width, c.name,
+                              c.note);
         continue;
       }
-      absl::StrAppendFormat(&s, "  %s %-12s %9.1f us  dp_tiles=%d sk_tiles=%d sk_blocks=%d", mark,
-                            c.name, c.predicted_us, c.dp_tiles, c.sk_tiles, c.sk_blocks);
+      absl::StrAppendFormat(&s, "  %s %-*s %9.1f us  dp_tiles=%d sk_tiles=%d sk_blocks=%d", mark,
+                            width, c.name, c.predicted_us, c.dp_tiles, c.sk_tiles, c.sk_blocks);
       if (c.splits > 0) absl::StrAppendFormat(&s, " splits=%d", c.splits);
       if (c.sk_blocks > 0) absl::StrAppendFormat(&s, " reduction=%s", ReductionName(c.reduction));
       if (c.reduction_slices > 1) absl::StrAppendFormat(&s, "/%d", c.reduction_slices);

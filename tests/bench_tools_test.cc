@@ -353,6 +353,19 @@ TEST(FlagNames, DashesInNamesReadAsUnderscores) {
   for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(argv[i], want[i]) << "argument " << i;
 }
 
+TEST(FlagNames, SizesAsThreeArgumentsOrOneShape) {
+  std::string prog = "streamk-plan", m = "4096", n = "50257", k = "768", shape = "4096x50257x768";
+  using streamk::tools::SizeArguments;
+  const std::vector<std::string> want = {"4096", "50257", "768"};
+  EXPECT_EQ(SizeArguments({prog.data(), m.data(), n.data(), k.data()}), want);
+  EXPECT_EQ(SizeArguments({prog.data(), shape.data()}), want);
+  EXPECT_TRUE(SizeArguments({prog.data()}).empty());
+  // Left for the caller to reject: two sizes, a one-size "shape", a shape beside sizes.
+  EXPECT_EQ(SizeArguments({prog.data(), m.data(), n.data()}).size(), 2u);
+  EXPECT_EQ(SizeArguments({prog.data(), m.data()}).size(), 1u);
+  EXPECT_EQ(SizeArguments({prog.data(), shape.data(), k.data()}).size(), 2u);
+}
+
 TEST(FlagNames, HelpListsTheToolsOwnFlags) {
   for (const char* file : {"/work/main/tools/streamk_plan.cc", "tools/streamk_bench.cc",
                            "C:\\src\\tools\\streamk_fit.cc"})

@@ -1,6 +1,7 @@
-// Flag names as users type them: `--out-dtype` for `--out_dtype`. Abseil matches a flag's name
-// exactly, and the tools' multi-word flags are identifiers with underscores, while the issue, the
-// README and most command lines spell them with dashes.
+// The tools' command lines as users type them: flag names with dashes (`--out-dtype` for
+// `--out_dtype`), `--help` that lists each tool's flags, and sizes as `M N K` or `MxNxK`.
+// Abseil matches a flag's name exactly, and the tools' multi-word flags are identifiers with
+// underscores, while the issue, the README and most command lines spell them with dashes.
 #pragma once
 
 #include <string>
@@ -9,6 +10,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage_config.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/strings/string_view.h"
 
@@ -43,6 +45,16 @@ inline bool IsToolFlagFile(absl::string_view file) {
 // What every tool's main does with its arguments: `--help` lists the tool's flags, dashed names
 // are accepted, and Abseil parses (and exits on --help, an unknown flag or a bad value).
 // Returns the positional arguments, argv[0] first.
+// The positional arguments after the program's name, with a single "MxNxK" (as streamk-bench's
+// --shape takes a shape) split into its three sizes: `streamk-plan 4096x4096x4096` reads as
+// `streamk-plan 4096 4096 4096`. The caller checks the count and parses each size.
+inline std::vector<std::string> SizeArguments(const std::vector<char*>& args) {
+  std::vector<std::string> sizes(args.begin() + (args.empty() ? 0 : 1), args.end());
+  if (sizes.size() == 1 && absl::StrContains(sizes[0], 'x'))
+    sizes = absl::StrSplit(sizes[0], 'x');
+  return sizes;
+}
+
 inline std::vector<char*> ParseToolCommandLine(int argc, char** argv) {
   absl::FlagsUsageConfig config;
   config.contains_help_flags = IsToolFlagFile;

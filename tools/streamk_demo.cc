@@ -46,12 +46,14 @@ double RelativeError(const std::vector<__half>& got, const std::vector<__half>& 
 }  // namespace
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage("streamk-demo M N K: run and check one fp16 GEMM on the GPU");
+  absl::SetProgramUsageMessage(
+      "streamk-demo [M N K | MxNxK]: run and check one fp16 GEMM on the GPU (default 4096^3)");
   std::vector<char*> args = streamk::tools::ParseToolCommandLine(argc, argv);
+  const std::vector<std::string> sizes = streamk::tools::SizeArguments(args);
   int64_t m = 4096, n = 4096, k = 4096;
-  if (args.size() == 4 && !(absl::SimpleAtoi(args[1], &m) && absl::SimpleAtoi(args[2], &n) &&
-                            absl::SimpleAtoi(args[3], &k)))
-    return Fail("expected M N K as integers");
+  if (!sizes.empty() && !(sizes.size() == 3 && absl::SimpleAtoi(sizes[0], &m) &&
+                          absl::SimpleAtoi(sizes[1], &n) && absl::SimpleAtoi(sizes[2], &k)))
+    return Fail("expected M N K (or MxNxK) as integers, or nothing for 4096 4096 4096");
   absl::StatusOr<streamk::DeviceSpec> device = streamk::QueryLocalDevice();
   if (!device.ok()) {
     std::printf("streamk-demo: %s; nothing to run (the plan above is for the H200 model)\n",

@@ -87,7 +87,7 @@ bool ParseOperands(const std::string& value, bool automatic, bool* a, bool* b) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "streamk-plan M N K [flags]: print the Stream-K planner's decisions for an M x N x K GEMM");
+      "streamk-plan M N K (or MxNxK) [flags]: print the Stream-K planner's decisions for an M x N x K GEMM");
   // "-5" would reach the flag parser as an unknown flag; name it as the bad size it is.
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -98,14 +98,15 @@ int main(int argc, char** argv) {
       return Fail(absl::StrCat("size ", arg, ": sizes must be >= 1"));
   }
   std::vector<char*> args = streamk::tools::ParseToolCommandLine(argc, argv);
-  if (args.size() != 4) return Fail("expected three sizes: M N K (see --help)");
+  const std::vector<std::string> sizes = streamk::tools::SizeArguments(args);
+  if (sizes.size() != 3) return Fail("expected three sizes: M N K or MxNxK (see --help)");
 
   streamk::Problem problem;
   const char* names[] = {"M", "N", "K"};
   int64_t* dims[] = {&problem.m, &problem.n, &problem.k};
   for (int i = 0; i < 3; ++i) {
-    if (!ParseDim(args[i + 1], dims[i]))
-      return Fail(absl::StrCat(names[i], " = '", args[i + 1], "': not an integer"));
+    if (!ParseDim(sizes[i], dims[i]))
+      return Fail(absl::StrCat(names[i], " = '", sizes[i], "': not an integer"));
   }
   problem.batch = absl::GetFlag(FLAGS_batch);
   const std::optional<streamk::DType> dtype = streamk::ParseDType(absl::GetFlag(FLAGS_dtype));

@@ -65,12 +65,13 @@ int Fail(const std::string& what) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "streamk-trace M N K [--mode ...]: where one GEMM's time goes, measured in the kernel");
+      "streamk-trace M N K (or MxNxK) [--mode ...]: where one GEMM's time goes, measured in the kernel");
   std::vector<char*> args = streamk::tools::ParseToolCommandLine(argc, argv);
+  const std::vector<std::string> sizes = streamk::tools::SizeArguments(args);
   int64_t m = 0, n = 0, k = 0;
-  if (args.size() != 4 || !absl::SimpleAtoi(args[1], &m) || !absl::SimpleAtoi(args[2], &n) ||
-      !absl::SimpleAtoi(args[3], &k))
-    return Fail("expected M N K as integers");
+  if (sizes.size() != 3 || !absl::SimpleAtoi(sizes[0], &m) || !absl::SimpleAtoi(sizes[1], &n) ||
+      !absl::SimpleAtoi(sizes[2], &k))
+    return Fail("expected M N K (or MxNxK) as integers");
 
   streamk::Options options;
   if (absl::Status s = streamk::tools::SetDecomposition(
