@@ -14,6 +14,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "compute_sync.cuh"
 #include "kernel_args.h"
@@ -324,6 +325,15 @@ struct Epilogue {
   template <class Mainloop, typename T, bool kBeta, int kRound, int kBox = -1>
   __device__ static void StageTile(char* boxes, const typename Mainloop::Accumulators& acc,
                                    float alpha, float beta) {
+    if constexpr (!kBeta && sizeof(T) == 2 && kBox < 0) {
+      static_assert(kRound == 0, "a 16-bit tile is one round");
+      if (alpha == 1.0f) {
+        StageMatrices<Mainloop, T, false>(boxes, acc, alpha);
+      } else {
+        StageMatrices<Mainloop, T, true>(boxes, acc, alpha);
+      }
+      return;
+    }
     constexpr int kRoundFragments = kRoundCols<T> / 8;
     constexpr int kBoxFragments = kBoxElements<T> / 8;
     constexpr int kFirst = kBox < 0 ? 0 : kBox * kBoxFragments;
@@ -371,6 +381,37 @@ struct Epilogue {
           *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
         }
       }
+    }
+  }
+
+  // StageTile for a 16-bit D without C: a warp's fragments go to the boxes four 8 x 8 blocks
+  // at a time (stmatrix), and with alpha == 1 (kScale false: most GEMMs) unscaled. The fragment
+  // layout is stmatrix's: thread t holds row t / 4, columns 2 (t % 4) and the next of each
+  // block. Block i of a store is fragment j + i / 2, rows +8 (i % 2); lane l gives the address
+  // of row l % 8 of block l / 8. One store per 4 element pairs, two conversions per pair and no
+  // multiplications, against one store, two conversions and two multiplications per pair.
+  template <class Mainloop, typename T, bool kScale>
+  __device__ static void StageMatrices(char* boxes, const typename Mainloop::Accumulators& acc,
+                                       float alpha) {
+    constexpr int kFragments = kRoundCols<T> / 8;
+    static_assert(kFragments % 8 == 0 && kBoxElements<T> == 64, "8 fragments per box");
+    const int tid = threadIdx.x, lane = tid & 31;
+    const int block = lane >> 3;  // the 8 x 8 block whose row this lane addresses
+    const int row = Mainloop::AccRow(tid, 0, 0) - (lane >> 2) + ((block & 1) << 3) + (lane & 7);
+    const uint32_t row_at = static_cast<uint32_t>(__cvta_generic_to_shared(boxes)) + row * 128;
+    const int swizzle = row & 7, half = block >> 1;
+#pragma unroll
+    for (int j = 0; j < kFragments; j += 2) {
+      // 128-byte swizzle, as StageTile: 16-byte chunk c of row r at chunk c ^ (r % 8).
+      const uint32_t at = row_at + (j / 8) * kBoxBytes + ((((j % 8) + half) ^ swizzle) << 4);
+      float v[2][4];
+#pragma unroll
+      for (int f = 0; f < 2; ++f)
+#pragma unroll
+        for (int e = 0; e < 4; ++e)
+          v[f][e] = kScale ? alpha * acc.v[0][j + f][e] : acc.v[0][j + f][e];
+      sm90::StoreMatrices(at, Pack<T>(v[0][0], v[0][1]), Pack<T>(v[0][2], v[0][3]),
+                          Pack<T>(v[1][0], v[1][1]), Pack<T>(v[1][2], v[1][3]));
     }
   }
 
@@ -497,11 +538,20 @@ struct Epilogue {
     }
   }
 
+  // Two values of T in one word, lo first; 16-bit types by one paired conversion.
   template <typename T>
   __device__ static uint32_t Pack(float lo, float hi) {
-    T pair[2] = {FromFloat<T>(lo), FromFloat<T>(hi)};
     uint32_t u;
-    memcpy(&u, pair, 4);
+    if constexpr (std::is_same_v<T, __half>) {
+      const __half2 pair = __floats2half2_rn(lo, hi);
+      memcpy(&u, &pair, 4);
+    } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+      const __nv_bfloat162 pair = __floats2bfloat162_rn(lo, hi);
+      memcpy(&u, &pair, 4);
+    } else {
+      T pair[2] = {FromFloat<T>(lo), FromFloat<T>(hi)};
+      memcpy(&u, pair, 4);
+    }
     return u;
   }
 

@@ -1,7 +1,7 @@
 // PTX wrappers for the TMA unit and mbarriers (sm_90a): the loads the TMA mainloop's producer and
 // the epilogue issue (TmaLoad, completing on an mbarrier), and the stores the epilogue issues
 // (TmaStore: shared memory -> a tensor in global memory, issued by one thread and completed
-// asynchronously).
+// asynchronously), and the epilogue's stores of fragments to shared memory (StoreMatrices).
 //
 // Store protocol (TmaStore and BulkStore), for each issuing thread:
 //   1. every thread that wrote the shared-memory box runs FenceProxyAsync() (its generic
@@ -33,6 +33,18 @@ __device__ __forceinline__ void SetMaxRegisters() {
   } else {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegisters) : "memory");
   }
+#endif
+}
+
+// Four 8 x 8 blocks of 16-bit values from a warp into shared memory (stmatrix .x4): lane l
+// gives the address of row l % 8 of block l / 8 (16 bytes), and register i of lane t holds
+// block i's row t / 4, columns 2 (t % 4) and the next. Every lane of the warp executes it.
+__device__ __forceinline__ void StoreMatrices(uint32_t at, uint32_t b0, uint32_t b1, uint32_t b2,
+                                              uint32_t b3) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(at),
+               "r"(b0), "r"(b1), "r"(b2), "r"(b3)
+               : "memory");
 #endif
 }
 
