@@ -289,6 +289,8 @@ void ExpectCorrectEverywhere(const std::vector<Shape>& shapes, TileShape tile = 
             o.tile = tile;
             Config c;
             c.s = s, c.in = c.out = in, c.a = a, c.b = b;
+            // Half the layouts scale by alpha: the epilogue stages unscaled where alpha == 1.
+            c.alpha = a == b ? 1.0f : 0.75f;
             ExpectCorrect(c, o, NextSeed());
           }
         }
@@ -623,6 +625,7 @@ void ExpectTileCorrectEverywhere(const TileShape& tile, const std::vector<Shape>
       Config padded;
       padded.s = padded_shape;
       padded.in = c.in, padded.out = out;
+      padded.alpha = out == DType::kBF16 ? 0.75f : 1.0f;  // both of the epilogue's stagings
       padded.ldd_extra = 8, padded.stride_d_extra = 24;
       ExpectCorrect(padded, o, NextSeed(), /*only_d=*/true);
     }
