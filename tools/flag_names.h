@@ -42,9 +42,6 @@ inline bool IsToolFlagFile(absl::string_view file) {
   return in_tools && absl::StartsWith(name, "streamk_");
 }
 
-// What every tool's main does with its arguments: `--help` lists the tool's flags, dashed names
-// are accepted, and Abseil parses (and exits on --help, an unknown flag or a bad value).
-// Returns the positional arguments, argv[0] first.
 // The positional arguments after the program's name, with a single "MxNxK" (as streamk-bench's
 // --shape takes a shape) split into its three sizes: `streamk-plan 4096x4096x4096` reads as
 // `streamk-plan 4096 4096 4096`. The caller checks the count and parses each size.
@@ -55,6 +52,9 @@ inline std::vector<std::string> SizeArguments(const std::vector<char*>& args) {
   return sizes;
 }
 
+// What every tool's main does with its arguments: `--help` lists the tool's flags, dashed names
+// are accepted, and Abseil parses (and exits on --help, an unknown flag or a bad value).
+// Returns the positional arguments, argv[0] first.
 inline std::vector<char*> ParseToolCommandLine(int argc, char** argv) {
   absl::FlagsUsageConfig config;
   config.contains_help_flags = IsToolFlagFile;
