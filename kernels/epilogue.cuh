@@ -235,6 +235,12 @@ struct Epilogue {
     const uint32_t at = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
     return smem + ((1024u - (at & 1023u)) & 1023u);
   }
+  // Where 16-byte chunk `chunk` of row `row` lies within a box: the 128-byte swizzle (the tensor
+  // maps', launch.cu) puts chunk c of row r at chunk c ^ (r % 8), so a warp's 8 rows of one
+  // chunk cover all 32 banks.
+  __device__ static int BoxOffset(int row, int chunk) {
+    return row * 128 + ((chunk ^ (row & 7)) << 4);
+  }
 
   // RunTma's round kRound: tile columns [kRound, kRound + 1) x kRoundCols<T>.
   template <class Mainloop, typename T, int kRound>
@@ -277,8 +283,7 @@ struct Epilogue {
         r.tile_m0 + row >= r.m)
       return;
     const int chunk = (col % kBoxElements<T>) * static_cast<int>(sizeof(T)) / 16;
-    const char* staged =
-        boxes + (col / kBoxElements<T>) * kBoxBytes + row * 128 + ((chunk ^ (row & 7)) << 4);
+    const char* staged = boxes + (col / kBoxElements<T>) * kBoxBytes + BoxOffset(row, chunk);
     T* const to = static_cast<T*>(r.args.d) + r.batch * r.args.stride_d +
                   static_cast<int64_t>(r.tile_m0 + row) * r.args.ldd + r.d_cols;
     StoreEnd(reinterpret_cast<char*>(to), staged, 0,
@@ -349,10 +354,7 @@ struct Epilogue {
       const int within = col * static_cast<int>(sizeof(T)) % 16;
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        // 128-byte swizzle: 16-byte chunk c of row r sits at chunk c ^ (r % 8). A warp's 8 rows
-        // then cover all 32 banks.
-        const int row = rows[h];
-        char* at = box + row * 128 + ((chunk ^ (row & 7)) << 4) + within;
+        char* at = box + BoxOffset(rows[h], chunk) + within;
         float v0 = alpha * acc.v[0][j][2 * h], v1 = alpha * acc.v[0][j][2 * h + 1];
         if constexpr (kBeta) {
           // One element pair at a time, read and written by volatile accesses: with plain ones
@@ -399,12 +401,11 @@ struct Epilogue {
     const int tid = threadIdx.x, lane = tid & 31;
     const int block = lane >> 3;  // the 8 x 8 block whose row this lane addresses
     const int row = Mainloop::AccRow(tid, 0, 0) - (lane >> 2) + ((block & 1) << 3) + (lane & 7);
-    const uint32_t row_at = static_cast<uint32_t>(__cvta_generic_to_shared(boxes)) + row * 128;
-    const int swizzle = row & 7, half = block >> 1;
+    const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(boxes));
+    const int half = block >> 1;
 #pragma unroll
     for (int j = 0; j < kFragments; j += 2) {
-      // 128-byte swizzle, as StageTile: 16-byte chunk c of row r at chunk c ^ (r % 8).
-      const uint32_t at = row_at + (j / 8) * kBoxBytes + ((((j % 8) + half) ^ swizzle) << 4);
+      const uint32_t at = base + (j / 8) * kBoxBytes + BoxOffset(row, j % 8 + half);
       float v[2][4];
 #pragma unroll
       for (int f = 0; f < 2; ++f)
@@ -539,19 +540,17 @@ struct Epilogue {
     }
   }
 
-  // Two values of T in one word, lo first; 16-bit types by one paired conversion.
+  // Two 16-bit values in one word, lo first, by one paired conversion.
   template <typename T>
   __device__ static uint32_t Pack(float lo, float hi) {
+    static_assert(std::is_same_v<T, __half> || std::is_same_v<T, __nv_bfloat16>, "16-bit T");
     uint32_t u;
     if constexpr (std::is_same_v<T, __half>) {
       const __half2 pair = __floats2half2_rn(lo, hi);
       memcpy(&u, &pair, 4);
-    } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    } else {
       const __nv_bfloat162 pair = __floats2bfloat162_rn(lo, hi);
       memcpy(&u, &pair, 4);
-    } else {
-      T pair[2] = {FromFloat<T>(lo), FromFloat<T>(hi)};
-      memcpy(&u, pair, 4);
     }
     return u;
   }
