@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Before/after tables of runs 203 and 204 (session 37: the epilogue's stmatrix staging).
+"""Before/after tables of runs 203, 204 and 206 (session 37: the epilogue's stmatrix staging).
 
 Each shape's time is the median of its passes per build (the mean of two) (streamk-bench's median of
 repetitions per pass); the ratio is before / after (> 1: after is faster).
@@ -47,6 +47,8 @@ show('run 203: six shapes, fp16 and bf16, three passes alternating',
      table('run203/shapes-*.csv', ['dtype', 'm', 'n', 'k']))
 show("run 203: the issue's waveq set (fp16), two passes alternating",
      table('run203/waveq-*.csv', ['m', 'n', 'k']))
+show('run 206 (after the review commit: one BoxOffset): the same shapes, three passes',
+     table('run206/shapes-*.csv', ['dtype', 'm', 'n', 'k']))
 show('run 204: K-misaligned shapes auto runs on 2-SM clusters, two passes alternating',
      table('run204/cluster-*.csv', ['m', 'n', 'k']))
 show('run 204: the llm set (fp16), two passes alternating',
