@@ -35,14 +35,34 @@ __device__ inline __nv_bfloat16 FromFloat<__nv_bfloat16>(float x) { return __flo
 template <>
 __device__ inline float FromFloat<float>(float x) { return x; }
 
-template <int kTileN, int kTileM = 128>
+// kGroupThreads: the threads that finish a tile together, 2 kTileM (every compute thread: their
+// barrier is ComputeSync's), or one warp group of them (ping-pong: each group finishes its own
+// tiles in its own area, with a barrier of its own, Sync; RunTma only).
+template <int kTileN, int kTileM = 128, int kGroupThreads = 2 * kTileM>
 struct Epilogue {
   static constexpr int kPassRows = 64;
   // Row pitch in floats: kTileN + 8 (= 8 banks mod 32) keeps the float2 stores of the mma
   // fragment layout (4 rows x 4 column pairs per half-warp phase) on distinct banks, and rows
   // 16-byte aligned.
   static constexpr int kPitch = kTileN + 8;
-  static constexpr int kThreads = 2 * kTileM;
+  static constexpr int kThreads = kGroupThreads;
+  static constexpr bool kGroups = kGroupThreads != 2 * kTileM;
+  static_assert(!kGroups || kGroupThreads == 128, "a group is a warp group");
+  // This thread's index among the group's threads, and the group's barrier: named barriers 2 and
+  // 3 for ping-pong's two groups (1 is ComputeSync's).
+  __device__ static int Tid() {
+    if constexpr (kGroups) return static_cast<int>(threadIdx.x) & (kThreads - 1);
+    return static_cast<int>(threadIdx.x);
+  }
+  __device__ static void Sync() {
+    if constexpr (kGroups) {
+      asm volatile("bar.sync %0, %1;\n" ::"r"(2 + static_cast<int>(threadIdx.x) / kThreads),
+                   "n"(kThreads)
+                   : "memory");
+    } else {
+      ComputeSync<kThreads>();
+    }
+  }
 
  private:
   // RunTma's boxes: kTileM rows x 128 bytes of columns each (64 16-bit elements, 32 fp32), at a
@@ -70,6 +90,8 @@ struct Epilogue {
   // One pass of fp32 rows, RunTma's boxes or RunRows' rows: 34,816, 51,200, 67,584 or
   // (192 x 192) 76,800 bytes, at a 16-byte boundary.
   static constexpr int kSmemBytes = Max(Max(kStagedBytes, kBoxesBytes), kRowsBytes);
+  // RunTma's boxes alone (ping-pong's area, which no other path uses): 33,776 bytes for 128 x 128.
+  static constexpr int kTmaSmemBytes = kBoxesBytes;
 
   template <class Mainloop>
   __device__ static void Run(char* smem, const typename Mainloop::Accumulators& acc,
@@ -127,8 +149,9 @@ struct Epilogue {
                                 float beta, const CUtensorMap* d, const CUtensorMap* c,
                                 uint32_t bar, const GemmKernelArgs& args, int m, int n,
                                 int d_cols, int batch, int tile_m0, int tile_n0) {
-    static_assert(Mainloop::kMI == 1 && Mainloop::kColumnBlocks && Mainloop::kBN == kTileN,
-                  "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows");
+    static_assert(Mainloop::kColumnBlocks && Mainloop::kBN == kTileN &&
+                      Mainloop::kMI * 64 * kThreads / 128 == kTileM,
+                  "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows per 64");
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16-bit or fp32 D");
     char* boxes = AlignedBoxes(smem);
     const Rest rest{args, m, n, d_cols, batch, tile_m0, tile_n0};
@@ -137,8 +160,8 @@ struct Epilogue {
     if constexpr (sizeof(T) == 4) {
       if (tile_n0 + kRoundCols<T> >= n) return;
       if (beta != 0.0f) {
-        if (threadIdx.x == 0) sm90::BulkWaitRead();  // C's loads overwrite every box
-        ComputeSync<kThreads>();
+        if (Tid() == 0) sm90::BulkWaitRead();  // C's loads overwrite every box
+        Sync();
         TmaRound<Mainloop, T, 1>(boxes, acc, alpha, beta, d, c, bar, batch, tile_m0, tile_n0);
       } else {
         // Each box is restaged as soon as the TMA unit has read it, while it still reads the
@@ -174,7 +197,8 @@ struct Epilogue {
   __device__ static void RunRows(char* smem, const typename Mainloop::Accumulators& acc,
                                  float alpha, const GemmKernelArgs& args, int m, int n, int batch,
                                  int tile_m0, int tile_n0, bool copies) {
-    static_assert(Mainloop::kMI == 1 && Mainloop::kColumnBlocks && Mainloop::kBN == kTileN,
+    static_assert(Mainloop::kMI == 1 && Mainloop::kColumnBlocks && Mainloop::kBN == kTileN &&
+                      !kGroups,
                   "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows");
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16-bit or fp32 D");
     T* const d = static_cast<T*>(args.d) + batch * args.stride_d + tile_n0;
@@ -207,13 +231,13 @@ struct Epilogue {
   // Every thread waits for its own bulk groups: RunTma's thread 0, RunRows' lanes 0-15.
   __device__ static void AwaitStoreReads(bool init_c_bar = false, uint32_t c_bar = 0) {
     sm90::BulkWaitRead();
-    if (threadIdx.x == 0) {
+    if (Tid() == 0) {
       if (init_c_bar) {
         sm90::MbarrierInit(c_bar, 1);
         sm90::FenceBarrierInit();
       }
     }
-    ComputeSync<kThreads>();
+    Sync();
   }
 
   // Shared memory -> global: tile columns [col_begin, col_end) (multiples of 8) of `rows` staged
@@ -249,10 +273,9 @@ struct Epilogue {
                                   const CUtensorMap* c, uint32_t bar, int batch, int tile_m0,
                                   int tile_n0) {
     const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(boxes));
-    const int tid = threadIdx.x;
     const int col0 = tile_n0 + kRound * kRoundCols<T>;
     if (beta != 0.0f) {
-      if (tid == 0) {
+      if (Tid() == 0) {
         sm90::MbarrierArriveExpectTx(bar, kBoxes * kBoxBytes);
 #pragma unroll
         for (int b = 0; b < kBoxes; ++b)
@@ -278,7 +301,7 @@ struct Epilogue {
   template <typename T, int kRound>
   __device__ static void StoreRest(const char* boxes, const Rest& r) {
     const int col = r.d_cols - r.tile_n0 - kRound * kRoundCols<T>;  // within the round
-    const int row = threadIdx.x;
+    const int row = Tid();
     if (r.d_cols >= r.n || col < 0 || col >= kRoundCols<T> || row >= kTileM ||
         r.tile_m0 + row >= r.m)
       return;
@@ -296,8 +319,8 @@ struct Epilogue {
   __device__ static void IssueStores(char* boxes, const CUtensorMap* d, int batch, int tile_m0,
                                      int tile_n0) {
     sm90::FenceProxyAsync();
-    ComputeSync<kThreads>();
-    if (threadIdx.x == 0) {
+    Sync();
+    if (Tid() == 0) {
       const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(boxes));
       const int col0 = tile_n0 + kRound * kRoundCols<T>;
 #pragma unroll
@@ -315,8 +338,8 @@ struct Epilogue {
   __device__ static void StageBoxesAsRead(char* boxes, const typename Mainloop::Accumulators& acc,
                                           float alpha) {
     if constexpr (kBox < kBoxes) {
-      if (threadIdx.x == 0) sm90::BulkWaitReadAllBut<kBoxes - 1 - kBox>();
-      ComputeSync<kThreads>();
+      if (Tid() == 0) sm90::BulkWaitReadAllBut<kBoxes - 1 - kBox>();
+      Sync();
       StageTile<Mainloop, T, false, 1, kBox>(boxes, acc, alpha, 0.0f);
       StageBoxesAsRead<Mainloop, T, kBox + 1>(boxes, acc, alpha);
     }
@@ -343,44 +366,48 @@ struct Epilogue {
     constexpr int kBoxFragments = kBoxElements<T> / 8;
     constexpr int kFirst = kBox < 0 ? 0 : kBox * kBoxFragments;
     constexpr int kEnd = kBox < 0 ? kRoundFragments : kFirst + kBoxFragments;
-    const int tid = threadIdx.x;
-    const int rows[2] = {Mainloop::AccRow(tid, 0, 0), Mainloop::AccRow(tid, 0, 2)};
+    const int tid = Tid();
 #pragma unroll
-    for (int jr = kFirst; jr < kEnd; ++jr) {
-      const int j = kRound * kRoundFragments + jr;
-      const int col = Mainloop::AccCol(tid, jr, 0);  // within the round's columns
-      char* box = boxes + (col / kBoxElements<T>) * kBoxBytes;
-      const int chunk = (col % kBoxElements<T>) * static_cast<int>(sizeof(T)) / 16;
-      const int within = col * static_cast<int>(sizeof(T)) % 16;
+    for (int i = 0; i < Mainloop::kMI; ++i) {
+      const int rows[2] = {Mainloop::AccRow(tid, i, 0), Mainloop::AccRow(tid, i, 2)};
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        char* at = box + BoxOffset(rows[h], chunk) + within;
-        float v0 = alpha * acc.v[0][j][2 * h], v1 = alpha * acc.v[0][j][2 * h + 1];
-        if constexpr (kBeta) {
-          // One element pair at a time, read and written by volatile accesses: with plain ones
-          // this kernel spilled more (188 against 112 bytes of stores, ptxas for sm_90a).
-          const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(at));
-          if constexpr (sizeof(T) == 2) {
-            uint32_t word;
-            asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(word) : "r"(addr) : "memory");
-            T in[2];
-            memcpy(in, &word, 4);
-            v0 += beta * ToFloat(in[0]);
-            v1 += beta * ToFloat(in[1]);
-            asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(addr), "r"(Pack<T>(v0, v1)) : "memory");
+      for (int jr = kFirst; jr < kEnd; ++jr) {
+        const int j = kRound * kRoundFragments + jr;
+        const int col = Mainloop::AccCol(tid, jr, 0);  // within the round's columns
+        char* box = boxes + (col / kBoxElements<T>) * kBoxBytes;
+        const int chunk = (col % kBoxElements<T>) * static_cast<int>(sizeof(T)) / 16;
+        const int within = col * static_cast<int>(sizeof(T)) % 16;
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          char* at = box + BoxOffset(rows[h], chunk) + within;
+          float v0 = alpha * acc.v[i][j][2 * h], v1 = alpha * acc.v[i][j][2 * h + 1];
+          if constexpr (kBeta) {
+            // One element pair at a time, read and written by volatile accesses: with plain ones
+            // this kernel spilled more (188 against 112 bytes of stores, ptxas for sm_90a).
+            const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(at));
+            if constexpr (sizeof(T) == 2) {
+              uint32_t word;
+              asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(word) : "r"(addr) : "memory");
+              T in[2];
+              memcpy(in, &word, 4);
+              v0 += beta * ToFloat(in[0]);
+              v1 += beta * ToFloat(in[1]);
+              asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(addr), "r"(Pack<T>(v0, v1))
+                           : "memory");
+            } else {
+              float c0, c1;
+              asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(c0) : "r"(addr) : "memory");
+              asm volatile("ld.shared.f32 %0, [%1+4];\n" : "=f"(c1) : "r"(addr) : "memory");
+              v0 += beta * c0;
+              v1 += beta * c1;
+              asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(addr), "f"(v0) : "memory");
+              asm volatile("st.shared.f32 [%0+4], %1;\n" ::"r"(addr), "f"(v1) : "memory");
+            }
+          } else if constexpr (sizeof(T) == 2) {
+            *reinterpret_cast<uint32_t*>(at) = Pack<T>(v0, v1);
           } else {
-            float c0, c1;
-            asm volatile("ld.shared.f32 %0, [%1];\n" : "=f"(c0) : "r"(addr) : "memory");
-            asm volatile("ld.shared.f32 %0, [%1+4];\n" : "=f"(c1) : "r"(addr) : "memory");
-            v0 += beta * c0;
-            v1 += beta * c1;
-            asm volatile("st.shared.f32 [%0], %1;\n" ::"r"(addr), "f"(v0) : "memory");
-            asm volatile("st.shared.f32 [%0+4], %1;\n" ::"r"(addr), "f"(v1) : "memory");
+            *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
           }
-        } else if constexpr (sizeof(T) == 2) {
-          *reinterpret_cast<uint32_t*>(at) = Pack<T>(v0, v1);
-        } else {
-          *reinterpret_cast<float2*>(at) = make_float2(v0, v1);
         }
       }
     }
@@ -398,22 +425,26 @@ struct Epilogue {
                                        float alpha) {
     constexpr int kFragments = kRoundCols<T> / 8;
     static_assert(kFragments % 8 == 0 && kBoxElements<T> == 64, "8 fragments per box");
-    const int tid = threadIdx.x, lane = tid & 31;
+    const int tid = Tid(), lane = tid & 31;
     const int block = lane >> 3;  // the 8 x 8 block whose row this lane addresses
-    const int row = Mainloop::AccRow(tid, 0, 0) - (lane >> 2) + ((block & 1) << 3) + (lane & 7);
     const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(boxes));
     const int half = block >> 1;
 #pragma unroll
-    for (int j = 0; j < kFragments; j += 2) {
-      const uint32_t at = base + (j / 8) * kBoxBytes + BoxOffset(row, j % 8 + half);
-      float v[2][4];
+    for (int i = 0; i < Mainloop::kMI; ++i) {
+      const int row =
+          Mainloop::AccRow(tid, i, 0) - (lane >> 2) + ((block & 1) << 3) + (lane & 7);
 #pragma unroll
-      for (int f = 0; f < 2; ++f)
+      for (int j = 0; j < kFragments; j += 2) {
+        const uint32_t at = base + (j / 8) * kBoxBytes + BoxOffset(row, j % 8 + half);
+        float v[2][4];
 #pragma unroll
-        for (int e = 0; e < 4; ++e)
-          v[f][e] = kScale ? alpha * acc.v[0][j + f][e] : acc.v[0][j + f][e];
-      sm90::StoreMatrices(at, Pack<T>(v[0][0], v[0][1]), Pack<T>(v[0][2], v[0][3]),
-                          Pack<T>(v[1][0], v[1][1]), Pack<T>(v[1][2], v[1][3]));
+        for (int f = 0; f < 2; ++f)
+#pragma unroll
+          for (int e = 0; e < 4; ++e)
+            v[f][e] = kScale ? alpha * acc.v[i][j + f][e] : acc.v[i][j + f][e];
+        sm90::StoreMatrices(at, Pack<T>(v[0][0], v[0][1]), Pack<T>(v[0][2], v[0][3]),
+                            Pack<T>(v[1][0], v[1][1]), Pack<T>(v[1][2], v[1][3]));
+      }
     }
   }
 

@@ -14,24 +14,25 @@
 
 namespace streamk::kernels {
 
-cudaError_t PrepareF16Kernel(Arch arch, int tile_m, int tile_n, int cluster_m, bool a_col_major,
-                             bool b_row_major, KernelConfig* config);
-cudaError_t PrepareBF16Kernel(Arch arch, int tile_m, int tile_n, int cluster_m, bool a_col_major,
-                              bool b_row_major, KernelConfig* config);
+cudaError_t PrepareF16Kernel(Arch arch, int tile_m, int tile_n, int cluster_m, bool pingpong,
+                             bool a_col_major, bool b_row_major, KernelConfig* config);
+cudaError_t PrepareBF16Kernel(Arch arch, int tile_m, int tile_n, int cluster_m, bool pingpong,
+                              bool a_col_major, bool b_row_major, KernelConfig* config);
 
 namespace {
 
 // tile_m x tile_n: 128 x 128, 128 x 192, 128 x 256, 192 x 192 or 64 x 128 (kSm90Tma's
 // configurations; the other arches compute 128 x 128 only); cluster_m 2: kSm90Tma's 256-wide
-// configuration on 2-block clusters (Plan::cluster_m).
+// configuration on 2-block clusters (Plan::cluster_m); pingpong: kSm90Tma's 128 x 128
+// configuration's ping-pong variant (PingPongOf).
 cudaError_t Prepare(Arch arch, int tile_m, int tile_n, int cluster_m, const GemmKernelArgs& args,
-                    KernelConfig* config) {
+                    KernelConfig* config, bool pingpong = false) {
   if (args.input == DType::kF16)
-    return PrepareF16Kernel(arch, tile_m, tile_n, cluster_m, args.a_col_major, args.b_row_major,
-                            config);
+    return PrepareF16Kernel(arch, tile_m, tile_n, cluster_m, pingpong, args.a_col_major,
+                            args.b_row_major, config);
   if (args.input == DType::kBF16)
-    return PrepareBF16Kernel(arch, tile_m, tile_n, cluster_m, args.a_col_major, args.b_row_major,
-                             config);
+    return PrepareBF16Kernel(arch, tile_m, tile_n, cluster_m, pingpong, args.a_col_major,
+                             args.b_row_major, config);
   return cudaErrorInvalidValue;
 }
 
@@ -239,6 +240,15 @@ cudaError_t RepackOperands(const Plan& plan, char* workspace, cudaStream_t strea
   return LaunchOperandCopies(copies, count, plan.avail_sms * plan.cluster_m, stream);
 }
 
+// STREAMK_PINGPONG=off keeps every plan on the 128 x 128 configuration's shared tiles, =on runs
+// ping-pong wherever it can (PingPongOf), for tests and measurements.
+int PingPongForced() {
+  const char* forced = std::getenv("STREAMK_PINGPONG");
+  if (forced == nullptr) return 0;
+  if (std::strcmp(forced, "off") == 0) return -1;
+  return std::strcmp(forced, "on") == 0 ? 1 : 0;
+}
+
 }  // namespace
 
 Arch KernelArch(int device) {
@@ -321,8 +331,11 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   if (arch == Arch::kSm90Tma) {
     if (cudaError_t err = EncodeTmaOperands(plan, a, &tma); err != cudaSuccess) return err;
   }
+  const bool pingpong = arch == Arch::kSm90Tma && PingPongOf(plan, tma.d_store != 0,
+                                                             PingPongForced());
   KernelConfig kernel;
-  if (cudaError_t err = Prepare(arch, plan.tile_m, plan.tile_n, plan.cluster_m, a, &kernel);
+  if (cudaError_t err =
+          Prepare(arch, plan.tile_m, plan.tile_n, plan.cluster_m, a, &kernel, pingpong);
       err != cudaSuccess)
     return err;
 
@@ -376,11 +389,11 @@ cudaError_t OnDevice(int device, Fn fn) {
 }
 
 // The least of `count(kernel)` over the kernels of every input type and A/B layout of the
-// configuration (arch, tile_n, cluster_m) on the current device, into *least; the first error
-// stops it.
+// configuration (arch, tile_n, cluster_m, pingpong) on the current device, into *least; the first
+// error stops it.
 template <typename Count>
 cudaError_t LeastOverKernels(Arch arch, int tile_m, int tile_n, int cluster_m, Count count,
-                             int* least) {
+                             int* least, bool pingpong = false) {
   for (DType t : {DType::kF16, DType::kBF16}) {
     for (int layout = 0; layout < 4; ++layout) {
       GemmKernelArgs a;
@@ -389,7 +402,7 @@ cudaError_t LeastOverKernels(Arch arch, int tile_m, int tile_n, int cluster_m, C
       a.b_row_major = layout & 2;
       KernelConfig kernel;
       int n = 0;
-      if (cudaError_t err = Prepare(arch, tile_m, tile_n, cluster_m, a, &kernel);
+      if (cudaError_t err = Prepare(arch, tile_m, tile_n, cluster_m, a, &kernel, pingpong);
           err != cudaSuccess)
         return err;
       if (cudaError_t err = count(kernel, &n); err != cudaSuccess) return err;
@@ -405,21 +418,21 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   int least = 1 << 30;
   const cudaError_t result = OnDevice(device, [&] {
     const Arch arch = KernelArch(device);
-    // Every tile configuration of the arch without clusters: a plan may use any.
-    const KernelTile tiles[] = {{kTileM, kTmaTileN, 0},
-                                {kTileM, kTmaMidTileN, 0},
-                                {kTileM, kTileN, 0},
-                                {kTmaWideTileM, kTmaWideTileN, 0},
-                                {kTmaSmallTileM, kTileN, 0}};
+    // Every tile configuration of the arch without clusters: a plan may use any (k 1: the
+    // 128 x 128 tile's ping-pong variant).
+    const KernelTile tiles[] = {{kTileM, kTmaTileN, 0},       {kTileM, kTmaMidTileN, 0},
+                                {kTileM, kTileN, 0},          {kTmaWideTileM, kTmaWideTileN, 0},
+                                {kTmaSmallTileM, kTileN, 0}, {kTileM, kTileN, 1}};
     for (const KernelTile& t : tiles) {
       if (!ComputesTile(arch, t.m, t.n, TileOf(arch).k)) continue;
+      if (t.k == 1 && arch != Arch::kSm90Tma) continue;
       const cudaError_t err = LeastOverKernels(
           arch, t.m, t.n, 1,
           [](const KernelConfig& kernel, int* blocks) {
             return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel.fn,
                                                                  kernel.threads, kernel.smem);
           },
-          &least);
+          &least, t.k == 1);
       if (err != cudaSuccess) return err;
     }
     return cudaSuccess;

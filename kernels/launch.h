@@ -70,6 +70,12 @@ constexpr KernelTile TileOf(Arch arch) {
 #ifndef STREAMK_SM90_TMA_STAGES_SMALL
 #define STREAMK_SM90_TMA_STAGES_SMALL (kTmaTileK == 64 ? 7 : 14)
 #endif
+// The 128 x 128 tile's ping-pong variant (PingPongOf): six stages of 32 KiB (192 KiB beside the
+// 33 KiB epilogue area its two warp groups share; run 207's four, beside an area per group, ran
+// deep shapes 8-14% slower than the shared tiles' five).
+#ifndef STREAMK_SM90_TMA_STAGES_PINGPONG
+#define STREAMK_SM90_TMA_STAGES_PINGPONG (kTmaTileK == 64 ? 6 : 12)
+#endif
 constexpr int TmaStagesOf(int tile_m, int tile_n) {
   return tile_m == kTmaWideTileM    ? STREAMK_SM90_TMA_STAGES_WIDE
          : tile_m == kTmaSmallTileM ? STREAMK_SM90_TMA_STAGES_SMALL

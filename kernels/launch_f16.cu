@@ -2,9 +2,9 @@
 #include "launch_impl.cuh"
 
 namespace streamk::kernels {
-cudaError_t PrepareF16Kernel(Arch arch, int tile_m, int tile_n, int cluster_m, bool a_col_major,
-                             bool b_row_major, KernelConfig* config) {
-  return PrepareKernelFor<__half>(arch, tile_m, tile_n, cluster_m, a_col_major, b_row_major,
-                                  config);
+cudaError_t PrepareF16Kernel(Arch arch, int tile_m, int tile_n, int cluster_m, bool pingpong,
+                             bool a_col_major, bool b_row_major, KernelConfig* config) {
+  return PrepareKernelFor<__half>(arch, tile_m, tile_n, cluster_m, pingpong, a_col_major,
+                                  b_row_major, config);
 }
 }  // namespace streamk::kernels

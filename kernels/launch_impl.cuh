@@ -75,23 +75,26 @@ __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
 // a plan's tile is then the cluster's, 256 x 256).
 // kBM 192: the 192 x 192 configuration (kTmaWideTileM), three compute warp groups; kBM 64: the
 // 64 x 128 one (kTmaSmallTileM), one.
+// kPingPong: the 128 x 128 configuration's ping-pong variant (PingPongOf, tma_operands.h).
 template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN, int kCluster = 1,
-          int kBM = kTileM>
+          int kBM = kTileM, bool kPingPong = false>
 using Sm90TmaGemm =
-    StreamKGemm<MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN, TmaStagesOf(kBM, kBN),
-                                kTmaTileK, kCluster, kBM>,
+    StreamKGemm<MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN,
+                                kPingPong ? STREAMK_SM90_TMA_STAGES_PINGPONG
+                                          : TmaStagesOf(kBM, kBN),
+                                kTmaTileK, kCluster, kBM, kPingPong>,
                 Element>;
 
 template <typename Element, bool kAColMajor, bool kBRowMajor, int kBN, int kCluster,
-          int kBM = kTileM>
+          int kBM = kTileM, bool kPingPong = false>
 __global__ void __launch_bounds__(
-    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN, kCluster, kBM>::kBlockThreads,
+    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN, kCluster, kBM, kPingPong>::kBlockThreads,
     STREAMK_SM90_TMA_BLOCKS_PER_SM)
     StreamKGemmKernelSm90Tma(const Plan plan, const GemmKernelArgs args, char* workspace,
                              const __grid_constant__ TmaOperands tma) {
   if constexpr (MainloopSm90Tma<Element, kAColMajor, kBRowMajor, kBN>::kAvailable)
-    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN, kCluster, kBM>::Run(plan, args, workspace,
-                                                                          &tma);
+    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kBN, kCluster, kBM, kPingPong>::Run(
+        plan, args, workspace, &tma);
 }
 
 // The kernel for `arch`, its dynamic shared memory and its block size; sets the kernel's
@@ -119,7 +122,8 @@ cudaError_t PrepareGemm(Kernel kernel, KernelConfig* config) {
 constexpr int kSm90MaxSmemBytes = 227 * 1024;
 
 template <typename Element, bool kAColMajor, bool kBRowMajor>
-cudaError_t PrepareKernel(Arch arch, int tile_m, int tile_n, int cluster_m, KernelConfig* config) {
+cudaError_t PrepareKernel(Arch arch, int tile_m, int tile_n, int cluster_m, bool pingpong,
+                          KernelConfig* config) {
   static_assert(Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaWideTileN, 1,
                             kTmaWideTileM>::kSmemBytes <= kSm90MaxSmemBytes &&
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>::kSmemBytes <=
@@ -129,7 +133,9 @@ cudaError_t PrepareKernel(Arch arch, int tile_m, int tile_n, int cluster_m, Kern
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>::kSmemBytes <=
                         kSm90MaxSmemBytes &&
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN, 1,
-                                kTmaSmallTileM>::kSmemBytes <= kSm90MaxSmemBytes,
+                                kTmaSmallTileM>::kSmemBytes <= kSm90MaxSmemBytes &&
+                    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN, 1, kTileM,
+                                true>::kSmemBytes <= kSm90MaxSmemBytes,
                 "the TMA configurations' rings and epilogue areas fit one block's shared memory");
   static_assert(Sm80Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock &&
                     Sm90Gemm<Element, kAColMajor, kBRowMajor>::kThreads == kThreadsPerBlock &&
@@ -155,6 +161,10 @@ cudaError_t PrepareKernel(Arch arch, int tile_m, int tile_n, int cluster_m, Kern
             Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN, 1, kTmaSmallTileM>>(
             StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTileN, 1, kTmaSmallTileM>,
             config);
+      if (tile_n == kTileN && pingpong)
+        return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN, 1, kTileM, true>>(
+            StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTileN, 1, kTileM, true>,
+            config);
       if (tile_n == kTileN)
         return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>>(
             StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTileN, 1>, config);
@@ -173,16 +183,18 @@ cudaError_t PrepareKernel(Arch arch, int tile_m, int tile_n, int cluster_m, Kern
 }
 
 template <typename Element>
-cudaError_t PrepareKernelFor(Arch arch, int tile_m, int tile_n, int cluster_m, bool a_col_major,
-                             bool b_row_major, KernelConfig* config) {
+cudaError_t PrepareKernelFor(Arch arch, int tile_m, int tile_n, int cluster_m, bool pingpong,
+                             bool a_col_major, bool b_row_major, KernelConfig* config) {
   if (a_col_major) {
-    return b_row_major
-               ? PrepareKernel<Element, true, true>(arch, tile_m, tile_n, cluster_m, config)
-               : PrepareKernel<Element, true, false>(arch, tile_m, tile_n, cluster_m, config);
+    return b_row_major ? PrepareKernel<Element, true, true>(arch, tile_m, tile_n, cluster_m,
+                                                            pingpong, config)
+                       : PrepareKernel<Element, true, false>(arch, tile_m, tile_n, cluster_m,
+                                                             pingpong, config);
   }
-  return b_row_major
-             ? PrepareKernel<Element, false, true>(arch, tile_m, tile_n, cluster_m, config)
-             : PrepareKernel<Element, false, false>(arch, tile_m, tile_n, cluster_m, config);
+  return b_row_major ? PrepareKernel<Element, false, true>(arch, tile_m, tile_n, cluster_m,
+                                                           pingpong, config)
+                     : PrepareKernel<Element, false, false>(arch, tile_m, tile_n, cluster_m,
+                                                            pingpong, config);
 }
 
 }  // namespace streamk::kernels

@@ -287,6 +287,8 @@ struct MainloopSm80 {
   static constexpr int kSmemBytes = kStages * kStageBytes;                            // 64 KiB
   static constexpr int kProducerThreads = 0;  // every thread loads and computes
   static constexpr int kCluster = 1;          // one block computes a tile
+  static constexpr bool kPingPong = false;  // the block's threads share each tile
+  static constexpr int kTileThreads = kThreads;
   struct Pipeline {};                          // no state between Run calls
   __device__ static Pipeline Init(char*) { return {}; }
 

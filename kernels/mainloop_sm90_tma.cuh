@@ -45,15 +45,39 @@
 namespace streamk::kernels {
 
 template <typename Element /* __half or __nv_bfloat16 */, bool kAColMajor, bool kBRowMajor,
-          int kBN_ = 256, int kStages_ = 6, int kBK_ = 32, int kCluster_ = 1, int kBM_ = 128>
+          int kBN_ = 256, int kStages_ = 6, int kBK_ = 32, int kCluster_ = 1, int kBM_ = 128,
+          bool kPingPong_ = false>
 struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
   using Tile = sm90::WgmmaTile<kBN_, kBK_, kBM_>;
   using Tile::kBM;
-  using typename Tile::Accumulators;
   using Tile::kBK;
   using Tile::kBN;
+  using Tile::kNI;
   using Tile::kThreads;
   static constexpr bool kAvailable = sm90::kWgmmaCompiled;
+  // Ping-pong (the 128 x 128 configuration's data-parallel plans, PingPongOf in tma_operands.h):
+  // each compute warp group computes whole tiles, the block's tiles alternating between the two,
+  // so that one group's epilogue runs while the other's mainloop keeps the tensor cores busy. A
+  // group holds the whole tile: both 64-row halves, kMI = 2 (Accumulators::v[i] is rows
+  // [64 i, 64 i + 64), AccRow of the thread's index within its group).
+  static constexpr bool kPingPong = kPingPong_;
+  static_assert(!kPingPong || (kBM == 128 && kCluster_ == 1), "two 64-row halves per group");
+  static constexpr int kMI = kPingPong ? 2 : 1;
+  struct Accumulators { float v[kMI][kNI][4]; };
+  // The threads that run one tile's epilogue together (Epilogue's kGroupThreads).
+  static constexpr int kTileThreads = kPingPong ? 128 : kThreads;
+  __device__ static int AccRow(int tid, int i, int r) {
+    if constexpr (kPingPong) return 64 * i + Tile::AccRow(tid & 127, 0, r);
+    return Tile::AccRow(tid, i, r);
+  }
+  __device__ static void Zero(Accumulators& acc) {
+#pragma unroll
+    for (int i = 0; i < kMI; ++i)
+#pragma unroll
+      for (int j = 0; j < kNI; ++j)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) acc.v[i][j][r] = 0.0f;
+  }
   // The producer is a warp group after the kThreads compute threads (one lane of it works):
   // register maxima are set per warp group, and the producer gives most of its registers to the
   // compute warps (Rebalance). A lone producer warp left the block at 168 registers per thread
@@ -101,6 +125,12 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
     }
     __device__ void Advance() {
       if (++stage == kStages) stage = 0, phase ^= 1;
+    }
+    // Past `iterations` k-iterations another warp group reads (ping-pong).
+    __device__ void Skip(int iterations) {
+      const int at = stage + iterations, wraps = at / kStages;
+      stage = at - wraps * kStages;
+      phase ^= static_cast<uint32_t>(wraps & 1);
     }
   };
 
@@ -219,8 +249,9 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
   // every stage it read released.
   __device__ static void Consume(Pipeline& p, int k_iter_begin, int k_iter_end,
                                  Accumulators& acc) {
+    static_assert(!kPingPong, "ConsumeTile");
     const int tid = sm80::OpaqueThreadIdx();
-    Tile::Zero(acc);
+    Zero(acc);
     const Stages stages(p.ring, tid);
     const bool signals = (tid & 127) == 0;  // one arrival per warp group on "empty"
 
@@ -237,6 +268,37 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
     sm90::WgmmaWait<0>();
     if (previous >= 0 && signals) Release(p, previous);
     sm90::FenceAccumulators(acc.v[0]);
+  }
+
+  // Ping-pong, one compute warp group: acc = a whole tile's product over its k_iters
+  // k-iterations, both halves of A (its stages' two 64-row halves) against B, in the next k_iters
+  // stages of the ring. The two groups' tiles alternate in the ring (the producer loads the
+  // block's tiles in order), so a group starts only once the other has issued its last wgmma of
+  // the tile before (the caller waits on `turn`): by then that group has waited for each of those
+  // stages, so every stage this one waits for is at most one phase ahead of its barrier, and the
+  // two groups' wgmmas do not interleave. Once it has issued its own last wgmma it arrives on
+  // `next` (the other group's turn), then waits for its wgmmas and releases its stages (both
+  // arrivals of each stage's "empty": no other group reads them).
+  __device__ static void ConsumeTile(Pipeline& p, int k_iters, Accumulators& acc, uint32_t next) {
+    static_assert(kPingPong, "Consume");
+    const int tid = sm80::OpaqueThreadIdx() & 127;
+    Zero(acc);
+    const Stages top(p.ring, 0), bottom(p.ring, 128);  // A's rows 0-63 and 64-127
+    const bool signals = tid == 0;
+    int previous = -1;
+    for (int kt = 0; kt < k_iters; ++kt) {
+      sm90::MbarrierWait(p.Full(p.stage), p.phase);
+      top.IssueBoth(acc.v[0], acc.v[1], bottom, p.stage);
+      sm90::WgmmaWait<1>();  // the previous k-iteration's wgmmas are done
+      if (previous >= 0 && signals) sm90::MbarrierArrive(p.Empty(previous), kWarpGroups);
+      previous = p.stage;
+      p.Advance();
+    }
+    if (signals) sm90::MbarrierArrive(next);
+    sm90::WgmmaWait<0>();
+    if (previous >= 0 && signals) sm90::MbarrierArrive(p.Empty(previous), kWarpGroups);
+    sm90::FenceAccumulators(acc.v[0]);
+    sm90::FenceAccumulators(acc.v[1]);
   }
 };
 

@@ -51,12 +51,16 @@ namespace streamk::kernels {
 // counts the events this persistent block recorded, state[1] is its index (blockIdx.x, or the
 // cluster's where a cluster is one: only its rank 0 records, state == nullptr for the others).
 // The state lives in shared memory, so tracing keeps no registers alive across the mainloop.
+// With `groups` (ping-pong), thread 0 of each compute warp group records its own tiles' events,
+// counted atomically.
 __device__ __forceinline__ void TraceMark(const GemmKernelArgs& a, int* state, TraceKind kind,
-                                          int work, int tile, int k_begin, int k_end) {
-  if (a.trace.events == nullptr || threadIdx.x != 0 || state == nullptr) return;
-  const int i = state[0];
+                                          int work, int tile, int k_begin, int k_end,
+                                          bool groups = false) {
+  if (a.trace.events == nullptr || state == nullptr) return;
+  if ((groups ? threadIdx.x & 127 : threadIdx.x) != 0) return;
+  const int i = groups ? atomicAdd(state, 1) : state[0];
   if (i >= a.trace.events_per_block) return;
-  state[0] = i + 1;
+  if (!groups) state[0] = i + 1;
   TraceEvent e;
   e.cycles = static_cast<uint64_t>(clock64());
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(e.ns));
@@ -75,12 +79,16 @@ struct StreamKGemm {
   static constexpr bool kSpecialized = Mainloop::kProducerThreads > 0;
   static constexpr int kBlockThreads = kThreads + Mainloop::kProducerThreads;
   static constexpr int kCluster = Mainloop::kCluster;  // thread blocks per persistent block
+  // Ping-pong (Mainloop::kPingPong): each compute warp group finishes its own tiles
+  // (PingPongBlocks), by RunTma only.
+  static constexpr bool kPingPong = Mainloop::kPingPong;
   // A specialized mainloop's ring is being refilled while the epilogue runs: the epilogue gets
   // its own area after it. Otherwise the two share the same bytes.
-  using Epi = Epilogue<Mainloop::kBN, Mainloop::kBM>;
+  using Epi = Epilogue<Mainloop::kBN, Mainloop::kBM, Mainloop::kTileThreads>;
   static constexpr int kEpilogueOffset = kSpecialized ? Mainloop::kSmemBytes : 0;
+  static constexpr int kAreaBytes = kPingPong ? Epi::kTmaSmemBytes : Epi::kSmemBytes;
   // And an mbarrier after the area, for the epilogue's TMA loads of C (Epilogue::RunTma).
-  static constexpr int kEpilogueBarOffset = kEpilogueOffset + Epi::kSmemBytes;
+  static constexpr int kEpilogueBarOffset = kEpilogueOffset + kAreaBytes;
   static_assert(kEpilogueBarOffset % 8 == 0, "mbarrier alignment");
   static_assert(kEpilogueOffset % 16 == 0, "Epilogue::RunRows' rows at 16-byte boundaries");
   // Then the hand-off of staged rows to the copying warp (tma->d_rows kRowsByCopyingWarp;
@@ -91,8 +99,11 @@ struct StreamKGemm {
   static constexpr int kRowsBarOffset = kEpilogueBarOffset + 8;  // full, then empty
   static constexpr int kRowsTileOffset = kRowsBarOffset + 16;
   static constexpr int kRowsWaitOffset = kRowsTileOffset + 16;
+  // Ping-pong: each group's "turn" mbarrier, then the area's "read" one (PingPongBlocks).
+  static constexpr int kTurnOffset = kRowsWaitOffset + 8;
+  static constexpr int kAreaReadOffset = kTurnOffset + 16;
   static constexpr int kSmemBytes =
-      kSpecialized ? kRowsWaitOffset + 8
+      kSpecialized ? kTurnOffset + (kPingPong ? 24 : 0)
                    : (Mainloop::kSmemBytes > Epi::kSmemBytes ? Mainloop::kSmemBytes
                                                              : Epi::kSmemBytes);
 
@@ -377,6 +388,80 @@ struct StreamKGemm {
     }
   }
 
+  // Ping-pong: the compute warp groups take this persistent block's data-parallel tiles in turn
+  // (every work block of the plan is data-parallel: PingPongOf, tma_operands.h), tile s of the
+  // block by group s % 2, in the order the producer loads them. A group waits for its turn, the
+  // other group's last wgmma of the tile before (Mainloop::ConsumeTile), runs its tile's mainloop,
+  // hands the turn back and runs the tile's epilogue while the other group's mainloop runs: the
+  // epilogue's 0.6-0.9 us per 128 x 128 tile (16-bit D), when the tensor cores idled, now
+  // overlaps the next tile's. Its ring position skips the other group's tiles. The two share one
+  // epilogue area (FinishGroup), so that the ring keeps six stages: with two areas it had four,
+  // and deep shapes ran 8-14% slower than on the shared tiles' five (run 207).
+  __device__ static void PingPongBlocks(char* smem, Pipeline& pipe, const Plan& p,
+                                        const GemmKernelArgs& a, const TmaOperands* tma,
+                                        int* trace) {
+    const int group = static_cast<int>(threadIdx.x) / 128;
+    const uint32_t turn = sm80::SmemAddr(smem + kTurnOffset);
+    const uint32_t mine = turn + 8u * static_cast<uint32_t>(group);
+    const uint32_t next = turn + 8u * static_cast<uint32_t>(group ^ 1);
+    uint32_t parity = 0;
+    int s = 0;  // the block's data-parallel tiles so far
+    for (int work = FirstWork(); work < p.work_blocks; work += WorkStride()) {
+      const mapping::BlockRole r = mapping::RoleOf(p, work);
+      if (r.role != mapping::Role::kDataParallel) continue;
+      const mapping::DpTiles t = mapping::DpBlockTiles(p, r.index);
+      for (int i = 0; i < t.count; ++i, ++s) {
+        if ((s & 1) != group) {
+          pipe.Skip(p.iters_per_tile);
+          continue;
+        }
+        const int tile = t.first_tile + i * t.stride;
+        if (s > 0) {
+          sm90::MbarrierWait(mine, parity);
+          parity ^= 1;
+        }
+        TraceMark(a, trace, TraceKind::kBegin, work, tile, 0, p.iters_per_tile, true);
+        Acc acc;
+        Mainloop::ConsumeTile(pipe, p.iters_per_tile, acc, next);
+        TraceMark(a, trace, TraceKind::kMainloopEnd, work, tile, 0, p.iters_per_tile, true);
+        FinishGroup(smem, p, a, tma, mapping::TileCoordOf(p, tile), acc, s);
+        TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, p.iters_per_tile, true);
+      }
+    }
+  }
+
+  // Ping-pong's epilogue: one group's tile, the block's tile s, through the TMA store
+  // (PingPongOf: tma->d_store). The groups take turns at the area too: tile s stages its boxes
+  // once the TMA unit has read tile s - 1's, which the other group's first thread waits for
+  // right after issuing them and announces on the area's "read" mbarrier (phase s - 1). That
+  // tile's epilogue ran under this tile's mainloop, so the wait is rarely a wait.
+  __device__ static void FinishGroup(char* smem, const Plan& p, const GemmKernelArgs& a,
+                                     const TmaOperands* tma, const mapping::TileCoord& c,
+                                     const Acc& acc, int s) {
+    const int tile_m0 = mapping::RankRow0(p, c, 0), tile_n0 = c.tn * Mainloop::kBN;
+    char* const area = smem + kEpilogueOffset;
+    const uint32_t bar = sm80::SmemAddr(smem + kEpilogueBarOffset);
+    const uint32_t read = sm80::SmemAddr(smem + kAreaReadOffset);
+    if (s > 0 && Epi::Tid() == 0) sm90::MbarrierWait(read, static_cast<uint32_t>(s - 1) & 1);
+    Epi::AwaitStoreReads(tma->c_load != 0, bar);  // the group waits too; a fresh barrier for C
+    const float beta = tma->c_load ? a.beta : 0.0f;
+    if (a.output == DType::kBF16) {
+      Epi::template RunTma<Mainloop, __nv_bfloat16>(area, acc, a.alpha, beta, &tma->d, &tma->c,
+                                                     bar, a, p.m, p.n, tma->d_cols, c.batch,
+                                                     tile_m0, tile_n0);
+    } else if (a.output == DType::kF32) {
+      Epi::template RunTma<Mainloop, float>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar, a,
+                                            p.m, p.n, tma->d_cols, c.batch, tile_m0, tile_n0);
+    } else {
+      Epi::template RunTma<Mainloop, __half>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar, a,
+                                             p.m, p.n, tma->d_cols, c.batch, tile_m0, tile_n0);
+    }
+    if (Epi::Tid() == 0) {  // the thread that issued the stores
+      sm90::BulkWaitRead();
+      sm90::MbarrierArrive(read);
+    }
+  }
+
   // Sums and finishes one slice (a range of columns) of a Stream-K tile, 64 rows at a time
   // through the epilogue's staging area. Its trace counts the epilogue's stores as fixup.
   __device__ static void ReductionBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
@@ -447,6 +532,14 @@ struct StreamKGemm {
     // for it.
     if constexpr (kSpecialized) {
       if (threadIdx.x == kThreads) Mainloop::PrefetchMaps(*tma);
+      if constexpr (kPingPong) {
+        if (threadIdx.x == 0) {
+          sm90::MbarrierInit(sm80::SmemAddr(smem + kTurnOffset), 1);
+          sm90::MbarrierInit(sm80::SmemAddr(smem + kTurnOffset + 8), 1);
+          sm90::MbarrierInit(sm80::SmemAddr(smem + kAreaReadOffset), 1);
+          sm90::FenceBarrierInit();
+        }
+      }
       if (threadIdx.x == 0 && tma->d_rows == kRowsByCopyingWarp) {
         sm90::MbarrierInit(sm80::SmemAddr(smem + kRowsBarOffset), kThreads);
         sm90::MbarrierInit(sm80::SmemAddr(smem + kRowsBarOffset + 8), 1);
@@ -468,6 +561,9 @@ struct StreamKGemm {
       }
     }
     if constexpr (kSpecialized) Mainloop::RebalanceCompute();
+    if constexpr (kPingPong) {
+      PingPongBlocks(smem, pipe, p, a, tma, trace);
+    } else {
     for (int work = FirstWork(); work < p.work_blocks; work += WorkStride()) {
       const mapping::BlockRole r = mapping::RoleOf(p, work);
       switch (r.role) {
@@ -482,6 +578,7 @@ struct StreamKGemm {
           break;
         case mapping::Role::kNone: break;
       }
+    }
     }
     // This block's work is done: the next kernel on the stream may start setting up once every
     // block is here (not earlier: its blocks would sit on the SMs this grid leaves idle).

@@ -64,6 +64,13 @@ __device__ __forceinline__ void MbarrierArrive(uint32_t bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 #endif
 }
+// `count` arrivals at once.
+__device__ __forceinline__ void MbarrierArrive(uint32_t bar, uint32_t count) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(count)
+               : "memory");
+#endif
+}
 // One arrival plus `bytes` of expected TMA transactions for the current phase.
 __device__ __forceinline__ void MbarrierArriveExpectTx(uint32_t bar, uint32_t bytes) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)

@@ -21,6 +21,8 @@
 
 #include <cstdint>
 
+#include "streamk/plan.h"
+
 namespace streamk::kernels {
 
 // Who issues the bulk copies of a 16-bit D's rows (TmaOperands::d_rows; Epilogue::RunRows). The
@@ -66,6 +68,26 @@ constexpr int RowsOf(bool fp32, float beta, bool rows_aligned, int64_t tiles, in
   if (beta != 0.0f) return 0;
   if (fp32) return rows_aligned ? 0 : kRowsByComputeWarps;
   return forced != 0 ? forced : RowCopiesOf(tiles, blocks);
+}
+
+// Whether a launch of `plan` on the TMA kernel runs the 128 x 128 configuration's ping-pong
+// variant (MainloopSm90Tma::kPingPong): each compute warp group computes whole tiles, the two
+// taking a block's tiles in turn, so that one group's epilogue runs under the other's mainloop
+// instead of idling the tensor cores (0.6-0.7 us of a 1024-deep tile's 5.5, 16-bit D). Only for
+// plans of data-parallel blocks alone (no Stream-K or reduction blocks: the fixup protocol's
+// stages and barriers are the shared tiles'), whose D the epilogue stores by TMA (`d_store`; the
+// rows' bulk copies and the element stores keep their warps' rows). Measured on an H200 (runs
+// 208-209, docs/performance.md, session 38), against the shared tiles: 1.04-1.07x where blocks
+// compute four tiles or more of 768-1024 deep, 1.09x at 512 deep, 1.16x on GPT-2's logits for
+// 4096 tokens, 1.00 deep; but at 1.5-3 tiles per block 0.83-1.05x (12 of 16 shapes slower), and
+// at 3-5 k-iterations a tile 0.93-0.97x (the other group's mainloop is shorter than an
+// epilogue). So: at least 4 tiles per block and 8 k-iterations per tile. `forced`: -1 never, 1
+// wherever it can (STREAMK_PINGPONG=off / on), 0 as above.
+constexpr bool PingPongOf(const Plan& plan, bool d_store, int forced = 0) {
+  const bool can = plan.tile_m == 128 && plan.tile_n == 128 && plan.cluster_m == 1 &&
+                   plan.sk_blocks == 0 && plan.reduction_blocks == 0 && d_store;
+  if (!can || forced < 0) return false;
+  return forced > 0 || (plan.tiles >= 4 * plan.grid_blocks && plan.iters_per_tile >= 8);
 }
 
 // What the producer loads of one operand per k-iteration of one tile. Where the tile holds fewer

@@ -75,15 +75,22 @@ std::string DescribeOutputWrites(const Plan& plan, DType output, float beta, int
     return absl::StrFormat("the epilogue's own stores%s, %s (%s)", c_too,
                            aligned ? "16 bytes at a time" : "element by element", rows);
   }
+  // Ping-pong: the two compute warp groups take turns at the tiles (PingPongOf).
+  const std::string turns =
+      kernels::PingPongOf(plan, cols > 0)
+          ? absl::StrFormat("; ping-pong: the compute warp groups take turns at the %d tiles on "
+                            "%d blocks, each one's epilogue under the other's mainloop",
+                            plan.tiles, plan.grid_blocks)
+          : "";
   if (cols == plan.n) {
-    return absl::StrFormat("TMA stores from swizzled boxes%s (%s)",
-                           beta != 0.0f ? ", C loaded by TMA" : "", rows);
+    return absl::StrFormat("TMA stores from swizzled boxes%s (%s)%s",
+                           beta != 0.0f ? ", C loaded by TMA" : "", rows, turns);
   }
   if (cols > 0) {
     return absl::StrFormat(
         "TMA stores of columns 0-%d, the compute threads storing the last %d of each row (%s: "
-        "n ends inside a 16-byte chunk)",
-        cols - 1, plan.n - cols, rows);
+        "n ends inside a 16-byte chunk)%s",
+        cols - 1, plan.n - cols, rows, turns);
   }
   const int by = kernels::RowsOf(output == DType::kF32, beta, aligned, plan.tiles,
                                  plan.grid_blocks);

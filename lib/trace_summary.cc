@@ -72,6 +72,7 @@ std::vector<Piece> Pieces(const std::vector<TraceEvent>& events, int per_block, 
       return (static_cast<double>(ev[0].ns - t0) +
               static_cast<double>(e.cycles - ev[0].cycles) / rate) / 1000.0;
     };
+    const size_t first = pieces.size();  // this block's pieces
     for (int i = 0; i < n; ++i) {
       if (ev[i].kind == TraceKind::kBegin) {
         Piece p;
@@ -79,11 +80,22 @@ std::vector<Piece> Pieces(const std::vector<TraceEvent>& events, int per_block, 
         p.begin = ev[i];
         pieces.push_back(p);
       }
-      if (pieces.empty() || pieces.back().block != b) continue;  // events before a begin
+      // The piece of this event's work block and tile: the block's last, or under ping-pong
+      // (the two compute warp groups on tiles of their own, kernels/tma_operands.h) the one
+      // before, whose events interleave with the last's.
+      Piece* piece = nullptr;
+      for (size_t j = pieces.size(); j > first && j + 2 > pieces.size(); --j) {
+        const TraceEvent& at = pieces[j - 1].begin;
+        if (at.work == ev[i].work && at.tile == ev[i].tile) {
+          piece = &pieces[j - 1];
+          break;
+        }
+      }
+      if (piece == nullptr) continue;  // events before a begin
       const int phase = static_cast<int>(ev[i].kind) - 1;
       if (phase < 0 || phase > 4) continue;
-      pieces.back().t[phase] = us(ev[i]);
-      pieces.back().has[phase] = true;
+      piece->t[phase] = us(ev[i]);
+      piece->has[phase] = true;
     }
   }
   for (Piece& p : pieces) {

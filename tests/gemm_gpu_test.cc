@@ -940,6 +940,97 @@ TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
   }
 }
 
+std::vector<uint8_t> Bytes(const Buffers& b, const Config& cfg) {
+  std::vector<uint8_t> out(b.args.stride_d * b.args.batch * DTypeBytes(cfg.out));
+  cudaMemcpy(out.data(), b.d.get(), out.size(), cudaMemcpyDeviceToHost);
+  return out;
+}
+
+// Ping-pong (kernels::PingPongOf): data-parallel plans of 128 x 128 tiles, D stored by TMA, where
+// a block computes several tiles, run the configuration whose two compute warp groups take the
+// block's tiles in turn. On 5 SMs (so that blocks run up to 16 tiles, odd and even counts) and on
+// all (STREAMK_PINGPONG=on where the launch would not: a tile or none a block, or one k-iteration
+// a tile): every layout, both input types,
+// every output type, alpha 1 (the unscaled staging) and 0.75, C = D with beta, tails in m, n (a
+// row ending inside a 16-byte chunk) and k (k 64: one k-iteration per tile, fewer than the ring's
+// stages), a batch, and nothing written outside D. Each shape's result is also bitwise the shared
+// tiles' (STREAMK_PINGPONG=off): both sum every element's k-iterations in the same order. A traced
+// launch records each tile's mainloop and epilogue, the two groups' events interleaved.
+TEST(GemmGpu, PingPongEveryLayoutEpilogueAndTileCount) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  int device = 0;
+  CUDA_ASSERT(cudaGetDevice(&device));
+  if (kernels::KernelArch(device) != kernels::Arch::kSm90Tma)
+    GTEST_SKIP() << "ping-pong is a configuration of the TMA kernel (sm_90a)";
+  Options o;
+  o.mode = Mode::kDataParallel;
+  o.tile = {128, 128, 64};
+  int variant = 0;
+  for (int sms : {5, 0}) {
+    o.avail_sms = sms;
+    for (const Shape& shape : {Shape{700, 1000, 1000, 1}, Shape{1000, 517, 64, 2},
+                               Shape{1920, 2048, 320, 1}, Shape{129, 383, 200, 1}}) {
+      Config probe;
+      probe.s = shape;
+      absl::StatusOr<Plan> plan = PlanGemm(Buffers(probe).args, o);
+      ASSERT_TRUE(plan.ok()) << plan.status();
+      const char* const pingpong = kernels::PingPongOf(*plan, true) ? "" : "on";
+      SCOPED_TRACE(absl::StrCat("SMs ", sms, ", STREAMK_PINGPONG=", pingpong, ", ",
+                                PlanSummary(*plan)));
+      for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
+          ScopedEnv env("STREAMK_PINGPONG", pingpong);
+          Config c;
+          c.s = shape, c.a = a, c.b = b;
+          c.in = ++variant % 2 == 0 ? DType::kBF16 : DType::kF16;
+          c.out = variant % 3 == 0 ? DType::kF32 : c.in;
+          c.alpha = variant % 4 < 2 ? 1.0f : 0.75f;
+          c.ldd_extra = 8, c.stride_d_extra = 24;
+          ExpectCorrect(c, o, NextSeed(), /*only_d=*/true);
+          Config with_c = c;
+          with_c.beta = -1.25f, with_c.c_is_d = true;
+          with_c.ldd_extra = with_c.stride_d_extra = 0;
+          ExpectCorrect(with_c, o, NextSeed());
+        }
+      }
+      Config c;
+      c.s = shape, c.alpha = 0.75f;
+      Buffers buf(c);
+      CUDA_ASSERT(buf.Refresh(c, NextSeed()));
+      std::vector<uint8_t> ran[2];
+      for (int shared = 0; shared < 2; ++shared) {
+        ScopedEnv env("STREAMK_PINGPONG", shared ? "off" : pingpong);
+        CUDA_ASSERT(testing::Fill(buf.d.get(), c.out, buf.args.stride_d * c.s.batch, 0, true));
+        ASSERT_TRUE(gemm(buf.args, nullptr, o).ok());
+        CUDA_ASSERT(cudaDeviceSynchronize());
+        ran[shared] = Bytes(buf, c);
+      }
+      EXPECT_EQ(ran[0], ran[1]) << "ping-pong and shared tiles differ: " << Describe(c, o);
+    }
+  }
+  // The trace: every tile's begin, mainloop end and epilogue end, in the right tile's piece.
+  Config c;
+  c.s = {1920, 2048, 640, 1};
+  o.avail_sms = 5;
+  Buffers buf(c);
+  absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_TRUE(kernels::PingPongOf(*plan, true));
+  const int per_block = 3 * (plan->tiles / plan->grid_blocks + 1);
+  const size_t count = static_cast<size_t>(plan->grid_blocks) * per_block;
+  DeviceBuffer events(count * sizeof(TraceEvent));
+  CUDA_ASSERT(cudaMemset(events.get(), 0, events.bytes()));
+  o.trace = {static_cast<TraceEvent*>(events.get()), per_block};
+  ExpectCorrect(c, o, NextSeed());
+  std::vector<TraceEvent> host(count);
+  CUDA_ASSERT(cudaMemcpy(host.data(), events.get(), events.bytes(), cudaMemcpyDeviceToHost));
+  const TraceSummary s = SummarizeTrace(*plan, host, per_block);
+  EXPECT_EQ(s.data_parallel.pieces, plan->tiles);
+  EXPECT_EQ(s.truncated_blocks, 0);
+  EXPECT_GT(s.data_parallel.mainloop_us, 0);
+  EXPECT_GT(s.data_parallel.epilogue_us, 0);
+}
+
 // A traced launch records every piece of work of its plan, in order, and still computes D right.
 TEST(GemmGpu, TraceRecordsEveryPieceOfThePlan) {
   STREAMK_SKIP_WITHOUT_GPU();
@@ -999,12 +1090,6 @@ TEST(GemmGpu, SmallShapesEveryMode) {
       }
     }
   }
-}
-
-std::vector<uint8_t> Bytes(const Buffers& b, const Config& cfg) {
-  std::vector<uint8_t> out(b.args.stride_d * b.args.batch * DTypeBytes(cfg.out));
-  cudaMemcpy(out.data(), b.d.get(), out.size(), cudaMemcpyDeviceToHost);
-  return out;
 }
 
 TEST(GemmGpu, DeterministicIsBitwiseReproducible) {

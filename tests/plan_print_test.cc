@@ -193,6 +193,25 @@ TEST(PlanPrint, EpilogueLineNamesHowDIsWritten) {
   ASSERT_TRUE(p.ok());
   says(DType::kF16, 0, 50304, true, "TMA stores from swizzled boxes (fp16 D in rows of 50304");
   says(DType::kBF16, 1, 50304, true, "TMA stores from swizzled boxes, C loaded by TMA");
+  // This plan's tiles are 128 x 256: no ping-pong. 5120 x 2560 x 1024's are 128 x 128,
+  // data-parallel, 800 of them on 132 blocks: ping-pong, with or without C, but not through the
+  // rows' copies or on another kernel.
+  EXPECT_EQ(DescribeOutputWrites(*p, DType::kF16, 0, 50304, true).find("ping-pong"),
+            std::string::npos);
+  Problem shallow;
+  shallow.m = 5120, shallow.n = 2560, shallow.k = 1024;
+  absl::StatusOr<Plan> q = MakePlan(shallow, H200Spec());
+  ASSERT_TRUE(q.ok());
+  EXPECT_NE(DescribeOutputWrites(*q, DType::kF16, 0, 2560, true)
+                .find("; ping-pong: the compute warp groups take turns at the 800 tiles on 132 "
+                      "blocks, each one's epilogue under the other's mainloop"),
+            std::string::npos);
+  EXPECT_NE(DescribeOutputWrites(*q, DType::kF32, 0.5f, 2560, true).find("ping-pong"),
+            std::string::npos);
+  EXPECT_EQ(DescribeOutputWrites(*q, DType::kF16, 0, 2561, true).find("ping-pong"),
+            std::string::npos);
+  EXPECT_EQ(DescribeOutputWrites(*q, DType::kF16, 0, 2560, false).find("ping-pong"),
+            std::string::npos);
   const std::string line = DescribeOutputWrites(*p, DType::kF16, 0, 50304, true);
   EXPECT_NE(PlanToJson(*p, nullptr, "H200", line).find("\"epilogue\": \"" + line + "\""),
             std::string::npos);

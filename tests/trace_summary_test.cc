@@ -77,6 +77,39 @@ TEST(TraceSummary, PhasesFitAndIdleTime) {
       << csv;
 }
 
+// Ping-pong (kernels/tma_operands.h): a block's two compute warp groups take its tiles in turn,
+// so one tile's epilogue end comes after the next tile's begin; each event still counts for its
+// own tile.
+TEST(TraceSummary, InterleavedTilesOfTwoWarpGroups) {
+  DeviceSpec dev = H200Spec();
+  dev.sms = 1, dev.occupancy = 1;
+  Problem pr;
+  pr.m = 128, pr.n = 384, pr.k = 1024;
+  PlanOptions o;
+  o.mode = Mode::kDataParallel;
+  o.tile = {128, 128, 64};
+  absl::StatusOr<Plan> plan = MakePlan(pr, dev, o);
+  ASSERT_TRUE(plan.ok());
+  ASSERT_EQ(plan->grid_blocks, 1);
+  ASSERT_EQ(plan->tiles, 3);
+  const int per_block = 16;
+  std::vector<TraceEvent> events(per_block);
+  Recorder r{events, per_block, 1.5};
+  r.Start(0, 5000000);
+  // Mainloops of 10 us back to back; each epilogue 3 us, under the next mainloop.
+  for (int t = 0; t < 3; ++t) {
+    r.Add(TraceKind::kBegin, t, t, 0, 16, 10.0 * t);
+    if (t > 0) r.Add(TraceKind::kEpilogueEnd, t - 1, t - 1, 0, 16, 10.0 * t + 3);
+    r.Add(TraceKind::kMainloopEnd, t, t, 0, 16, 10.0 * t + 10);
+  }
+  r.Add(TraceKind::kEpilogueEnd, 2, 2, 0, 16, 33);
+  const TraceSummary s = SummarizeTrace(*plan, events, per_block);
+  EXPECT_EQ(s.data_parallel.pieces, 3);
+  EXPECT_NEAR(s.data_parallel.mainloop_us, 10, 1e-6);
+  EXPECT_NEAR(s.data_parallel.epilogue_us, 3, 1e-6);
+  EXPECT_NEAR(s.span_us, 33, 1e-6);
+}
+
 TEST(TraceSummary, StreamKWaitsAndFullBuffers) {
   DeviceSpec dev = H200Spec();
   dev.sms = 2, dev.occupancy = 1;

@@ -517,3 +517,64 @@ TEST(TmaRowCopies, Fp32RowsOnlyWhereUnalignedAndSixteenBitAlways) {
     EXPECT_EQ(RowsOf(false, 0.0f, aligned, 263, 132, kRowsByCopyingWarp), kRowsByCopyingWarp);
   }
 }
+
+// Which launches run the 128 x 128 configuration's ping-pong variant (PingPongOf): data-parallel
+// plans of that tile alone, with D stored by TMA, where blocks compute four tiles or more of at
+// least 8 k-iterations (runs 208-209); never
+// a plan with Stream-K or reduction blocks (their fixups use the shared tiles' stages), another
+// tile, or a D stored another way, even where STREAMK_PINGPONG=on asks for it. Checked on the
+// planner's own H200 plans.
+TEST(TmaPingPong, DataParallelPlansOf128x128TilesStoredByTma) {
+  using streamk::kernels::PingPongOf;
+  auto plan = [](int m, int n, int k, streamk::PlanOptions o) {
+    streamk::Problem pr;
+    pr.m = m, pr.n = n, pr.k = k;
+    absl::StatusOr<streamk::Plan> p = streamk::MakePlan(pr, streamk::H200Spec(), o);
+    EXPECT_TRUE(p.ok()) << p.status();
+    return p.value_or(streamk::Plan{});
+  };
+  streamk::PlanOptions dp;
+  dp.mode = streamk::Mode::kDataParallel;
+  dp.tile = {128, 128, 64};
+  // 800 tiles on 132 blocks: ping-pong by default, not without a TMA store or when forced off.
+  const streamk::Plan many = plan(5120, 2560, 1024, dp);
+  ASSERT_EQ(many.tiles, 800);
+  ASSERT_EQ(many.grid_blocks, 132);
+  EXPECT_TRUE(PingPongOf(many, true));
+  EXPECT_FALSE(PingPongOf(many, false));
+  EXPECT_FALSE(PingPongOf(many, false, 1));
+  EXPECT_FALSE(PingPongOf(many, true, -1));
+  EXPECT_TRUE(PingPongOf(many, true, 1));
+  // Auto's own pick for this shape is that plan (data-parallel, 128 x 128).
+  EXPECT_TRUE(PingPongOf(plan(5120, 2560, 1024, {}), true));
+  // 64 tiles on 64 blocks: each block one tile, so shared tiles unless forced on; so too 361
+  // tiles on 132 (2.7 a block: 0.88x in run 209), and 4 k-iterations a tile (0.95x).
+  const streamk::Plan one = plan(1024, 1024, 1024, dp);
+  ASSERT_EQ(one.tiles, one.grid_blocks);
+  EXPECT_FALSE(PingPongOf(one, true));
+  EXPECT_TRUE(PingPongOf(one, true, 1));
+  const streamk::Plan few = plan(2376, 2320, 1008, dp);
+  ASSERT_EQ(few.tiles, 361);
+  EXPECT_FALSE(PingPongOf(few, true));
+  EXPECT_TRUE(PingPongOf(few, true, 1));
+  const streamk::Plan shallow = plan(3616, 2776, 240, dp);
+  ASSERT_EQ(shallow.tiles, 638);
+  ASSERT_EQ(shallow.iters_per_tile, 4);
+  EXPECT_FALSE(PingPongOf(shallow, true));
+  EXPECT_TRUE(PingPongOf(plan(3072, 2944, 1024, dp), true));  // 552 tiles, 16 k-iterations
+  // Stream-K and split-K plans, and other tiles: never.
+  streamk::PlanOptions sk = dp;
+  sk.mode = streamk::Mode::kStreamK;
+  const streamk::Plan stream = plan(5120, 2560, 1024, sk);
+  ASSERT_GT(stream.sk_blocks, 0);
+  EXPECT_FALSE(PingPongOf(stream, true, 1));
+  streamk::PlanOptions split = dp;
+  split.mode = streamk::Mode::kSplitK;
+  split.splits = 2;
+  const streamk::Plan splitk = plan(1024, 1024, 4096, split);
+  ASSERT_GT(splitk.sk_blocks, 0);
+  EXPECT_FALSE(PingPongOf(splitk, true, 1));
+  streamk::PlanOptions wide = dp;
+  wide.tile = {128, 256, 64};
+  EXPECT_FALSE(PingPongOf(plan(5120, 2560, 1024, wide), true, 1));
+}
