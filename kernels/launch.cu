@@ -418,21 +418,28 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   int least = 1 << 30;
   const cudaError_t result = OnDevice(device, [&] {
     const Arch arch = KernelArch(device);
-    // Every tile configuration of the arch without clusters: a plan may use any (k 1: the
-    // 128 x 128 tile's ping-pong variant).
-    const KernelTile tiles[] = {{kTileM, kTmaTileN, 0},       {kTileM, kTmaMidTileN, 0},
-                                {kTileM, kTileN, 0},          {kTmaWideTileM, kTmaWideTileN, 0},
-                                {kTmaSmallTileM, kTileN, 0}, {kTileM, kTileN, 1}};
-    for (const KernelTile& t : tiles) {
-      if (!ComputesTile(arch, t.m, t.n, TileOf(arch).k)) continue;
-      if (t.k == 1 && arch != Arch::kSm90Tma) continue;
+    // Every tile configuration of the arch without clusters: a plan may use any, and the
+    // 128 x 128 tile's launch its ping-pong variant (kSm90Tma).
+    struct Configuration {
+      int m, n;
+      bool pingpong;
+    };
+    const Configuration configurations[] = {{kTileM, kTmaTileN, false},
+                                            {kTileM, kTmaMidTileN, false},
+                                            {kTileM, kTileN, false},
+                                            {kTmaWideTileM, kTmaWideTileN, false},
+                                            {kTmaSmallTileM, kTileN, false},
+                                            {kTileM, kTileN, true}};
+    for (const Configuration& c : configurations) {
+      if (!ComputesTile(arch, c.m, c.n, TileOf(arch).k)) continue;
+      if (c.pingpong && arch != Arch::kSm90Tma) continue;
       const cudaError_t err = LeastOverKernels(
-          arch, t.m, t.n, 1,
+          arch, c.m, c.n, 1,
           [](const KernelConfig& kernel, int* blocks) {
             return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel.fn,
                                                                  kernel.threads, kernel.smem);
           },
-          &least, t.k == 1);
+          &least, c.pingpong);
       if (err != cudaSuccess) return err;
     }
     return cudaSuccess;

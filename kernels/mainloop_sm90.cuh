@@ -294,28 +294,6 @@ struct WgmmaStages {
           acc, a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
     WgmmaCommit();
   }
-
-  // Ping-pong (MainloopSm90Tma::kPingPong): acc_top += this warp group's rows of A (these stages,
-  // made for warp group 0) x B and acc_bottom += `bottom`'s (warp group 1's) x B, each 16-deep
-  // step's two wgmmas back to back: consecutive wgmmas then write different accumulators, as the
-  // two groups' do when they share a tile (issued as two runs of four, each wgmma waiting on the
-  // one before into the same accumulator, deep shapes ran 5-16% slower: run 208).
-  __device__ void IssueBoth(float (&acc_top)[kBN / 8][4], float (&acc_bottom)[kBN / 8][4],
-                            const WgmmaStages& bottom, int stage) const {
-    constexpr uint64_t kAStep = kAColMajor ? 2048 >> 4 : 32 >> 4;
-    constexpr uint64_t kBStep = kBRowMajor ? 2048 >> 4 : 32 >> 4;
-    const uint64_t offset = static_cast<uint64_t>(stage * kStageBytes) >> 4;
-    WgmmaFence();
-#pragma unroll
-    for (int ks = 0; ks < kBK / 16; ++ks) {
-      const uint64_t b = b_desc + offset + ks * kBStep;
-      WgmmaM64K16<Element, kBN, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
-          acc_top, a_desc + offset + ks * kAStep, b);
-      WgmmaM64K16<Element, kBN, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
-          acc_bottom, bottom.a_desc + offset + ks * kAStep, b);
-    }
-    WgmmaCommit();
-  }
 };
 
 }  // namespace sm90

@@ -278,7 +278,9 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
   // stages, so every stage this one waits for is at most one phase ahead of its barrier, and the
   // two groups' wgmmas do not interleave. Once it has issued its own last wgmma it arrives on
   // `next` (the other group's turn), then waits for its wgmmas and releases its stages (both
-  // arrivals of each stage's "empty": no other group reads them).
+  // arrivals of each stage's "empty": no other group reads them). Each half's four wgmmas of a
+  // k-iteration go as one group; the halves' wgmmas interleaved step by step ran the same (run 209
+  // against run 208, docs/performance.md, session 38).
   __device__ static void ConsumeTile(Pipeline& p, int k_iters, Accumulators& acc, uint32_t next) {
     static_assert(kPingPong, "Consume");
     const int tid = sm80::OpaqueThreadIdx() & 127;
@@ -288,8 +290,9 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
     int previous = -1;
     for (int kt = 0; kt < k_iters; ++kt) {
       sm90::MbarrierWait(p.Full(p.stage), p.phase);
-      top.IssueBoth(acc.v[0], acc.v[1], bottom, p.stage);
-      sm90::WgmmaWait<1>();  // the previous k-iteration's wgmmas are done
+      top.Issue(acc.v[0], p.stage);
+      bottom.Issue(acc.v[1], p.stage);
+      sm90::WgmmaWait<2>();  // the previous k-iteration's two groups are done
       if (previous >= 0 && signals) sm90::MbarrierArrive(p.Empty(previous), kWarpGroups);
       previous = p.stage;
       p.Advance();

@@ -160,23 +160,7 @@ struct StreamKGemm {
     const int tile_m0 = mapping::RankRow0(p, c, Rank()), tile_n0 = c.tn * Mainloop::kBN;
     if constexpr (kSpecialized) {
       if (tma->d_store) {
-        const uint32_t bar = sm80::SmemAddr(smem + kEpilogueBarOffset);
-        Epi::AwaitStoreReads(tma->c_load != 0, bar);  // and a fresh barrier for C
-        const float beta = tma->c_load ? a.beta : 0.0f;
-        if (a.output == DType::kBF16) {
-          Epi::template RunTma<Mainloop, __nv_bfloat16>(smem + kEpilogueOffset, acc, a.alpha,
-                                                         beta, &tma->d, &tma->c, bar, a, p.m,
-                                                         p.n, tma->d_cols, c.batch, tile_m0,
-                                                         tile_n0);
-        } else if (a.output == DType::kF32) {
-          Epi::template RunTma<Mainloop, float>(smem + kEpilogueOffset, acc, a.alpha, beta,
-                                                &tma->d, &tma->c, bar, a, p.m, p.n, tma->d_cols,
-                                                c.batch, tile_m0, tile_n0);
-        } else {
-          Epi::template RunTma<Mainloop, __half>(smem + kEpilogueOffset, acc, a.alpha, beta,
-                                                 &tma->d, &tma->c, bar, a, p.m, p.n, tma->d_cols,
-                                                 c.batch, tile_m0, tile_n0);
-        }
+        FinishByTma(smem, p, a, tma, c, acc);
         return;
       }
       if (tma->d_rows) {
@@ -203,6 +187,30 @@ struct StreamKGemm {
     }
     Epi::template Run<Mainloop>(smem + kEpilogueOffset, acc, a, p.m, p.n, c.batch, tile_m0,
                                 tile_n0);
+  }
+
+  // Finish's TMA store (tma->d_store), also ping-pong's (FinishGroup): once the TMA unit has read
+  // the stage (the threads that finish the tile: Epi::AwaitStoreReads), with C loaded on a fresh
+  // barrier where beta != 0, the tile through Epilogue::RunTma in D's output type.
+  __device__ static void FinishByTma(char* smem, const Plan& p, const GemmKernelArgs& a,
+                                     const TmaOperands* tma, const mapping::TileCoord& c,
+                                     const Acc& acc) {
+    const int tile_m0 = mapping::RankRow0(p, c, Rank()), tile_n0 = c.tn * Mainloop::kBN;
+    char* const area = smem + kEpilogueOffset;
+    const uint32_t bar = sm80::SmemAddr(smem + kEpilogueBarOffset);
+    Epi::AwaitStoreReads(tma->c_load != 0, bar);
+    const float beta = tma->c_load ? a.beta : 0.0f;
+    if (a.output == DType::kBF16) {
+      Epi::template RunTma<Mainloop, __nv_bfloat16>(area, acc, a.alpha, beta, &tma->d, &tma->c,
+                                                     bar, a, p.m, p.n, tma->d_cols, c.batch,
+                                                     tile_m0, tile_n0);
+    } else if (a.output == DType::kF32) {
+      Epi::template RunTma<Mainloop, float>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar, a,
+                                            p.m, p.n, tma->d_cols, c.batch, tile_m0, tile_n0);
+    } else {
+      Epi::template RunTma<Mainloop, __half>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar, a,
+                                             p.m, p.n, tma->d_cols, c.batch, tile_m0, tile_n0);
+    }
   }
 
   // Before the compute threads write the epilogue's area: where the epilogue stores D by TMA, the
@@ -431,31 +439,17 @@ struct StreamKGemm {
   }
 
   // Ping-pong's epilogue: one group's tile, the block's tile s, through the TMA store
-  // (PingPongOf: tma->d_store). The groups take turns at the area too: tile s stages its boxes
-  // once the TMA unit has read tile s - 1's, which the other group's first thread waits for
-  // right after issuing them and announces on the area's "read" mbarrier (phase s - 1). That
-  // tile's epilogue ran under this tile's mainloop, so the wait is rarely a wait.
+  // (PingPongOf: tma->d_store; FinishByTma, whose wait for the stage is then the group's). The
+  // groups take turns at the area too: tile s stages its boxes once the TMA unit has read tile
+  // s - 1's, which the other group's first thread waits for right after issuing them and
+  // announces on the area's "read" mbarrier (phase s - 1). That tile's epilogue ran under this
+  // tile's mainloop, so the wait is rarely a wait.
   __device__ static void FinishGroup(char* smem, const Plan& p, const GemmKernelArgs& a,
                                      const TmaOperands* tma, const mapping::TileCoord& c,
                                      const Acc& acc, int s) {
-    const int tile_m0 = mapping::RankRow0(p, c, 0), tile_n0 = c.tn * Mainloop::kBN;
-    char* const area = smem + kEpilogueOffset;
-    const uint32_t bar = sm80::SmemAddr(smem + kEpilogueBarOffset);
     const uint32_t read = sm80::SmemAddr(smem + kAreaReadOffset);
     if (s > 0 && Epi::Tid() == 0) sm90::MbarrierWait(read, static_cast<uint32_t>(s - 1) & 1);
-    Epi::AwaitStoreReads(tma->c_load != 0, bar);  // the group waits too; a fresh barrier for C
-    const float beta = tma->c_load ? a.beta : 0.0f;
-    if (a.output == DType::kBF16) {
-      Epi::template RunTma<Mainloop, __nv_bfloat16>(area, acc, a.alpha, beta, &tma->d, &tma->c,
-                                                     bar, a, p.m, p.n, tma->d_cols, c.batch,
-                                                     tile_m0, tile_n0);
-    } else if (a.output == DType::kF32) {
-      Epi::template RunTma<Mainloop, float>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar, a,
-                                            p.m, p.n, tma->d_cols, c.batch, tile_m0, tile_n0);
-    } else {
-      Epi::template RunTma<Mainloop, __half>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar, a,
-                                             p.m, p.n, tma->d_cols, c.batch, tile_m0, tile_n0);
-    }
+    FinishByTma(smem, p, a, tma, c, acc);
     if (Epi::Tid() == 0) {  // the thread that issued the stores
       sm90::BulkWaitRead();
       sm90::MbarrierArrive(read);
