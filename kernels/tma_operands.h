@@ -76,18 +76,28 @@ constexpr int RowsOf(bool fp32, float beta, bool rows_aligned, int64_t tiles, in
 // instead of idling the tensor cores (0.6-0.7 us of a 1024-deep tile's 5.5, 16-bit D). Only for
 // plans of data-parallel blocks alone (no Stream-K or reduction blocks: the fixup protocol's
 // stages and barriers are the shared tiles'), whose D the epilogue stores by TMA (`d_store`; the
-// rows' bulk copies and the element stores keep their warps' rows). Measured on an H200 (runs
-// 208-209, docs/performance.md, session 38), against the shared tiles: 1.04-1.07x where blocks
-// compute four tiles or more of 768-1024 deep, 1.09x at 512 deep, 1.16x on GPT-2's logits for
-// 4096 tokens, 1.00 deep; but at 1.5-3 tiles per block 0.83-1.05x (12 of 16 shapes slower), and
-// at 3-5 k-iterations a tile 0.93-0.97x (the other group's mainloop is shorter than an
-// epilogue). So: at least 4 tiles per block and 8 k-iterations per tile. `forced`: -1 never, 1
-// wherever it can (STREAMK_PINGPONG=off / on), 0 as above.
+// rows' bulk copies and the element stores keep their warps' rows). Measured on an H200 against
+// the shared tiles (docs/performance.md, sessions 38-39; runs 208-216):
+//   - both operands K-major with rows on 128-byte lines (Plan::a_rows_on_lines, or copied to
+//     such rows), 8-24 k-iterations a tile, two tiles or more a block: 1.01-1.09x (runs
+//     214-216), 1.10-1.23x at 512 deep and 1.16x on GPT-2's logits for 4096 tokens (runs 211,
+//     213);
+//   - K-major rows off those lines (K = 912, 976, 1008, 2096: rows 32 or 96 bytes past one):
+//     0.88-0.97x (runs 213-214), the losses session 38 saw at 1.5-3 tiles a block;
+//   - M- or N-major operands (layout nt): 0.99-1.03x (run 214);
+//   - 32-64 k-iterations: 0.92-1.02x (the epilogue a smaller share, one warp group's mainloop
+//     a little slower); 4-7 mixed: 1.07-1.11x at 15 tiles a block, 1.00 at 4 (run 216).
+// So only there. `forced`: -1 never, 1 wherever it can (STREAMK_PINGPONG=off / on), 0 as above.
+inline constexpr int kPingPongMinIters = 8, kPingPongMaxIters = 24;
 constexpr bool PingPongOf(const Plan& plan, bool d_store, int forced = 0) {
   const bool can = plan.tile_m == 128 && plan.tile_n == 128 && plan.cluster_m == 1 &&
                    plan.sk_blocks == 0 && plan.reduction_blocks == 0 && d_store;
   if (!can || forced < 0) return false;
-  return forced > 0 || (plan.tiles >= 4 * plan.grid_blocks && plan.iters_per_tile >= 8);
+  const bool lines = (plan.a_rows_on_lines || plan.repack_a) &&
+                     (plan.b_rows_on_lines || plan.repack_b);
+  return forced > 0 || (lines && plan.tiles >= 2 * plan.grid_blocks &&
+                        plan.iters_per_tile >= kPingPongMinIters &&
+                        plan.iters_per_tile <= kPingPongMaxIters);
 }
 
 // What the producer loads of one operand per k-iteration of one tile. Where the tile holds fewer

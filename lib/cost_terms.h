@@ -8,6 +8,7 @@
 
 #include "streamk/device_spec.h"
 #include "streamk/plan.h"
+#include "tma_operands.h"
 
 namespace streamk {
 
@@ -22,7 +23,17 @@ struct CostTerms {
   double reduce_latency;  // a reduction block's floor per peer for one slice
   double epilogue;     // finishing one output tile
   double fixed;        // once per plan: launch, plus the Stream-K extra when there are SK blocks
+  // What ping-pong hides of each data-parallel tile but a block's last (0: the plan does not run
+  // ping-pong; CostModel::pingpong_hidden_us).
+  double hidden;
 };
+
+// Whether the launch runs `p` on its configuration's ping-pong variant, as the cost model
+// prices it: the configuration has one (CostModel::pingpong_hidden_us) and the plan is one the
+// launch gives it (kernels::PingPongOf, D stored by TMA as Plan::d_tma_store says).
+inline bool PricedPingPong(const Plan& p, const CostModel& c) {
+  return c.pingpong_hidden_us > 0 && kernels::PingPongOf(p, p.d_tma_store);
+}
 
 inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
   // Iterations scale with a block's tile volume, per-tile traffic with its area. With clusters
@@ -36,9 +47,11 @@ inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
   const double misaligned = ((p.a_rows_misaligned ? p.tile_m : 0) +
                              (p.b_rows_misaligned ? p.tile_n : 0)) /
                             static_cast<double>(p.tile_m + p.tile_n);
-  const double iter = volume * (1.0 + c.misaligned_load * misaligned);
+  const bool pingpong = PricedPingPong(p, c);
+  const double turns = pingpong ? 1.0 + c.pingpong_iter_loss : 1.0;
+  const double iter = turns * volume * (1.0 + c.misaligned_load * misaligned);
   const double busy_load = c.misaligned_busy_load < 0 ? c.misaligned_load : c.misaligned_busy_load;
-  const double iter_busy = volume * (1.0 + busy_load * misaligned);
+  const double iter_busy = turns * volume * (1.0 + busy_load * misaligned);
   CostTerms t;
   t.iter_alone = c.iter_us * iter;
   t.iter_shared = (c.iter_shared_us > 0 ? c.iter_shared_us : c.iter_us) * iter;
@@ -50,6 +63,7 @@ inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
   t.reduce_latency = c.reduce_latency_us;
   t.epilogue = c.epilogue_us * area;
   t.fixed = c.block_us + (p.sk_blocks > 0 ? c.streamk_us : 0.0);
+  t.hidden = pingpong ? c.pingpong_hidden_us : 0.0;
   return t;
 }
 

@@ -212,11 +212,26 @@ DeviceSpec Spec(const char* name, int sms, int occupancy, int64_t l2_bytes, cons
   return spec;
 }
 
-// Adds the 128 x 128 TMA kernel as the second configuration of a Hopper preset.
+// The 128 x 128 configuration's ping-pong variant (CostModel::pingpong_hidden_us,
+// pingpong_iter_loss; kernels::PingPongOf), fitted 2026-11-23 by least squares (log of the
+// ratio) to 33 A/B pairs on an H200 where the launch runs it (runs 214-216 of
+// docs/results/2026-11-23-h200-ppplan/: data-parallel on 128 x 128 x 64 tiles, 8-24 k-iterations,
+// 3-16 tiles a block, rows on 128-byte lines; ping-pong against STREAMK_PINGPONG=off in
+// alternating calls, fp16 and bf16; 1.00-1.09x). In the model's units (a tile of i iterations
+// costs 0.48 i + 1.4 us with every SM busy; a block of N tiles N times that), 0.66 us hidden on
+// each tile but the last and 2.8% more per iteration: rms error 1.9% (0.5 and 1%, session 38's
+// first guess, 2.0%). GPT-2's logits at 4096 tokens ran 1.16x, priced 1.07x (run 213).
+constexpr double kPingPongHiddenUs = 0.66;
+constexpr double kPingPongIterLoss = 0.028;
+
+// Adds the 128 x 128 TMA kernel (and its ping-pong variant) as the second configuration of a
+// Hopper preset.
 DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
   spec.alt_tile = kHopperTma128Tile;
   spec.alt_cost = kHopperTma128Cost;
   spec.alt_cost.epilogue_us *= epilogue_scale;
+  spec.alt_cost.pingpong_hidden_us = kPingPongHiddenUs;
+  spec.alt_cost.pingpong_iter_loss = kPingPongIterLoss;
   return spec;
 }
 

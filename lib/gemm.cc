@@ -96,8 +96,15 @@ Lowered Lower(const GemmArgs& g) {
                                 !RowsAligned(k.a, k.lda, k.stride_a, in, kFastRowBytes);
   l.problem.b_rows_misaligned = !l.problem.b_unaligned && !k.b_row_major &&
                                 !RowsAligned(k.b, k.ldb, k.stride_b, in, kFastRowBytes);
+  l.problem.a_rows_on_lines = !l.problem.a_unaligned && !k.a_col_major &&
+                              RowsAligned(k.a, k.lda, k.stride_a, in, kLineRowBytes);
+  l.problem.b_rows_on_lines = !l.problem.b_unaligned && !k.b_row_major &&
+                              RowsAligned(k.b, k.ldb, k.stride_b, in, kLineRowBytes);
   k.cd_vectors = RowsAligned(k.d, k.ldd, k.stride_d, out, kVectorBytes) &&
                  (k.c == nullptr || RowsAligned(k.c, k.ldc, k.stride_c, out, kVectorBytes));
+  // As the launch decides whether the TMA unit stores D (launch.cu, TmaOperands::d_store).
+  l.problem.d_tma_store =
+      kernels::TensorColumnsOf(l.problem.n, static_cast<int>(out), k.beta, k.cd_vectors) > 0;
   return l;
 }
 
@@ -202,7 +209,9 @@ class PlanCache {
                   static_cast<int>(pr.input),
                   static_cast<int>(pr.output),
                   (pr.a_rows_misaligned ? 1 : 0) + (pr.b_rows_misaligned ? 2 : 0) +
-                      (pr.a_unaligned ? 4 : 0) + (pr.b_unaligned ? 8 : 0),
+                      (pr.a_unaligned ? 4 : 0) + (pr.b_unaligned ? 8 : 0) +
+                      (pr.d_tma_store ? 16 : 0) + (pr.a_rows_on_lines ? 32 : 0) +
+                      (pr.b_rows_on_lines ? 64 : 0),
                   static_cast<int>(o.mode),
                   o.splits,
                   o.blocks,

@@ -273,6 +273,9 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   num("iters_per_tile", p.iters_per_tile);
   field("a_rows_misaligned", p.a_rows_misaligned ? "true" : "false");
   field("b_rows_misaligned", p.b_rows_misaligned ? "true" : "false");
+  field("d_tma_store", p.d_tma_store ? "true" : "false");
+  field("a_rows_on_lines", p.a_rows_on_lines ? "true" : "false");
+  field("b_rows_on_lines", p.b_rows_on_lines ? "true" : "false");
   num("dp_tiles", p.dp_tiles), num("sk_tiles", p.sk_tiles), num("sk_blocks", p.sk_blocks);
   num("sk_regions", p.sk_regions), num("sk_blocks_per_region", p.sk_blocks_per_region);
   num("sk_iters_per_region", p.sk_iters_per_region);

@@ -67,8 +67,13 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const PlanExplanatio
     const mapping::BlockRole role = mapping::RoleOf(p, w);
     if (role.role == mapping::Role::kDataParallel) {
       const mapping::DpTiles dp = mapping::DpBlockTiles(p, role.index);
+      // Under ping-pong each tile's epilogue but the block's last hides under the next tile's
+      // mainloop (terms.hidden, as PredictMicros prices it).
+      const bool last_work = w + p.grid_blocks >= p.work_blocks;
       for (int i = 0; i < dp.count; ++i) {
-        const double end = t + terms.unit + p.iters_per_tile * iter + e;
+        const bool hides = !last_work || i + 1 < dp.count;
+        const double end =
+            t + terms.unit + p.iters_per_tile * iter + e - (hides ? terms.hidden : 0.0);
         segs.push_back({row, t, end, "#9aa0a6",
                         absl::StrCat("DP tile ", dp.first_tile + i * dp.stride)});
         t = end;
@@ -165,9 +170,12 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const PlanExplanatio
   absl::StrAppendFormat(&s,
                         "<text x=\"%d\" y=\"40\" fill=\"#444\">%d tiles (%d DP, %d Stream-K in %d "
                         "blocks, %d regions), %d reduction blocks, %d persistent blocks, "
-                        "reduction %s</text>\n",
+                        "reduction %s%s</text>\n",
                         left, p.tiles, p.dp_tiles, p.sk_tiles, p.sk_blocks, p.sk_regions,
-                        p.reduction_blocks, p.grid_blocks, ReductionName(p.reduction));
+                        p.reduction_blocks, p.grid_blocks, ReductionName(p.reduction),
+                        terms.hidden > 0 ? "; ping-pong: each DP tile's epilogue but a block's "
+                                           "last under the next tile's mainloop"
+                                         : "");
   // Legend.
   struct Key {
     std::string fill;

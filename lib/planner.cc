@@ -367,6 +367,8 @@ Candidate Describe(const std::string& name, const Plan& p, const CostModel& cost
   c.reduction_slices = p.reduction_blocks > 0 ? p.reduction_slices : 0;
   c.predicted_us = PredictMicros(p, cost);
   c.note = std::move(note);
+  // Priced as the launch runs it: the two warp groups' epilogues under each other's mainloops.
+  if (PricedPingPong(p, cost)) absl::StrAppend(&c.note, c.note.empty() ? "" : "; ", "ping-pong");
   return c;
 }
 
@@ -517,10 +519,14 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   const double sk_units = std::min<double>(sk_iters, 1.0 + static_cast<double>(sk_iters - 1) /
                                                               std::max(1, p.iters_per_tile));
   const double u = terms.unit;
+  // Ping-pong (terms.hidden > 0, data-parallel plans only): a tile's epilogue runs under the next
+  // tile's mainloop, so each tile costs `hidden` less, and each block's last, whose epilogue
+  // nothing hides, gives it back (below, on the most loaded block).
+  const double dp_fixed = e + u - terms.hidden;
   const RoleCost sk{static_cast<double>(sk_iters), sk_fixed + sk_units * u};
   const RoleCost dp_first{static_cast<double>(p.dp_first_wave_tiles) * p.iters_per_tile,
-                          p.dp_first_wave_tiles * (e + u)};
-  const RoleCost dp{static_cast<double>(p.iters_per_tile), e + u};
+                          p.dp_first_wave_tiles * dp_fixed};
+  const RoleCost dp{static_cast<double>(p.iters_per_tile), dp_fixed};
   const RoleCost red{0, ReductionBlockCost(terms, peers, std::max(1, p.reduction_slices))};
 
   const int grid = std::max(1, p.grid_blocks);
@@ -613,6 +619,7 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
     }
     worst = std::max(worst, l);
   }
+  worst += terms.hidden;
   // Reduction blocks cannot finish before the Stream-K blocks whose partials they sum: their
   // work starts where a Stream-K block's ends (measured on an H200: 46 tiles over 132 blocks
   // with a separate reduction took 34 us, modelled without this as 28 us; the turnstile 25 us).
@@ -656,6 +663,9 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   p.iters_per_tile = static_cast<int>(CeilDiv(p.k, p.tile_k));
   p.a_rows_misaligned = problem.a_rows_misaligned;
   p.b_rows_misaligned = problem.b_rows_misaligned;
+  p.d_tma_store = problem.d_tma_store;
+  p.a_rows_on_lines = problem.a_rows_on_lines;
+  p.b_rows_on_lines = problem.b_rows_on_lines;
   const int64_t tiles = int64_t{p.tiles_m} * p.tiles_n * p.batch;
   // tiles < 2^62 (each factor < 2^31 / 1); test it alone first so the product cannot overflow.
   constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();

@@ -47,6 +47,9 @@ struct Config {
   // lda, ldb and their batch strides odd multiples of 8 elements: K-major rows then start at odd
   // multiples of 16 bytes (the rows the planner may repack).
   bool odd_rows = false;
+  // lda without the 8 elements of padding past the row (A's rows then lie on 128-byte lines
+  // where they hold a multiple of 64 elements: Problem::a_rows_on_lines).
+  bool packed_a = false;
   // Operands not 16-byte aligned (kUnalignedA, kUnalignedB, kUnalignedCD): leading dimensions
   // and batch strides one element past the minimum, and addresses one element into their
   // buffers.
@@ -92,7 +95,8 @@ struct Buffers {
     g.a_layout = cfg.a, g.b_layout = cfg.b, g.cd_layout = cfg.cd;
     g.alpha = cfg.alpha, g.beta = cfg.beta;
     const int in_align = 8, out_align = 16 / DTypeBytes(cfg.out);
-    g.lda = Align(cfg.a == Layout::kRowMajor ? g.k : g.m, in_align) + in_align;
+    g.lda = Align(cfg.a == Layout::kRowMajor ? g.k : g.m, in_align) +
+            (cfg.packed_a ? 0 : in_align);
     g.ldb = Align(cfg.b == Layout::kRowMajor ? g.n : g.k, in_align);
     auto odd = [](int64_t x) { return x % 16 == 0 ? x + 8 : x; };
     if (cfg.odd_rows) g.lda = odd(g.lda), g.ldb = odd(g.ldb);
@@ -949,8 +953,8 @@ std::vector<uint8_t> Bytes(const Buffers& b, const Config& cfg) {
 // Ping-pong (kernels::PingPongOf): data-parallel plans of 128 x 128 tiles, D stored by TMA, where
 // a block computes several tiles, run the configuration whose two compute warp groups take the
 // block's tiles in turn. On 5 SMs (so that blocks run up to 16 tiles, odd and even counts) and on
-// all (STREAMK_PINGPONG=on where the launch would not: a tile or none a block, or one k-iteration
-// a tile): every layout, both input types,
+// all, forced on (STREAMK_PINGPONG=on; the launch's own rule takes K-major rows on 128-byte lines
+// alone, and several tiles a block of 8-24 k-iterations): every layout, both input types,
 // every output type, alpha 1 (the unscaled staging) and 0.75, C = D with beta, tails in m, n (a
 // row ending inside a 16-byte chunk) and k (k 64: one k-iteration per tile, fewer than the ring's
 // stages), a batch, and nothing written outside D. Each shape's result is also bitwise the shared
@@ -979,7 +983,8 @@ TEST(GemmGpu, PingPongEveryLayoutEpilogueAndTileCount) {
                                 PlanSummary(*plan)));
       for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
         for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
-          ScopedEnv env("STREAMK_PINGPONG", pingpong);
+          // Forced: the launch runs M- or N-major operands on the shared tiles by default.
+          ScopedEnv env("STREAMK_PINGPONG", "on");
           Config c;
           c.s = shape, c.a = a, c.b = b;
           c.in = ++variant % 2 == 0 ? DType::kBF16 : DType::kF16;
@@ -1008,14 +1013,21 @@ TEST(GemmGpu, PingPongEveryLayoutEpilogueAndTileCount) {
       EXPECT_EQ(ran[0], ran[1]) << "ping-pong and shared tiles differ: " << Describe(c, o);
     }
   }
-  // The trace: every tile's begin, mainloop end and epilogue end, in the right tile's piece.
+  // The trace, of a launch that runs ping-pong by its own rule (K-major rows on 128-byte lines):
+  // every tile's begin, mainloop end and epilogue end, in the right tile's piece.
   Config c;
   c.s = {1920, 2048, 640, 1};
+  c.packed_a = true;
   o.avail_sms = 5;
   Buffers buf(c);
   absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
   ASSERT_TRUE(plan.ok()) << plan.status();
-  ASSERT_TRUE(kernels::PingPongOf(*plan, true));
+  ASSERT_TRUE(kernels::PingPongOf(*plan, true)) << PlanSummary(*plan);
+  c.packed_a = false;  // rows 16 bytes past a line: the shared tiles
+  absl::StatusOr<Plan> padded = PlanGemm(Buffers(c).args, o);
+  ASSERT_TRUE(padded.ok()) << padded.status();
+  EXPECT_FALSE(kernels::PingPongOf(*padded, true)) << PlanSummary(*padded);
+  c.packed_a = true;
   const int per_block = 3 * (plan->tiles / plan->grid_blocks + 1);
   const size_t count = static_cast<size_t>(plan->grid_blocks) * per_block;
   DeviceBuffer events(count * sizeof(TraceEvent));

@@ -252,6 +252,33 @@ TEST(GemmValidation, PlanKnowsWhichOperandRowsAreMisaligned) {
   EXPECT_TRUE(p->a_rows_misaligned);
 }
 
+// Whether the TMA kernel can store D as a tensor (Plan::d_tma_store, which the cost model needs to
+// price ping-pong): as the launch decides it, from D's and C's rows and beta.
+TEST(GemmValidation, PlanKnowsWhetherTheTmaUnitStoresD) {
+  Fixture f;
+  GemmArgs g = f.Valid();
+  g.m = 60, g.n = 60, g.ldc = g.ldd = 60;  // 120-byte rows: not 16-byte aligned
+  absl::StatusOr<Plan> p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_FALSE(p->d_tma_store);
+  g.ldc = g.ldd = 64;  // aligned rows; n = 60 ends inside a 16-byte chunk, fine with beta 0
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->d_tma_store);
+  g.beta = 1.0f;  // C is then read whole: no tensor short of n
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_FALSE(p->d_tma_store);
+  g.n = 64;
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_TRUE(p->d_tma_store);
+  g.c = f.c + 4;  // C 8 bytes off: the launch writes D by the epilogue's own stores
+  p = PlanGemm(g, H200Spec());
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_FALSE(p->d_tma_store);
+}
+
 // Any leading dimension, batch stride and element-aligned address is a valid call: operands the
 // kernel cannot load as they are (not 16-byte aligned) are copied first, whatever the options,
 // and only those; C and D are then written element by element (not a plan's business).

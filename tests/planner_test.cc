@@ -12,6 +12,7 @@
 
 #include "streamk/device_spec.h"
 #include "streamk/plan_print.h"
+#include "tma_operands.h"
 #include "work_mapping.h"
 
 namespace streamk {
@@ -1188,6 +1189,80 @@ TEST(PlannerBehaviour, MisalignedOperandRowsMakeIterationsSlower) {
   EXPECT_TRUE(p->a_rows_misaligned && p->b_rows_misaligned);
   ASSERT_TRUE(MakePlan(Shape(424, 360, 3608), dev, {}, &why_aligned).ok());
   EXPECT_GT(why_misaligned.predicted_us, 1.2 * why_aligned.predicted_us);
+}
+
+// The 128 x 128 configuration's ping-pong variant (kernels::PingPongOf: data-parallel, four or
+// more tiles a block, eight or more k-iterations, D stored by TMA) hides each tile's epilogue
+// but a block's last under the next tile's mainloop, whose iterations cost a little more (one
+// warp group issues them): CostModel::pingpong_hidden_us, pingpong_iter_loss.
+TEST(PlannerBehaviour, PingPongHidesEveryEpilogueButEachBlocksLast) {
+  const DeviceSpec dev = H200Spec();
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  dp.tile = {128, 128, 64};
+  // 792 tiles on 132 blocks: six a block, 16 k-iterations each, every SM busy.
+  const Plan p = MustPlan(Shape(4224, 3072, 1024), dev, dp);
+  ASSERT_EQ(p.tiles, 6 * p.grid_blocks);
+  ASSERT_EQ(p.grid_blocks, 132);
+  ASSERT_TRUE(p.d_tma_store);
+  const CostModel& cost = KernelCost(dev, p);
+  ASSERT_GT(cost.pingpong_hidden_us, 0.0);
+  CostModel shared = cost;
+  shared.pingpong_hidden_us = shared.pingpong_iter_loss = 0;
+  // Five of each block's six epilogues hidden; 96 iterations of a 64-deep tile (twice the model's
+  // 32-deep one) at the busy rate, each pingpong_iter_loss dearer.
+  const double iters = 6.0 * 16 * 2 * cost.iter_busy_us;
+  EXPECT_NEAR(PredictMicros(p, shared) - PredictMicros(p, cost),
+              5 * cost.pingpong_hidden_us - iters * cost.pingpong_iter_loss, 1e-9);
+  // A D the TMA unit cannot store runs the shared tiles, and is priced so.
+  Plan rows = p;
+  rows.d_tma_store = false;
+  EXPECT_EQ(PredictMicros(rows, cost), PredictMicros(rows, shared));
+  Problem unaligned = Shape(4224, 3072, 1024);
+  unaligned.d_tma_store = false;
+  EXPECT_FALSE(MustPlan(unaligned, dev, dp).d_tma_store);
+  // Plans the launch runs on the shared tiles: under two tiles a block, shallow or deep tiles,
+  // rows off 128-byte lines, Stream-K.
+  Problem off_lines = Shape(4224, 3072, 1008);
+  off_lines.a_rows_on_lines = false;
+  for (const Problem& pr : {Shape(2048, 2048, 1024), Shape(3616, 2776, 240),
+                            Shape(4224, 3072, 2048), off_lines}) {
+    const Plan q = MustPlan(pr, dev, dp);
+    EXPECT_FALSE(kernels::PingPongOf(q, true)) << q;
+    EXPECT_EQ(PredictMicros(q, cost), PredictMicros(q, shared)) << q;
+  }
+  PlanOptions sk = dp;
+  sk.mode = Mode::kStreamK;
+  const Plan s = MustPlan(Shape(4224, 3072, 1024), dev, sk);
+  EXPECT_EQ(PredictMicros(s, cost), PredictMicros(s, shared)) << s;
+  // Only the 128 x 128 configuration has the variant.
+  for (const KernelConfiguration& c : kKernelConfigurations)
+    EXPECT_EQ((dev.*c.cost).pingpong_hidden_us > 0, c.tile == &DeviceSpec::alt_tile) << c.name;
+}
+
+// Priced (above), ping-pong takes shapes to 128 x 128 tiles from the 128 x 192 and 128 x 256 ones
+// (run 213 of docs/results/2026-11-23-h200-ppplan/, fp16 and bf16, as streamk-bench runs them:
+// tn, so the kernel's m is the call's n): 5888 x 2944 x 1024 ran 1.04-1.05x as fast as on
+// 128 x 192 tiles, 4864 x 3584 x 1024 1.035x, 5520 x 4912 x 768 1.03-1.04x as on 128 x 256. The
+// same shapes on rows off 128-byte lines run the shared tiles, priced so, and keep their tiles.
+TEST(PlannerBehaviour, AutoRunsPingPongWhereItBeatsTheWiderTiles) {
+  const DeviceSpec dev = H200Spec();
+  for (const Problem& shape :
+       {Shape(2944, 5888, 1024), Shape(3584, 4864, 1024), Shape(4912, 5520, 768)}) {
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(shape, dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->mode, Mode::kDataParallel) << *p;
+    EXPECT_EQ(TileShape({p->tile_m, p->tile_n, p->tile_k}), TileShape({128, 128, 64})) << *p;
+    EXPECT_TRUE(kernels::PingPongOf(*p, true)) << *p;
+    ASSERT_FALSE(why.candidates.empty());
+    EXPECT_EQ(why.candidates[0].note, "one block per tile; ping-pong") << *p;
+    Problem off = shape;
+    off.a_rows_on_lines = false;
+    const absl::StatusOr<Plan> q = MakePlan(off, dev);
+    ASSERT_TRUE(q.ok()) << q.status();
+    EXPECT_NE(q->tile_n, 128) << *q;
+  }
 }
 
 TEST(PlannerBehaviour, MisalignedRowsKeepAFastPartialRoundDataParallel) {

@@ -519,16 +519,17 @@ TEST(TmaRowCopies, Fp32RowsOnlyWhereUnalignedAndSixteenBitAlways) {
 }
 
 // Which launches run the 128 x 128 configuration's ping-pong variant (PingPongOf): data-parallel
-// plans of that tile alone, with D stored by TMA, where blocks compute four tiles or more of at
-// least 8 k-iterations (runs 208-209); never
-// a plan with Stream-K or reduction blocks (their fixups use the shared tiles' stages), another
-// tile, or a D stored another way, even where STREAMK_PINGPONG=on asks for it. Checked on the
-// planner's own H200 plans.
+// plans of that tile alone, with D stored by TMA, on K-major operand rows on 128-byte lines (or
+// copied to such rows), where blocks compute two tiles or more of 8-24 k-iterations (runs
+// 213-216); never a plan with Stream-K or reduction blocks (their fixups use the shared tiles'
+// stages), another tile, or a D stored another way, even where STREAMK_PINGPONG=on asks for it.
+// Checked on the planner's own H200 plans, of packed K-major operands (rows of K elements).
 TEST(TmaPingPong, DataParallelPlansOf128x128TilesStoredByTma) {
   using streamk::kernels::PingPongOf;
   auto plan = [](int m, int n, int k, streamk::PlanOptions o) {
     streamk::Problem pr;
     pr.m = m, pr.n = n, pr.k = k;
+    pr.a_rows_on_lines = pr.b_rows_on_lines = 2 * k % streamk::kLineRowBytes == 0;
     absl::StatusOr<streamk::Plan> p = streamk::MakePlan(pr, streamk::H200Spec(), o);
     EXPECT_TRUE(p.ok()) << p.status();
     return p.value_or(streamk::Plan{});
@@ -547,21 +548,29 @@ TEST(TmaPingPong, DataParallelPlansOf128x128TilesStoredByTma) {
   EXPECT_TRUE(PingPongOf(many, true, 1));
   // Auto's own pick for this shape is that plan (data-parallel, 128 x 128).
   EXPECT_TRUE(PingPongOf(plan(5120, 2560, 1024, {}), true));
-  // 64 tiles on 64 blocks: each block one tile, so shared tiles unless forced on; so too 361
-  // tiles on 132 (2.7 a block: 0.88x in run 209), and 4 k-iterations a tile (0.95x).
+  // 64 tiles on 64 blocks: each block one tile, so shared tiles unless forced on.
   const streamk::Plan one = plan(1024, 1024, 1024, dp);
   ASSERT_EQ(one.tiles, one.grid_blocks);
   EXPECT_FALSE(PingPongOf(one, true));
   EXPECT_TRUE(PingPongOf(one, true, 1));
-  const streamk::Plan few = plan(2376, 2320, 1008, dp);
-  ASSERT_EQ(few.tiles, 361);
-  EXPECT_FALSE(PingPongOf(few, true));
-  EXPECT_TRUE(PingPongOf(few, true, 1));
-  const streamk::Plan shallow = plan(3616, 2776, 240, dp);
-  ASSERT_EQ(shallow.tiles, 638);
-  ASSERT_EQ(shallow.iters_per_tile, 4);
-  EXPECT_FALSE(PingPongOf(shallow, true));
-  EXPECT_TRUE(PingPongOf(plan(3072, 2944, 1024, dp), true));  // 552 tiles, 16 k-iterations
+  // Two tiles a block and more, 8-24 k-iterations: 272 tiles on 132 blocks (1.05x in run 215),
+  // 16 and 24 deep; not 32 deep (0.99x), nor 4 (1.00x at 4 tiles a block, run 216).
+  EXPECT_TRUE(PingPongOf(plan(2048, 2176, 1024, dp), true));
+  EXPECT_TRUE(PingPongOf(plan(2048, 2176, 1536, dp), true));
+  EXPECT_FALSE(PingPongOf(plan(2048, 2176, 2048, dp), true));
+  EXPECT_FALSE(PingPongOf(plan(3072, 3072, 256, dp), true));
+  EXPECT_TRUE(PingPongOf(plan(3072, 3072, 512, dp), true));
+  EXPECT_FALSE(PingPongOf(plan(2048, 2048, 1024, dp), true));  // 256 tiles: 1.94 a block
+  // Rows off 128-byte lines (K = 1008: 2016-byte rows, 0.88x in run 214), unless copied.
+  streamk::Plan off_lines = plan(4096, 8192, 1008, dp);
+  ASSERT_FALSE(off_lines.a_rows_on_lines);
+  EXPECT_FALSE(PingPongOf(off_lines, true));
+  EXPECT_TRUE(PingPongOf(off_lines, true, 1));
+  off_lines.b_rows_on_lines = true;
+  EXPECT_FALSE(PingPongOf(off_lines, true));
+  off_lines.repack_a = true;
+  EXPECT_TRUE(PingPongOf(off_lines, true));
+  EXPECT_TRUE(PingPongOf(plan(4096, 8192, 1024, dp), true));
   // Stream-K and split-K plans, and other tiles: never.
   streamk::PlanOptions sk = dp;
   sk.mode = streamk::Mode::kStreamK;

@@ -121,6 +121,11 @@ int main(int argc, char** argv) {
   const int64_t ldd = absl::GetFlag(FLAGS_ldd) == 0 ? problem.n : absl::GetFlag(FLAGS_ldd);
   if (ldd < problem.n)
     return Fail(absl::StrCat("--ldd ", ldd, ": must be at least N (", problem.n, ")"));
+  // As gemm() decides it for D (and C, laid out as D) on 256-byte-aligned allocations.
+  const int out_bytes = streamk::DTypeBytes(problem.output);
+  const float beta = static_cast<float>(absl::GetFlag(FLAGS_beta));
+  problem.d_tma_store =
+      streamk::kernels::TensorColumnsOf(problem.n, out_bytes, beta, ldd * out_bytes % 16 == 0) > 0;
   // As gemm() sets them for packed K-major operands (the default layouts) on 256-byte-aligned
   // allocations: a row starts kFastRowBytes-aligned iff K x element bytes is a multiple of it.
   const int64_t row_bytes = problem.k * streamk::DTypeBytes(*dtype);
@@ -135,6 +140,10 @@ int main(int argc, char** argv) {
   // An unaligned operand is copied to aligned rows: its rows are not also misaligned.
   problem.a_rows_misaligned = a_misaligned && !problem.a_unaligned;
   problem.b_rows_misaligned = b_misaligned && !problem.b_unaligned;
+  // Rows on 128-byte lines: packed rows of a whole number of lines, unless named misaligned.
+  const bool lines = row_bytes % streamk::kLineRowBytes == 0;
+  problem.a_rows_on_lines = lines && !a_misaligned && !problem.a_unaligned;
+  problem.b_rows_on_lines = lines && !b_misaligned && !problem.b_unaligned;
 
   // Device: a preset, or the local GPU (falling back to the H200 model without one).
   const std::string device_name = absl::GetFlag(FLAGS_device);
@@ -177,7 +186,7 @@ int main(int argc, char** argv) {
   }
   // How the launch writes D: the TMA kernel runs plans of its tiles (Hopper presets).
   const std::string epilogue = streamk::DescribeOutputWrites(
-      *plan, problem.output, static_cast<float>(absl::GetFlag(FLAGS_beta)), ldd,
+      *plan, problem.output, beta, ldd,
       streamk::kernels::ComputesTile(streamk::kernels::Arch::kSm90Tma, plan->tile_m,
                                      plan->tile_n, plan->tile_k));
   if (absl::GetFlag(FLAGS_json)) {

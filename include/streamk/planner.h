@@ -39,7 +39,23 @@ struct Problem {
   // (Plan::repack_a, repack_b, whatever the mode or PlanOptions::repack). Such an operand is not
   // also *_rows_misaligned. PlanGemm sets these.
   bool a_unaligned = false, b_unaligned = false;
+  // Whether the TMA kernel's epilogue can store D as a tensor (kernels::TensorColumnsOf > 0:
+  // D's rows, and C's with beta != 0, start 16-byte aligned, and with beta != 0 hold whole
+  // 16-byte chunks). Its ping-pong variant needs it (kernels::PingPongOf), and the cost model
+  // prices ping-pong only then (CostModel::pingpong_hidden_us). PlanGemm sets it.
+  bool d_tma_store = true;
+  // The kernel's operands that are K-major with every row starting at a multiple of
+  // kLineRowBytes: each 64-element row piece of a k-iteration is one whole 128-byte line. Rows
+  // that start kFastRowBytes- but not line-aligned (packed rows with K not a multiple of 64) load
+  // 4-7% slower on the shared tiles and up to 12% slower under ping-pong, which the launch then
+  // does not run (kernels::PingPongOf; it gains nothing on M- or N-major operands either).
+  // PlanGemm sets these.
+  bool a_rows_on_lines = true, b_rows_on_lines = true;
 };
+
+// K-major operand rows that start at a multiple of this many bytes take whole 128-byte lines
+// (Problem::a_rows_on_lines, b_rows_on_lines).
+inline constexpr int kLineRowBytes = 128;
 
 // K-major operand rows that start at a multiple of this many bytes load at full speed on the TMA
 // kernel (Problem::a_rows_misaligned, b_rows_misaligned).
