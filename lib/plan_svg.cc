@@ -173,9 +173,7 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const PlanExplanatio
                         "reduction %s%s</text>\n",
                         left, p.tiles, p.dp_tiles, p.sk_tiles, p.sk_blocks, p.sk_regions,
                         p.reduction_blocks, p.grid_blocks, ReductionName(p.reduction),
-                        terms.hidden > 0 ? "; ping-pong: each DP tile's epilogue but a block's "
-                                           "last under the next tile's mainloop"
-                                         : "");
+                        terms.hidden > 0 ? ", ping-pong" : "");
   // Legend.
   struct Key {
     std::string fill;

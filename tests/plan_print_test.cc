@@ -67,6 +67,31 @@ TEST(PlanPrint, SvgTitleIsThePlannersPrediction) {
   EXPECT_EQ(split.find("of tile 1"), std::string::npos);  // slices are not tiles
 }
 
+// Under ping-pong the timeline hides each data-parallel tile's epilogue but a block's last, as the
+// prediction does (CostModel::pingpong_hidden_us), so the two end together and the subtitle says
+// ping-pong; priced without it, they end together too, later.
+TEST(PlanPrint, SvgTimelineHidesPingPongEpilogues) {
+  Problem pr;
+  pr.m = 4224, pr.n = 3072, pr.k = 1024;  // 792 tiles of 128 x 128: six a block, every SM busy
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  dp.tile = {128, 128, 64};
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), dp);
+  ASSERT_TRUE(p.ok());
+  CostModel cost = KernelCost(H200Spec(), *p);
+  ASSERT_GT(cost.pingpong_hidden_us, 0);
+  for (bool pingpong : {true, false}) {
+    if (!pingpong) cost.pingpong_hidden_us = cost.pingpong_iter_loss = 0;
+    const std::string svg = PlanToSvg(*p, cost);
+    EXPECT_NE(svg.find(absl::StrFormat("predicted %.1f us</text>", PredictMicros(*p, cost))),
+              std::string::npos)
+        << svg.substr(0, 800);
+    EXPECT_EQ(svg.find("Timeline:"), std::string::npos) << pingpong;
+    EXPECT_EQ(svg.find("reduction deterministic, ping-pong</text>") != std::string::npos,
+              pingpong);
+  }
+}
+
 TEST(PlanPrint, JsonHasTheDocumentedKeys) {
   Problem pr;
   pr.m = 1536, pr.n = 1536, pr.k = 4096;

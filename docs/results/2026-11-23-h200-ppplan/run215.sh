@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Session 39, run 215: run 214 found ping-pong's losses on K-major rows that start off 128-byte
+# boundaries. Session 38's rule (four tiles a block) came from shapes at 1.5-3 tiles a block that
+# were mostly such rows. Here probe215.txt (1.9-4.4 tiles a block, K a multiple of 64),
+# data-parallel on 128 x 128 tiles, STREAMK_PINGPONG=on against off, three passes, fp16 and bf16.
+set -u
+o=$OUT/r; mkdir -p $o
+rm -rf gpu; tar xJf gpu-b/gpu.tar.xz
+g=$(pwd)/gpu; export LD_LIBRARY_PATH=$g/lib
+shapes=docs/results/2026-11-23-h200-ppplan/probe215.txt
+for pass in 1 2 3; do
+  for build in on off; do
+    for dt in fp16 bf16; do
+      STREAMK_PINGPONG=$build timeout 100 $g/run streamk-bench --shapes $shapes --dtype $dt \
+        --modes dp/128x128x64 --csv $o/$build-$dt-$pass.csv > $o/$build-$dt-$pass.txt 2>&1
+      echo "$build $dt $pass exit $?"
+    done
+  done
+done
+cd $OUT && tar czf all.tgz r && rm -rf r && ls
