@@ -664,6 +664,7 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   p.a_rows_misaligned = problem.a_rows_misaligned;
   p.b_rows_misaligned = problem.b_rows_misaligned;
   p.d_tma_store = problem.d_tma_store;
+  // The rows the kernel loads: an unaligned operand's copy is on lines (Plan::repack_a).
   p.a_rows_on_lines = problem.a_rows_on_lines;
   p.b_rows_on_lines = problem.b_rows_on_lines;
   const int64_t tiles = int64_t{p.tiles_m} * p.tiles_n * p.batch;
@@ -1309,8 +1310,10 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // Weighs copying A's rows (ca), B's or both's: taken where forced, or where predicted
   // kMinRepackGain under the best option so far.
   auto weigh_copies = [&](bool ca, bool cb) {
-    Problem rest = problem;  // the rows left as they are
+    Problem rest = problem;  // the rows left as they are; the copies' are on 128-byte lines
     rest.a_rows_misaligned = a && !ca, rest.b_rows_misaligned = b && !cb;
+    rest.a_rows_on_lines = problem.a_rows_on_lines || ca;
+    rest.b_rows_on_lines = problem.b_rows_on_lines || cb;
     PlanExplanation w;
     absl::StatusOr<Plan> r = PlanKernel(rest, device, o, why != nullptr ? &w : nullptr);
     if (!r.ok()) return;
@@ -1400,8 +1403,8 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   if (problem.a_unaligned || problem.b_unaligned) {
     Problem copied = problem;
     copied.a_unaligned = copied.b_unaligned = false;
-    if (problem.a_unaligned) copied.a_rows_misaligned = false;
-    if (problem.b_unaligned) copied.b_rows_misaligned = false;
+    if (problem.a_unaligned) copied.a_rows_misaligned = false, copied.a_rows_on_lines = true;
+    if (problem.b_unaligned) copied.b_rows_misaligned = false, copied.b_rows_on_lines = true;
     absl::StatusOr<Plan> p = MakePlan(copied, device, o, why);
     if (!p.ok()) return p;
     AddRepack(p->repack_a || problem.a_unaligned, p->repack_b || problem.b_unaligned, *p);

@@ -1235,6 +1235,13 @@ TEST(PlannerBehaviour, PingPongHidesEveryEpilogueButEachBlocksLast) {
   sk.mode = Mode::kStreamK;
   const Plan s = MustPlan(Shape(4224, 3072, 1024), dev, sk);
   EXPECT_EQ(PredictMicros(s, cost), PredictMicros(s, shared)) << s;
+  // An operand the launch copies (unaligned: always) is loaded from rows on 128-byte lines.
+  Problem copied = Shape(4224, 3072, 1024);
+  copied.a_unaligned = true, copied.a_rows_on_lines = false;
+  const Plan c = MustPlan(copied, dev, dp);
+  EXPECT_TRUE(c.repack_a && c.a_rows_on_lines) << c;
+  EXPECT_TRUE(kernels::PingPongOf(c, true)) << c;
+  EXPECT_LT(PredictMicros(c, cost), PredictMicros(c, shared)) << c;
   // Only the 128 x 128 configuration has the variant.
   for (const KernelConfiguration& c : kKernelConfigurations)
     EXPECT_EQ((dev.*c.cost).pingpong_hidden_us > 0, c.tile == &DeviceSpec::alt_tile) << c.name;

@@ -59,9 +59,10 @@ struct Plan {
   // b_rows_misaligned, false for an operand the launch repacks), for the cost model; the kernel
   // ignores them.
   bool a_rows_misaligned = false, b_rows_misaligned = false;
-  // Whether the TMA kernel can store D as a tensor (Problem::d_tma_store), and whether A's / B's
-  // rows are K-major on 128-byte lines (Problem::a_rows_on_lines): the launch runs the ping-pong
-  // variant only then (kernels::PingPongOf), and the cost model prices it so.
+  // Whether the TMA kernel can store D as a tensor (Problem::d_tma_store), and whether the rows
+  // it loads of A / of B are K-major on 128-byte lines (Problem::a_rows_on_lines; true for an
+  // operand the launch copies): the launch runs the ping-pong variant only then
+  // (kernels::PingPongOf), and the cost model prices it so.
   bool d_tma_store = true;
   bool a_rows_on_lines = true, b_rows_on_lines = true;
 
