@@ -664,7 +664,7 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   p.a_rows_misaligned = problem.a_rows_misaligned;
   p.b_rows_misaligned = problem.b_rows_misaligned;
   p.d_tma_store = problem.d_tma_store;
-  // The rows the kernel loads: an unaligned operand's copy is on lines (Plan::repack_a).
+  // As the kernel loads them: MakePlan and PlanRows mark the rows of operands they copy.
   p.a_rows_on_lines = problem.a_rows_on_lines;
   p.b_rows_on_lines = problem.b_rows_on_lines;
   const int64_t tiles = int64_t{p.tiles_m} * p.tiles_n * p.batch;

@@ -87,7 +87,8 @@ bool ParseOperands(const std::string& value, bool automatic, bool* a, bool* b) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "streamk-plan M N K (or MxNxK) [flags]: print the Stream-K planner's decisions for an M x N x K GEMM");
+      "streamk-plan M N K (or MxNxK) [flags]: print the Stream-K planner's decisions for an "
+      "M x N x K GEMM");
   // "-5" would reach the flag parser as an unknown flag; name it as the bad size it is.
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];

@@ -79,11 +79,12 @@ struct CostModel {
   // Measured with the loads alone (docs/performance.md, session 17); LoadFloorMicros. 0: unknown.
   double l2_load_bytes_per_us = 0;
   double misaligned_l2_load_bytes_per_us = 0;
-  // The configuration's ping-pong variant (kernels::PingPongOf: data-parallel plans of four or
-  // more tiles a block, D stored by TMA), where it has one: each tile's epilogue runs under the
-  // other warp group's mainloop, so every tile of a block but its last costs pingpong_hidden_us
-  // less, and its iterations 1 + pingpong_iter_loss times as much (one warp group issues a
-  // tile's wgmmas alone). 0: no ping-pong variant.
+  // The configuration's ping-pong variant (kernels::PingPongOf: data-parallel plans of two or
+  // more tiles a block of 8-24 k-iterations, K-major rows on 128-byte lines, D stored by TMA),
+  // where it has one: each tile's epilogue runs under the other warp group's mainloop, so every
+  // tile of a block but its last costs pingpong_hidden_us less, and its iterations
+  // 1 + pingpong_iter_loss times as much (one warp group issues a tile's wgmmas alone). 0: no
+  // ping-pong variant.
   double pingpong_hidden_us = 0;
   double pingpong_iter_loss = 0;
 };
