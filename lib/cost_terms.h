@@ -35,6 +35,21 @@ inline bool PricedPingPong(const Plan& p, const CostModel& c) {
   return c.pingpong_hidden_us > 0 && kernels::PingPongOf(p, p.d_tma_store);
 }
 
+// A GEMM's own bytes: A, B and D once each, 2 bytes an element (CostModel::hbm_bytes_per_us).
+inline double GemmBytes(const Plan& p) {
+  return 2.0 * p.batch *
+         (static_cast<double>(p.m) * p.k + static_cast<double>(p.n) * p.k +
+          static_cast<double>(p.m) * p.n);
+}
+
+// The share of CostModel::pingpong_stream_gain a plan's ping-pong iterations take: 0 up to
+// pingpong_stream_bytes of D (2 bytes an element), rising to 1 at twice that.
+inline double PingPongStreamShare(const Plan& p, const CostModel& c) {
+  if (c.pingpong_stream_gain <= 0 || c.pingpong_stream_bytes <= 0) return 0;
+  const double d_bytes = 2.0 * p.batch * static_cast<double>(p.m) * p.n;
+  return std::clamp(d_bytes / c.pingpong_stream_bytes - 1.0, 0.0, 1.0);
+}
+
 inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
   // Iterations scale with a block's tile volume, per-tile traffic with its area. With clusters
   // (Plan::cluster_m) each of a cluster's SMs computes and exchanges its own tile_m / cluster_m
@@ -48,7 +63,9 @@ inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
                              (p.b_rows_misaligned ? p.tile_n : 0)) /
                             static_cast<double>(p.tile_m + p.tile_n);
   const bool pingpong = PricedPingPong(p, c);
-  const double turns = pingpong ? 1.0 + c.pingpong_iter_loss : 1.0;
+  const double turns =
+      pingpong ? 1.0 + c.pingpong_iter_loss - c.pingpong_stream_gain * PingPongStreamShare(p, c)
+               : 1.0;
   const double iter = turns * volume * (1.0 + c.misaligned_load * misaligned);
   const double busy_load = c.misaligned_busy_load < 0 ? c.misaligned_load : c.misaligned_busy_load;
   const double iter_busy = turns * volume * (1.0 + busy_load * misaligned);

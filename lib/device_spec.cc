@@ -223,6 +223,20 @@ DeviceSpec Spec(const char* name, int sms, int occupancy, int64_t l2_bytes, cons
 // first guess, 2.0%). GPT-2's logits at 4096 tokens ran 1.16x, priced 1.07x (run 213).
 constexpr double kPingPongHiddenUs = 0.66;
 constexpr double kPingPongIterLoss = 0.028;
+// Against the wider tiles its iterations cost 9% less where D outgrows two L2s, a share of that
+// from one (60 MiB on an H200; CostModel::pingpong_stream_gain, pingpong_stream_bytes). Fitted
+// 2026-11-23 by streamk-fit --model alt to runs 221 and 222 of
+// docs/results/2026-11-23-h200-crosstile/ (data-parallel plans of 128 x 128 and 128 x 256 tiles on
+// 45 shapes of 2-95 tiles a block, 8-24 k-iterations and 9-824 MB of D, fp16 and bf16, two passes
+// each; fit.sh), each ping-pong time first scaled by the 128 x 256 model's error on the same
+// shape, so that the fit is of the ratio the planner weighs: rms log error 6.8% -> 4.0%, and
+// auto's picks replayed over those runs within 0.3% of the faster measured plan per shape (2.3%
+// without these terms). Ping-pong ran 1.00-1.09x faster than 128 x 256 tiles where D is
+// 134-824 MB, which the terms above priced 1-5% slower; about even at 67-100 MB. Counting A's and
+// B's bytes too fits as well, but moves GPT-2's logits at 512 tokens (51 MB of D, 77 MB of B),
+// which ran 4% slower on ping-pong (run 213 of docs/results/2026-11-23-h200-ppplan/).
+constexpr double kPingPongStreamGain = 0.09;
+constexpr double kPingPongStreamL2s = 1.0;
 
 // Adds the 128 x 128 TMA kernel (and its ping-pong variant) as the second configuration of a
 // Hopper preset.
@@ -232,6 +246,8 @@ DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
   spec.alt_cost.epilogue_us *= epilogue_scale;
   spec.alt_cost.pingpong_hidden_us = kPingPongHiddenUs;
   spec.alt_cost.pingpong_iter_loss = kPingPongIterLoss;
+  spec.alt_cost.pingpong_stream_gain = kPingPongStreamGain;
+  spec.alt_cost.pingpong_stream_bytes = kPingPongStreamL2s * static_cast<double>(spec.l2_bytes);
   return spec;
 }
 

@@ -631,10 +631,7 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   // epilogue.
   double floor = 0;
   if (cost.hbm_bytes_per_us > 0) {
-    const double bytes = 2.0 * p.batch *
-                         (static_cast<double>(p.m) * p.k + static_cast<double>(p.n) * p.k +
-                          static_cast<double>(p.m) * p.n);
-    floor = bytes / cost.hbm_bytes_per_us + e;
+    floor = GemmBytes(p) / cost.hbm_bytes_per_us + e;
   }
   return terms.fixed + std::max(worst, floor);
 }

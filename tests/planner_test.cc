@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cost_terms.h"
 #include "streamk/device_spec.h"
 #include "streamk/plan_print.h"
 #include "tma_operands.h"
@@ -1191,8 +1192,8 @@ TEST(PlannerBehaviour, MisalignedOperandRowsMakeIterationsSlower) {
   EXPECT_GT(why_misaligned.predicted_us, 1.2 * why_aligned.predicted_us);
 }
 
-// The 128 x 128 configuration's ping-pong variant (kernels::PingPongOf: data-parallel, four or
-// more tiles a block, eight or more k-iterations, D stored by TMA) hides each tile's epilogue
+// The 128 x 128 configuration's ping-pong variant (kernels::PingPongOf: data-parallel, two or
+// more tiles a block, 8-24 k-iterations, D stored by TMA) hides each tile's epilogue
 // but a block's last under the next tile's mainloop, whose iterations cost a little more (one
 // warp group issues them): CostModel::pingpong_hidden_us, pingpong_iter_loss.
 TEST(PlannerBehaviour, PingPongHidesEveryEpilogueButEachBlocksLast) {
@@ -1270,6 +1271,55 @@ TEST(PlannerBehaviour, AutoRunsPingPongWhereItBeatsTheWiderTiles) {
     ASSERT_TRUE(q.ok()) << q.status();
     EXPECT_NE(q->tile_n, 128) << *q;
   }
+}
+
+// Where D outgrows the L2, ping-pong's iterations cost up to CostModel::pingpong_stream_gain less
+// (none up to pingpong_stream_bytes of D, all of it from twice that), and auto takes such shapes
+// from 128 x 256 tiles: run 221 of docs/results/2026-11-23-h200-crosstile/ (tn, so the kernel's m
+// is the call's n) ran 8192 x 8192 x 768 1.05-1.06x and GPT-2's logits at 4096 tokens
+// (4096 x 50304 x 768) 1.075-1.08x as fast on ping-pong 128 x 128 tiles as on 128 x 256 ones,
+// which the other terms priced 2-3% slower. GPT-2's logits at 512 tokens (51 MB of D) ran 4% slower
+// so (run 213 of docs/results/2026-11-23-h200-ppplan/) and keep their tiles.
+TEST(PlannerBehaviour, PingPongGainsMoreWhereDOutgrowsTheL2) {
+  const DeviceSpec dev = H200Spec();
+  const CostModel& cost = dev.alt_cost;
+  ASSERT_GT(cost.pingpong_stream_gain, 0.0);
+  EXPECT_NEAR(cost.pingpong_stream_bytes, dev.l2_bytes, 1.0);
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  dp.tile = {128, 128, 64};
+  // 4224 tiles on 132 blocks: 32 a block, 12 k-iterations each, every SM busy; 138 MB of D.
+  const Plan p = MustPlan(Shape(8448, 8192, 768), dev, dp);
+  ASSERT_EQ(p.tiles, 32 * p.grid_blocks);
+  ASSERT_EQ(p.grid_blocks, 132);
+  ASSERT_TRUE(kernels::PingPongOf(p, p.d_tma_store)) << p;
+  EXPECT_EQ(PingPongStreamShare(p, cost), 1.0);
+  CostModel near = cost;
+  near.pingpong_stream_gain = 0;
+  // 384 iterations of a 64-deep tile (twice the model's 32-deep one) at the busy rate.
+  EXPECT_NEAR(PredictMicros(p, near) - PredictMicros(p, cost),
+              32 * 12 * 2 * cost.iter_busy_us * cost.pingpong_stream_gain, 1e-9);
+  // The share rises linearly from pingpong_stream_bytes of D to twice that.
+  Plan q = p;
+  const double rows = cost.pingpong_stream_bytes / (2.0 * q.n);
+  for (double share : {0.0, 0.25, 0.5, 1.0}) {
+    q.m = static_cast<int>((1 + share) * rows);
+    EXPECT_NEAR(PingPongStreamShare(q, cost), share, 1e-4) << q.m;
+  }
+  q.m = static_cast<int>(0.5 * rows);
+  EXPECT_EQ(PingPongStreamShare(q, cost), 0.0);
+  // Auto's picks: the large D's on ping-pong, the logits at 512 tokens on 128 x 256 tiles; without
+  // the term, the large ones on 128 x 256 tiles too.
+  DeviceSpec without = dev;
+  without.alt_cost.pingpong_stream_gain = 0;
+  for (const Problem& shape : {Shape(8192, 8192, 768), Shape(50304, 4096, 768)}) {
+    const Plan a = MustPlan(shape, dev);
+    EXPECT_EQ(a.mode, Mode::kDataParallel) << a;
+    EXPECT_EQ(TileShape({a.tile_m, a.tile_n, a.tile_k}), TileShape({128, 128, 64})) << a;
+    EXPECT_TRUE(kernels::PingPongOf(a, a.d_tma_store)) << a;
+    EXPECT_EQ(MustPlan(shape, without).tile_n, 256) << shape.m << "x" << shape.n;
+  }
+  EXPECT_EQ(MustPlan(Shape(50304, 512, 768), dev).tile_n, 256);
 }
 
 TEST(PlannerBehaviour, MisalignedRowsKeepAFastPartialRoundDataParallel) {

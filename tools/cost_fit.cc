@@ -69,6 +69,8 @@ constexpr Field kFields[] = {
     {"hbm_bytes_per_us", &CostModel::hbm_bytes_per_us},
     {"pingpong_hidden_us", &CostModel::pingpong_hidden_us},
     {"pingpong_iter_loss", &CostModel::pingpong_iter_loss},
+    {"pingpong_stream_gain", &CostModel::pingpong_stream_gain},
+    {"pingpong_stream_bytes", &CostModel::pingpong_stream_bytes},
 };
 
 }  // namespace

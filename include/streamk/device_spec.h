@@ -87,6 +87,13 @@ struct CostModel {
   // ping-pong variant.
   double pingpong_hidden_us = 0;
   double pingpong_iter_loss = 0;
+  // Where D (2 bytes an element) outgrows pingpong_stream_bytes, ping-pong's iterations cost up to
+  // pingpong_stream_gain less: a share of it from 0 at pingpong_stream_bytes to all of it at
+  // twice that. Measured against the other configurations: where D is several times the L2,
+  // ping-pong gains 1.06-1.10x more over them than the terms above give it, where it is about the
+  // L2's size 1.02x (the cause is not traced). 0: none.
+  double pingpong_stream_gain = 0;
+  double pingpong_stream_bytes = 0;
 };
 
 // A tile of D computed by one block, and the depth of one k-iteration, in elements.
