@@ -391,6 +391,9 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
         absl::StrCat("cudaGetDeviceProperties failed: ", cudaGetErrorName(err)));
 
   DeviceSpec spec = prop.major >= 9 ? H200Spec() : A100Spec();
+  // The GPU's own L2 before the configurations below, some of whose terms scale with it
+  // (CostModel::pingpong_stream_bytes).
+  spec.l2_bytes = prop.l2CacheSize;
   const kernels::Arch arch = kernels::KernelArch(device_ordinal);
   if (prop.major >= 9) {
     // The kernel's own constants, then the memory's terms again (until session 17 they were
@@ -414,7 +417,6 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
   }
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;
-  spec.l2_bytes = prop.l2CacheSize;
   spec.queried = true;
   int occupancy = 0;
   err = kernels::KernelOccupancy(device_ordinal, &occupancy);
