@@ -396,6 +396,28 @@ struct StreamKGemm {
     }
   }
 
+  // The compute threads' work: this persistent block's work blocks of the plan (FirstWork, then
+  // every WorkStride-th), each by its role.
+  __device__ static void WorkBlocks(char* smem, Pipeline& pipe, const Plan& p,
+                                    const GemmKernelArgs& a, const TmaOperands* tma, char* ws,
+                                    int* trace) {
+    for (int work = FirstWork(); work < p.work_blocks; work += WorkStride()) {
+      const mapping::BlockRole r = mapping::RoleOf(p, work);
+      switch (r.role) {
+        case mapping::Role::kStreamK:
+          StreamKBlock(smem, pipe, p, a, tma, ws, r.index, work, trace);
+          break;
+        case mapping::Role::kDataParallel:
+          DataParallelBlock(smem, pipe, p, a, tma, r.index, work, trace);
+          break;
+        case mapping::Role::kReduction:
+          ReductionBlock(smem, p, a, tma, ws, r.index, work, trace);
+          break;
+        case mapping::Role::kNone: break;
+      }
+    }
+  }
+
   // Ping-pong: the compute warp groups take this persistent block's data-parallel tiles in turn
   // (every work block of the plan is data-parallel: PingPongOf, tma_operands.h), tile s of the
   // block by group s % 2, in the order the producer loads them. A group waits for its turn, the
@@ -558,21 +580,7 @@ struct StreamKGemm {
     if constexpr (kPingPong) {
       PingPongBlocks(smem, pipe, p, a, tma, trace);
     } else {
-    for (int work = FirstWork(); work < p.work_blocks; work += WorkStride()) {
-      const mapping::BlockRole r = mapping::RoleOf(p, work);
-      switch (r.role) {
-        case mapping::Role::kStreamK:
-          StreamKBlock(smem, pipe, p, a, tma, ws, r.index, work, trace);
-          break;
-        case mapping::Role::kDataParallel:
-          DataParallelBlock(smem, pipe, p, a, tma, r.index, work, trace);
-          break;
-        case mapping::Role::kReduction:
-          ReductionBlock(smem, p, a, tma, ws, r.index, work, trace);
-          break;
-        case mapping::Role::kNone: break;
-      }
-    }
+      WorkBlocks(smem, pipe, p, a, tma, ws, trace);
     }
     // This block's work is done: the next kernel on the stream may start setting up once every
     // block is here (not earlier: its blocks would sit on the SMs this grid leaves idle).
