@@ -230,7 +230,13 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
     } else {
       absl::StrAppendFormat(&s, "predicted   %.1f us\n", why->predicted_us);
     }
-    absl::StrAppendFormat(&s, "candidates\n");
+    // Rows left misaligned: the candidates' loads are priced per iteration, which ranks
+    // decompositions but reads high; the prediction above is the rows' estimate.
+    absl::StrAppendFormat(&s, "candidates%s\n",
+                          p.a_rows_misaligned || p.b_rows_misaligned
+                              ? "  (misaligned loads priced per iteration: these rank the "
+                                "decompositions; the rows' estimate below is the prediction)"
+                              : "");
     // One column for the names (the other tiles' read "streamk-tail [128x128x64]"), so the
     // predictions line up.
     size_t name_width = 12;
@@ -250,6 +256,28 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
       if (c.sk_blocks > 0) absl::StrAppendFormat(&s, " reduction=%s", ReductionName(c.reduction));
       if (c.reduction_slices > 1) absl::StrAppendFormat(&s, "/%d", c.reduction_slices);
       absl::StrAppendFormat(&s, "  (%s)\n", c.note);
+    }
+    if (!why->rows_options.empty()) {
+      // The misaligned rows' ways, each estimated as its plan for aligned rows against the
+      // L2's time for the loads it leaves misaligned, plus its copies.
+      absl::StrAppendFormat(&s, "rows        %s\n",
+                            why->rows_options.size() > 1
+                                ? "the ways weighed for misaligned rows (the aligned prediction "
+                                  "against the L2's time for the misaligned loads, plus copies)"
+                                : "misaligned rows: the aligned prediction against the L2's time "
+                                  "for the misaligned loads");
+      size_t rows_width = 18;
+      for (const RowsOption& r : why->rows_options)
+        rows_width = std::max(rows_width, r.name.size() + 2);
+      for (const RowsOption& r : why->rows_options) {
+        std::string terms = r.load_floor_us > 0
+                                ? absl::StrFormat("L2 loads %.1f us", r.load_floor_us)
+                                : std::string("every load aligned");
+        if (r.copies_us > 0) absl::StrAppendFormat(&terms, ", copies %.1f us", r.copies_us);
+        absl::StrAppendFormat(&s, "  %s %-*s %-16s %7.1f us  (%s)\n", r.chosen ? "*" : " ",
+                              static_cast<int>(rows_width), r.name, r.plan, r.estimated_us,
+                              terms);
+      }
     }
     absl::StrAppendFormat(&s, "reason      %s\n", why->reason);
   }
@@ -317,6 +345,17 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
           static_cast<int>(i) == why->chosen ? "true" : "false", JsonString(c.note));
     }
     field("candidates", list + "]");
+    std::string rows = "[";
+    for (size_t i = 0; i < why->rows_options.size(); ++i) {
+      const RowsOption& r = why->rows_options[i];
+      absl::StrAppendFormat(&rows,
+                            "%s{\"name\": %s, \"plan\": %s, \"estimated_us\": %.3f, "
+                            "\"load_floor_us\": %.3f, \"copies_us\": %.3f, \"chosen\": %s}",
+                            i == 0 ? "" : ", ", JsonString(r.name), JsonString(r.plan),
+                            r.estimated_us, r.load_floor_us, r.copies_us,
+                            r.chosen ? "true" : "false");
+    }
+    field("rows_options", rows + "]");
   }
   if (!epilogue.empty()) field("epilogue", JsonString(epilogue));
   return s + "}";

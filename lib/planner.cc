@@ -1286,7 +1286,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // whose B the L2 serves once per pair of SMs.
   const bool may_cluster = !forced && o.mode == Mode::kAuto && o.tile == kNoTile &&
                            device.cluster_tile != kNoTile;
-  if (!plan.ok() || (!a && !b) || (!may_repack && !may_cluster)) return plan;
+  if (!plan.ok() || (!a && !b)) return plan;
   // Every option is estimated the same way: its plan for the rows it leaves misaligned
   // (predicted as if aligned) combined with the time the L2 needs for its operand loads at the
   // misaligned rate for those rows (LoadFloorMicros) by LoadBoundMicros, a little over the longer
@@ -1299,6 +1299,32 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   double floor = 0;
   const double as_is = MisalignedEstimate(*plan, a, b, KernelCost(device, *plan), &floor);
   double best_us = as_is;
+  // Every option weighed, for the explanation; the one returned is marked at the end.
+  std::vector<RowsOption> options;
+  auto note_option = [&](std::string name, const Plan& p, double us, double floor_us,
+                         double copies_us) {
+    if (why == nullptr) return;
+    const std::string plan_name =
+        absl::StrCat(ModeName(p.mode), " ", TileShapeName({p.tile_m, p.tile_n, p.tile_k}));
+    options.push_back({std::move(name), plan_name, us, floor_us, copies_us, false});
+  };
+  note_option("rows as they are", *plan, as_is, floor, 0);
+  int chosen_option = 0;  // into options, where why is given
+  // Where the rows stay as they are: the estimate is the prediction, and the options weighed
+  // go with it.
+  auto as_they_are = [&](const std::string& verdict) {
+    if (why != nullptr) {
+      options.front().chosen = true;
+      why->predicted_us = as_is;
+      why->rows_options = std::move(options);
+      absl::StrAppendFormat(&why->reason,
+                            "; %s rows as they are estimated %.1f us (the L2 serves their loads "
+                            "in %.1f us)%s",
+                            OperandsName(a, b), as_is, floor, verdict);
+    }
+    return plan;
+  };
+  if (!may_repack && !may_cluster) return as_they_are("");
 
   // The option taken so far beyond the rows as they are (at most one of the two).
   PlanExplanation repack_why;
@@ -1321,9 +1347,12 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
         rest.a_rows_misaligned || rest.b_rows_misaligned
             ? MisalignedEstimate(*r, rest.a_rows_misaligned, rest.b_rows_misaligned, cost, &unused)
             : PredictMicros(*r, cost);
+    note_option(absl::StrCat(OperandsName(ca, cb), " repacked"), *r, kernel_us + copies_us,
+                rest.a_rows_misaligned || rest.b_rows_misaligned ? unused : 0, copies_us);
     if (!forced && kernel_us + copies_us >= best_us * (1 - kMinRepackGain)) return;
     best_us = kernel_us + copies_us;
     copy_us = copies_us;
+    chosen_option = static_cast<int>(options.size()) - 1;
     AddRepack(ca, cb, *r);
     repacked = *r;
     w.predicted_us = kernel_us;
@@ -1348,8 +1377,10 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     if (c.ok()) {
       c->a_rows_misaligned = a, c->b_rows_misaligned = b;
       const double cluster_us = MisalignedEstimate(*c, a, b, device.cluster_cost, &cluster_floor);
+      note_option(absl::StrCat(c->cluster_m, "-SM clusters"), *c, cluster_us, cluster_floor, 0);
       if (cluster_us < best_us * (1 - kMinRepackGain)) {
         best_us = cluster_us;
+        chosen_option = static_cast<int>(options.size()) - 1;
         clustered = *c;
         repacked.reset();
       }
@@ -1363,9 +1394,11 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     weigh_copies(false, true);
   }
 
+  if (why != nullptr && (clustered || repacked)) options[chosen_option].chosen = true;
   if (clustered) {
     if (why != nullptr) {
       *why = std::move(cluster_why);
+      why->rows_options = std::move(options);
       why->predicted_us = best_us;
       why->reason = absl::StrFormat(
           "%s; on 2-SM clusters that read B once (tile %s): estimated %.1f us against %.1f as "
@@ -1377,6 +1410,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   if (repacked) {
     if (why != nullptr) {
       *why = std::move(repack_why);
+      why->rows_options = std::move(options);
       why->repack_us = copy_us;
       why->predicted_us += copy_us;
       why->reason = absl::StrFormat(
@@ -1387,7 +1421,10 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     }
     return *repacked;
   }
-  return plan;
+  return as_they_are(options.size() > 1
+                         ? absl::StrFormat(": no other way weighed is estimated %.0f%% faster",
+                                           100 * kMinRepackGain)
+                         : std::string());
 }
 
 }  // namespace

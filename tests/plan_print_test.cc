@@ -130,6 +130,55 @@ TEST(PlanPrint, MisalignedOperandRowsAreShown) {
             std::string::npos);
 }
 
+// Misaligned rows: the report lists the ways weighed (rows as they are, copies, clusters), the
+// chosen one marked, each with its estimate, the L2's time for its loads and its copies; the
+// JSON has them as "rows_options". Aligned rows print none and an empty list.
+TEST(PlanPrint, MisalignedRowsListTheWaysWeighed) {
+  Problem pr;
+  pr.m = 864, pr.n = 2560, pr.k = 1800;
+  pr.a_rows_misaligned = pr.b_rows_misaligned = true;
+  PlanExplanation why;
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
+  ASSERT_TRUE(p.ok());
+  ASSERT_EQ(why.rows_options.size(), 5u);
+  const std::string text = FormatPlan(*p, &why, "H200");
+  EXPECT_NE(text.find("candidates  (misaligned loads priced per iteration"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("rows        the ways weighed for misaligned rows"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find(absl::StrFormat("  * rows as they are   %-16s %7.1f us  (L2 loads %.1f us)",
+                                      why.rows_options[0].plan, why.rows_options[0].estimated_us,
+                                      why.rows_options[0].load_floor_us)),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find(absl::StrFormat("(every load aligned, copies %.1f us)",
+                                      why.rows_options[1].copies_us)),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("    2-SM clusters      dp 256x256x64"), std::string::npos) << text;
+  EXPECT_NE(text.find(absl::StrFormat("predicted   %.1f us\n", why.rows_options[0].estimated_us)),
+            std::string::npos)
+      << text;
+  const std::string json = PlanToJson(*p, &why, "H200");
+  EXPECT_NE(json.find(absl::StrFormat(
+                "\"rows_options\": [{\"name\": \"rows as they are\", \"plan\": \"%s\", "
+                "\"estimated_us\": %.3f, \"load_floor_us\": %.3f, \"copies_us\": 0.000, "
+                "\"chosen\": true}, {\"name\": \"A and B repacked\"",
+                why.rows_options[0].plan, why.rows_options[0].estimated_us,
+                why.rows_options[0].load_floor_us)),
+            std::string::npos)
+      << json;
+
+  pr.a_rows_misaligned = pr.b_rows_misaligned = false;
+  pr.k = 1792;
+  PlanExplanation aligned;
+  ASSERT_TRUE(MakePlan(pr, H200Spec(), {}, &aligned).ok());
+  const Plan a = MakePlan(pr, H200Spec()).value();
+  EXPECT_EQ(FormatPlan(a, &aligned, "H200").find("rows        "), std::string::npos);
+  EXPECT_EQ(FormatPlan(a, &aligned, "H200").find("priced per iteration"), std::string::npos);
+  EXPECT_NE(PlanToJson(a, &aligned, "H200").find("\"rows_options\": []"), std::string::npos);
+}
+
 TEST(PlanPrint, WorkOrderIsShown) {
   // 540 tiles of 128 x 256: four data-parallel rounds and 12 Stream-K tiles. The report says
   // what each persistent block runs first; the JSON and the one-line summary carry the count.

@@ -17,14 +17,16 @@
 namespace streamk {
 
 // Human-readable report: problem, tiles and waves, the decomposition, grid, workspace and (when
-// `why` is given) the candidates with predicted times and the reason.
+// `why` is given) the candidates with predicted times, the ways weighed for misaligned rows and
+// the reason.
 std::string FormatPlan(const Plan& plan, const PlanExplanation* why = nullptr,
                        const std::string& device_name = "");
 
 // One JSON object with every Plan field plus, when `why` is given, "predicted_us", "reason" and
 // "candidates": [{"name", "mode", "dp_tiles", "sk_tiles", "sk_blocks", "splits", "reduction",
-// "predicted_us", "feasible", "note"}], and when `epilogue` is not empty, "epilogue" (streamk-plan:
-// DescribeOutputWrites' line).
+// "predicted_us", "feasible", "note"}] and "rows_options": [{"name", "plan", "estimated_us",
+// "load_floor_us", "copies_us", "chosen"}] (misaligned rows; empty otherwise), and when
+// `epilogue` is not empty, "epilogue" (streamk-plan: DescribeOutputWrites' line).
 std::string PlanToJson(const Plan& plan, const PlanExplanation* why = nullptr,
                        const std::string& device_name = "", const std::string& epilogue = "");
 

@@ -117,12 +117,33 @@ struct Candidate {
   std::string note;  // why it is shaped so, or why infeasible
 };
 
+// One way to run operands whose K-major rows are misaligned (Problem::a_rows_misaligned) that the
+// planner weighed: the rows as they are, one or both operands copied to aligned rows first, or
+// the cluster configuration. Each is estimated the same way: its plan's prediction for aligned
+// rows against the L2's time for the loads it leaves misaligned (LoadBoundMicros of
+// PredictMicros and LoadFloorMicros), plus its copies (RepackMicros).
+struct RowsOption {
+  std::string name;          // "rows as they are", "A and B repacked", "B repacked", "clusters"
+  std::string plan;          // its decomposition and tile: "dp 128x256x64"
+  double estimated_us = 0;   // copies included
+  double load_floor_us = 0;  // the L2's time for the loads left misaligned (0: none left)
+  double copies_us = 0;
+  bool chosen = false;
+};
+
 struct PlanExplanation {
   std::vector<Candidate> candidates;
   int chosen = -1;     // index into candidates
   std::string reason;  // one sentence: why the winner won
-  double predicted_us = 0;  // the plan's, operand copies included
+  // The plan's, operand copies included. For rows left misaligned, the estimate of RowsOption
+  // (the candidates' predictions price misaligned loads per iteration, which ranks
+  // decompositions but reads 1.4-1.6x high: run 79).
+  double predicted_us = 0;
   double repack_us = 0;     // of which the operand copies (Plan::repack_a, repack_b)
+  // Misaligned rows: the ways the planner weighed, in the order it weighed them. Auto weighs
+  // copies, and with the tile free clusters; otherwise the rows as they are are the one entry,
+  // or they and the copies PlanOptions::repack forces.
+  std::vector<RowsOption> rows_options;
 };
 
 // The device-independent checks of MakePlan on options alone: mode / splits / blocks /
