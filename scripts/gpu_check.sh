@@ -19,26 +19,29 @@ for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:Gem
               'GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
               'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.Chained*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*' \
               'GemmGpu.Cluster*:GemmGpu.MidTile*:GemmGpu.WideTile*' \
-              'GemmGpu.FifthTile*:GemmGpu.StreamKBlocks*:GemmGpu.PingPong*'; do
+              'GemmGpu.FifthTile*:GemmGpu.StreamKBlocks*:GemmGpu.PingPong*' 'GemmGpu.Random*'; do
+  t0=$SECONDS
   timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests --gtest_filter="$filter" \
     >> "$out/gpu_tests.log" 2>&1
   rc=$?
-  echo "chunk '$filter': exit $rc" | tee -a "$out/gpu_tests.log"
+  echo "chunk '$filter': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"
   [[ $rc -ne 0 ]] && status=1
 done
 # The portable mma.sync kernel under the same persistent kernel, on this GPU too.
+t0=$SECONDS
 STREAMK_MAINLOOP=sm80 timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
-  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Deterministic*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Chained*:GemmGpu.Edge*' \
+  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Deterministic*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Chained*:GemmGpu.Edge*:GemmGpu.Random*' \
   >> "$out/gpu_tests.log" 2>&1
 rc=$?
-echo "chunk 'STREAMK_MAINLOOP=sm80 GemmGpu.*': exit $rc" | tee -a "$out/gpu_tests.log"
+echo "chunk 'STREAMK_MAINLOOP=sm80 GemmGpu.*': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"
 [[ $rc -ne 0 ]] && status=1
 # On Hopper, the wgmma kernel fed by cp.async (the TMA kernel's fallback) too.
+t0=$SECONDS
 STREAMK_MAINLOOP=sm90-cpasync timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
-  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Batched*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Edge*' \
+  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Batched*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Edge*:GemmGpu.Random*' \
   >> "$out/gpu_tests.log" 2>&1
 rc=$?
-echo "chunk 'STREAMK_MAINLOOP=sm90-cpasync GemmGpu.*': exit $rc" | tee -a "$out/gpu_tests.log"
+echo "chunk 'STREAMK_MAINLOOP=sm90-cpasync GemmGpu.*': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"
 [[ $rc -ne 0 ]] && status=1
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure" "$out/gpu_tests.log" | head -40
 exit $status

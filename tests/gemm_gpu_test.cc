@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <chrono>
 #include <cstring>
+#include <map>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -1335,6 +1337,135 @@ TEST(GemmGpu, KernelOccupancyFeedsTheDeviceSpec) {
   std::printf("device %s: %d SMs, kernel occupancy %d blocks/SM, %d 2-SM clusters, L2 %lld bytes\n",
               dev->name.c_str(), dev->sms, dev->occupancy, dev->cluster_slots,
               static_cast<long long>(dev->l2_bytes));
+}
+
+// Random problems, drawn afresh on every run (STREAMK_TEST_SEED=S replays a run's draws and
+// inputs, STREAMK_TEST_DRAWS=N sets how many): sizes log-uniform in 1-3000 (a fifth moved next to
+// a multiple of 64, a third of the rest rounded up to a multiple of 8), a batch of 2 or 3 one
+// time in five, and one draw in ten with M and N of 1500-6000, 8-24 k-iterations and K-major
+// rows on 128-byte lines (ping-pong's plans); both 16-bit dtypes, 16-bit or fp32 D, every
+// layout, alpha and beta, C in place of D, batch entries that share an operand, rows past D's
+// end, K-major rows at odd multiples of 16 bytes and operands not 16-byte aligned; auto in half
+// the draws, otherwise any mode, reduction and its slices, split and block count, Stream-K tile
+// count, SM count and kernel configuration. Each runs on random inputs with D poisoned, against
+// the reference, and writes nothing outside D's entries. A draw of forced options the planner
+// refuses comes back InvalidArgument from gemm() with D untouched; auto on its own is never
+// refused.
+TEST(GemmGpu, RandomProblemsMatchTheReference) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  const std::vector<TileShape> tiles = KernelTiles(*dev);
+  const char* seed_env = std::getenv("STREAMK_TEST_SEED");
+  const char* draws_env = std::getenv("STREAMK_TEST_DRAWS");
+  const uint64_t seed = seed_env != nullptr ? std::strtoull(seed_env, nullptr, 10) : NextSeed();
+  const int draws = draws_env != nullptr ? std::atoi(draws_env) : 1500;
+  std::printf("%d random problems of seed %llu (STREAMK_TEST_SEED=%llu replays them)\n", draws,
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed));
+  std::mt19937_64 rng(seed);
+  auto chance = [&rng](double p) { return std::uniform_real_distribution<double>(0, 1)(rng) < p; };
+  auto pick = [&rng](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  auto size = [&](double hi) {
+    const double x = std::exp(std::uniform_real_distribution<double>(0, std::log(hi))(rng));
+    const int64_t v = std::max<int64_t>(1, std::llround(x));
+    if (chance(0.2)) {  // next to a multiple of 64: a tile's or a k-iteration's edge
+      const int64_t offsets[] = {-1, 0, 1, 8};
+      return std::max<int64_t>(1, Align(v, 64) + offsets[pick(0, 3)]);
+    }
+    return chance(1.0 / 3) ? Align(v, 8) : v;
+  };
+  int ran = 0, refused = 0;
+  // Plans run: mode, tile, reduction, copies, ping-pong (on the TMA mainloop).
+  std::map<std::string, int> kinds;
+  for (int i = 0; i < draws; ++i) {
+    Config c;
+    c.s = {size(3000), size(3000), size(3000), chance(0.2) ? pick(2, 3) : 1};
+    c.in = chance(0.5) ? DType::kF16 : DType::kBF16;
+    c.out = chance(0.25) ? DType::kF32 : c.in;
+    c.a = chance(0.5) ? Layout::kRowMajor : Layout::kColMajor;
+    c.b = chance(0.5) ? Layout::kRowMajor : Layout::kColMajor;
+    c.cd = chance(0.8) ? Layout::kRowMajor : Layout::kColMajor;
+    const float alphas[] = {1.0f, 0.75f, -1.5f}, betas[] = {1.0f, -1.25f, 0.5f};
+    c.alpha = alphas[pick(0, 2)];
+    c.beta = chance(0.5) ? 0.0f : betas[pick(0, 2)];
+    c.c_is_d = c.beta != 0 && chance(0.25);
+    if (c.s.batch > 1 && chance(0.2)) (chance(0.5) ? c.stride_a : c.stride_b) = 0;
+    const int64_t ldd_extras[] = {8, 3, 1};
+    if (chance(0.2)) c.ldd_extra = ldd_extras[pick(0, 2)];
+    if (chance(0.1)) c.stride_d_extra = 5;
+    c.odd_rows = chance(0.25);
+    c.packed_a = chance(0.25);
+    if (chance(0.1)) {  // many tiles, 8-24 k-iterations, A's rows on 128-byte lines: ping-pong's
+      c.s.m = pick(1500, 6000), c.s.n = pick(1500, 6000), c.s.k = 64 * pick(8, 24);
+      c.s.batch = 1, c.odd_rows = false, c.packed_a = true;
+      c.a = Layout::kRowMajor, c.b = Layout::kColMajor;  // K-major, both on 128-byte lines
+    }
+    if (chance(0.15)) c.unaligned = pick(1, 7);
+    Options o;
+    o.mode = Mode::kAuto;
+    const bool forced = chance(0.5);
+    if (forced) {
+      const Mode modes[] = {Mode::kAuto, Mode::kDataParallel, Mode::kSplitK, Mode::kStreamK};
+      o.mode = modes[pick(0, 3)];
+      if (o.mode != Mode::kDataParallel && chance(0.6)) {
+        const Reduction reductions[] = {Reduction::kDeterministic, Reduction::kAtomic,
+                                        Reduction::kSeparate};
+        o.reduction = reductions[pick(0, 2)];
+        if (o.reduction == Reduction::kSeparate && chance(0.5))
+          o.reduction_slices = 1 << pick(0, 2);
+      }
+      if (o.mode == Mode::kSplitK && chance(0.5)) o.splits = pick(1, 16);
+      if (o.mode == Mode::kStreamK && chance(0.4)) o.blocks = pick(1, 2 * dev->sms);
+      if (o.mode == Mode::kStreamK && chance(0.3))
+        o.sk_tiles = chance(0.5) ? kPartialWaveTiles : pick(1, 40);
+      if (chance(0.5)) o.tile = tiles[pick(0, static_cast<int>(tiles.size()) - 1)];
+      if (chance(0.1)) o.avail_sms = pick(1, dev->sms);
+      if (c.odd_rows && chance(0.5)) {
+        const RepackOperands repacks[] = {RepackOperands::kNone, RepackOperands::kA,
+                                          RepackOperands::kB, RepackOperands::kAll};
+        o.repack = repacks[pick(0, 3)];
+      }
+    }
+    SCOPED_TRACE(absl::StrCat("draw ", i, " of seed ", seed, ": ", Describe(c, o), " alpha ",
+                              c.alpha, " C is D ", c.c_is_d, " strides A B ", c.stride_a, " ",
+                              c.stride_b, " ldd + ", c.ldd_extra, " stride D + ",
+                              c.stride_d_extra, " odd rows ", c.odd_rows, " packed A ",
+                              c.packed_a, " unaligned ", c.unaligned, " sk_tiles ", o.sk_tiles,
+                              " slices ", o.reduction_slices, " SMs ", o.avail_sms));
+    Buffers buf(c);
+    absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+    if (!plan.ok()) {
+      ASSERT_TRUE(forced) << plan.status();
+      EXPECT_EQ(plan.status().code(), absl::StatusCode::kInvalidArgument) << plan.status();
+      CUDA_ASSERT(buf.Refresh(c, rng()));
+      const absl::Status s = gemm(buf.args, nullptr, o);
+      EXPECT_EQ(s, plan.status());
+      CUDA_ASSERT(cudaDeviceSynchronize());
+      if (!c.c_is_d) {
+        const std::vector<float> d = buf.Result(c);  // still the NaN poison of Refresh
+        EXPECT_TRUE(std::all_of(d.begin(), d.end(), [](float x) { return std::isnan(x); }));
+        EXPECT_EQ(buf.WrittenOutsideD(c), 0);
+      }
+      std::printf("  refused: %s\n", std::string(plan.status().message()).c_str());
+      ++refused;
+      continue;
+    }
+    ++kinds[absl::StrCat(ModeName(plan->mode), " ", plan->tile_m, "x", plan->tile_n,
+                         plan->cluster_m > 1 ? " clusters" : "",
+                         plan->sk_blocks > 0 || plan->mode == Mode::kSplitK
+                             ? absl::StrCat(" ", ReductionName(plan->reduction))
+                             : "",
+                         plan->repack_a || plan->repack_b ? " copies" : "",
+                         kernels::PingPongOf(*plan, plan->d_tma_store) ? " ping-pong" : "")];
+    ExpectCorrect(c, o, rng(), /*only_d=*/!c.c_is_d);
+    ++ran;
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  std::printf("%d ran, %d refused by the planner (forced options it does not take); plans run:\n",
+              ran, refused);
+  for (const auto& [kind, count] : kinds) std::printf("  %4d %s\n", count, kind.c_str());
+  // Most draws run: a draw that is mostly refused would test little.
+  EXPECT_GE(ran, draws * 3 / 4);
 }
 
 // An sm_90a build on a Hopper GPU runs the TMA wgmma mainloop (so the GemmGpu tests above test
