@@ -10,8 +10,13 @@ measured time, where auto runs the rows as they are (no copies, no clusters).
 
 Reads bench CSVs (layout tn: the kernel's problem is N x M x K), plans each shape with
 streamk-plan --json, and keeps the shapes whose plan this build picks is the one timed.
-  python3 prediction.py run228/main.csv run229/s2s3.csv > prediction.txt
-  ALIGNED=1 python3 prediction.py ../2026-11-23-h200-crosstile/run223/bench-fp16.csv  (unpacked)
+From the repository root, after building:
+  d=docs/results/2026-11-23-h200-misaligned
+  python3 $d/prediction.py $d/run228/main.csv $d/run229/s2s3.csv > $d/prediction.txt
+  mkdir -p /tmp/c223 && tar xzf docs/results/2026-11-23-h200-crosstile/run223/csv.tgz -C /tmp/c223
+  ALIGNED=1 python3 $d/prediction.py /tmp/c223/bench-fp16.csv > $d/prediction-aligned.txt
+(the aligned shapes of run 223's paper, waveq and llm sets, for comparison: there both columns
+are the same prediction).
 """
 import csv
 import json
