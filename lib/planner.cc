@@ -1342,13 +1342,14 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     if (!r.ok()) return;
     const CostModel& cost = KernelCost(device, *r);
     const double copies_us = RepackMicros(problem, ca, cb, device.cost);
-    double unused = 0;
+    double rest_floor = 0;  // the L2's time for the rows left misaligned (0: none)
     const double kernel_us =
         rest.a_rows_misaligned || rest.b_rows_misaligned
-            ? MisalignedEstimate(*r, rest.a_rows_misaligned, rest.b_rows_misaligned, cost, &unused)
+            ? MisalignedEstimate(*r, rest.a_rows_misaligned, rest.b_rows_misaligned, cost,
+                                 &rest_floor)
             : PredictMicros(*r, cost);
     note_option(absl::StrCat(OperandsName(ca, cb), " repacked"), *r, kernel_us + copies_us,
-                rest.a_rows_misaligned || rest.b_rows_misaligned ? unused : 0, copies_us);
+                rest_floor, copies_us);
     if (!forced && kernel_us + copies_us >= best_us * (1 - kMinRepackGain)) return;
     best_us = kernel_us + copies_us;
     copy_us = copies_us;
