@@ -1310,13 +1310,16 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   };
   note_option("rows as they are", *plan, as_is, floor, 0);
   int chosen_option = 0;  // into options, where why is given
-  // Where the rows stay as they are: the estimate is the prediction, and the options weighed
-  // go with it.
+  // The options weighed go with the explanation of whichever is returned, that one marked.
+  auto hand_over_options = [&] {
+    options[chosen_option].chosen = true;
+    why->rows_options = std::move(options);
+  };
+  // Where the rows stay as they are: the estimate is the prediction.
   auto as_they_are = [&](const std::string& verdict) {
     if (why != nullptr) {
-      options.front().chosen = true;
       why->predicted_us = as_is;
-      why->rows_options = std::move(options);
+      hand_over_options();
       absl::StrAppendFormat(&why->reason,
                             "; %s rows as they are estimated %.1f us (the L2 serves their loads "
                             "in %.1f us)%s",
@@ -1395,11 +1398,10 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     weigh_copies(false, true);
   }
 
-  if (why != nullptr && (clustered || repacked)) options[chosen_option].chosen = true;
   if (clustered) {
     if (why != nullptr) {
       *why = std::move(cluster_why);
-      why->rows_options = std::move(options);
+      hand_over_options();
       why->predicted_us = best_us;
       why->reason = absl::StrFormat(
           "%s; on 2-SM clusters that read B once (tile %s): estimated %.1f us against %.1f as "
@@ -1411,7 +1413,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   if (repacked) {
     if (why != nullptr) {
       *why = std::move(repack_why);
-      why->rows_options = std::move(options);
+      hand_over_options();
       why->repack_us = copy_us;
       why->predicted_us += copy_us;
       why->reason = absl::StrFormat(
