@@ -266,17 +266,19 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
                                   "against the L2's time for the misaligned loads, plus copies)"
                                 : "misaligned rows: the aligned prediction against the L2's time "
                                   "for the misaligned loads");
-      size_t rows_width = 18;
-      for (const RowsOption& r : why->rows_options)
+      size_t rows_width = 18, plan_width = 16;
+      for (const RowsOption& r : why->rows_options) {
         rows_width = std::max(rows_width, r.name.size() + 2);
+        plan_width = std::max(plan_width, r.plan.size());
+      }
       for (const RowsOption& r : why->rows_options) {
         std::string terms = r.load_floor_us > 0
                                 ? absl::StrFormat("L2 loads %.1f us", r.load_floor_us)
                                 : std::string("every load aligned");
         if (r.copies_us > 0) absl::StrAppendFormat(&terms, ", copies %.1f us", r.copies_us);
-        absl::StrAppendFormat(&s, "  %s %-*s %-16s %7.1f us  (%s)\n", r.chosen ? "*" : " ",
-                              static_cast<int>(rows_width), r.name, r.plan, r.estimated_us,
-                              terms);
+        absl::StrAppendFormat(&s, "  %s %-*s %-*s %7.1f us  (%s)\n", r.chosen ? "*" : " ",
+                              static_cast<int>(rows_width), r.name, static_cast<int>(plan_width),
+                              r.plan, r.estimated_us, terms);
       }
     }
     absl::StrAppendFormat(&s, "reason      %s\n", why->reason);

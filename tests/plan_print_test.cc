@@ -169,6 +169,24 @@ TEST(PlanPrint, MisalignedRowsListTheWaysWeighed) {
             std::string::npos)
       << json;
 
+  // The estimates stay in one column when plans' names differ in length: 4144 x 1488 x 5208
+  // weighs Stream-K on the rows as they are against data-parallel plans.
+  Problem wide_names = pr;
+  wide_names.m = 4144, wide_names.n = 1488, wide_names.k = 5208;
+  PlanExplanation sk;
+  absl::StatusOr<Plan> sk_plan = MakePlan(wide_names, H200Spec(), {}, &sk);
+  ASSERT_TRUE(sk_plan.ok()) << sk_plan.status();
+  ASSERT_GE(sk.rows_options.size(), 2u);
+  ASSERT_EQ(sk.rows_options[0].plan, "streamk 128x256x64");
+  ASSERT_EQ(sk.rows_options[1].plan.rfind("dp ", 0), 0u) << sk.rows_options[1].plan;
+  const std::string sk_text = FormatPlan(*sk_plan, &sk, "H200");
+  const size_t first = sk_text.find("rows as they are"), second = sk_text.find("A and B repacked");
+  ASSERT_NE(first, std::string::npos) << sk_text;
+  ASSERT_NE(second, std::string::npos) << sk_text;
+  EXPECT_EQ(sk_text.find(" us  (", first) - sk_text.rfind('\n', first),
+            sk_text.find(" us  (", second) - sk_text.rfind('\n', second))
+      << sk_text;
+
   pr.a_rows_misaligned = pr.b_rows_misaligned = false;
   pr.k = 1792;
   PlanExplanation aligned;
