@@ -351,18 +351,19 @@ absl::Status ValidateGemmArgs(const GemmArgs& g, const Options& options) {
 }
 
 absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
-                              const Options& options) {
+                              const Options& options, PlanExplanation* why) {
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
   if (absl::Status s = CheckTile(options, device); !s.ok()) return s;
-  return MakePlan(Lower(args).problem, device, ToPlanOptions(options, args));
+  return MakePlan(Lower(args).problem, device, ToPlanOptions(options, args), why);
 }
 
-absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options) {
+absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options,
+                              PlanExplanation* why) {
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
   absl::StatusOr<DeviceSpec> device = CurrentDevice();
   if (!device.ok()) return device.status();
   if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
-  return MakePlan(Lower(args).problem, *device, ToPlanOptions(options, args));
+  return MakePlan(Lower(args).problem, *device, ToPlanOptions(options, args), why);
 }
 
 absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& options) {

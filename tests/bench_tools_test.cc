@@ -8,10 +8,12 @@
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_format.h"
 #include "bench_report.h"
 #include "cost_fit.h"
 #include "decomposition_flags.h"
 #include "flag_names.h"
+#include "streamk/plan_print.h"
 #include "streamk/planner.h"
 #include "streamk/streamk.h"
 #include "shape_sets.h"
@@ -91,6 +93,10 @@ BenchReport TwoShapeReport() {
   r.rows = {row("waveq", 128, 50, 100, 25), row("waveq", 256, 100, 100, 50),
             row("llm", 512, 10, 9, 5)};
   r.rows[2].modes.push_back({"splitk", "WRONG", 0, 0, 0, 0.5, "relative error 0.5"});
+  // The planner's predictions: auto ran 1.25x and 0.8x its prediction on waveq; llm has none.
+  r.rows[0].modes[0].predicted_us = 40;
+  r.rows[1].modes[0].predicted_us = 125;
+  r.rows[1].modes[1].predicted_us = 90;  // dp's, not summarized
   return r;
 }
 
@@ -120,6 +126,55 @@ TEST(ShapeSets, BenchArgsPadOrPackTheRows) {
   // D column-major: the kernel's A is B (K-major, 4097-element rows), its B is A (mn-major, 100
   // elements: 200-byte columns).
   EXPECT_TRUE(p->a_unaligned && p->b_unaligned);
+  // What streamk-bench records beside each time: the planner's prediction for these arguments,
+  // the copies of the unaligned operands included.
+  PlanExplanation why;
+  absl::StatusOr<Plan> explained = PlanGemm(g, H200Spec(), {}, &why);
+  ASSERT_TRUE(explained.ok()) << explained.status();
+  EXPECT_EQ(PlanSummary(*explained), PlanSummary(*p));
+  ASSERT_GE(why.chosen, 0);
+  EXPECT_GT(why.repack_us, 0);
+  EXPECT_GT(why.predicted_us, why.repack_us);
+  Options dp;
+  dp.mode = Mode::kDataParallel;
+  PlanExplanation dp_why;
+  ASSERT_TRUE(PlanGemm(g, H200Spec(), dp, &dp_why).ok());
+  EXPECT_EQ(dp_why.candidates[dp_why.chosen].mode, Mode::kDataParallel);
+  // Bad arguments are named, and *why is left alone.
+  g.ldd = 99;
+  PlanExplanation untouched;
+  absl::StatusOr<Plan> bad = PlanGemm(g, H200Spec(), {}, &untouched);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("ldd"), std::string::npos) << bad.status();
+  EXPECT_TRUE(untouched.candidates.empty());
+}
+
+TEST(BenchReport, SummarizesThePlannersPredictions) {
+  BenchReport r = TwoShapeReport();
+  const RatioSummary s = SummarizePrediction(r, "waveq", "auto");
+  EXPECT_EQ(s.count, 2);
+  EXPECT_NEAR(s.geomean, 1.0, 1e-9);  // 1.25 and 0.8
+  EXPECT_DOUBLE_EQ(s.min, 0.8);
+  EXPECT_DOUBLE_EQ(s.max, 1.25);
+  EXPECT_EQ(s.max_shape, "128x128x128");
+  EXPECT_EQ(SummarizePrediction(r, "llm", "auto").count, 0);   // no prediction recorded
+  EXPECT_EQ(SummarizePrediction(r, "waveq", "dp").count, 1);   // dp's own
+  r.rows[0].modes[0].status = "WRONG";                        // never timed: not summarized
+  EXPECT_EQ(SummarizePrediction(r, "waveq", "auto").count, 1);
+
+  const std::string table = FormatTable(TwoShapeReport());
+  const size_t at = table.find("# the planner's prediction for auto: time / predicted");
+  ASSERT_NE(at, std::string::npos) << table;
+  EXPECT_NE(table.find("waveq       2    1.000    0.800    1.250  256x128x128", at),
+            std::string::npos)
+      << table.substr(at);
+  EXPECT_EQ(table.find("llm ", table.find('\n', table.find("min shape", at))), std::string::npos)
+      << table.substr(at);
+  // Without predictions (cuBLAS only, or an older CSV) there is no such section.
+  BenchReport none = TwoShapeReport();
+  for (ShapeResult& row : none.rows)
+    for (ModeResult& m : row.modes) m.predicted_us = 0;
+  EXPECT_EQ(FormatTable(none).find("prediction"), std::string::npos);
 }
 
 TEST(BenchReport, SummarizesSpeedupsPerSet) {
@@ -144,6 +199,20 @@ TEST(BenchReport, RenderingsCarryEveryFigure) {
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 3 + 3 + 4);  // header + mode rows
   const std::string json = ToJson(r);
   EXPECT_NE(json.find("\"status\": \"WRONG\""), std::string::npos);
+  EXPECT_NE(json.find("\"note\": \"\", \"predicted_us\": 125.000}"), std::string::npos) << json;
+  // auto's plan with what the planner weighed for it.
+  BenchReport planned = TwoShapeReport();
+  Problem pr;
+  pr.m = pr.n = pr.k = 128;
+  PlanExplanation why;
+  planned.rows[0].auto_plan = *MakePlan(pr, H200Spec(), {}, &why);
+  EXPECT_EQ(ToJson(planned).find("\"candidates\""), std::string::npos);
+  planned.rows[0].auto_why = why;
+  const std::string explained = ToJson(planned);
+  EXPECT_NE(explained.find("\"auto_plan\": {"), std::string::npos) << explained;
+  EXPECT_NE(explained.find("\"candidates\": [{"), std::string::npos) << explained;
+  EXPECT_NE(explained.find(absl::StrFormat("\"predicted_us\": %.3f", why.predicted_us)),
+            std::string::npos);
   const std::string svg = ToSvg(r);
   EXPECT_EQ(svg.rfind("<svg", 0), 0u);
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
@@ -172,6 +241,23 @@ TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {
     }
   }
   EXPECT_EQ(back->rows[2].Find("splitk")->status, "WRONG");
+  EXPECT_DOUBLE_EQ(back->rows[1].Find("auto")->predicted_us, 125);
+  EXPECT_DOUBLE_EQ(back->rows[1].Find("dp")->predicted_us, 90);
+  EXPECT_EQ(back->rows[1].Find("cublas")->predicted_us, 0);
+  EXPECT_NEAR(SummarizePrediction(*back, "waveq", "auto").geomean, 1.0, 1e-9);
+  // A CSV from before the predicted_us column still reads, without predictions.
+  std::string old_csv = ToCsv(r);
+  for (size_t at = 0; (at = old_csv.find('\n', at)) != std::string::npos; ++at) {
+    const size_t comma = old_csv.rfind(',', at);
+    old_csv.erase(comma, at - comma);
+    at = comma;
+  }
+  ASSERT_EQ(old_csv.find("predicted_us"), std::string::npos) << old_csv.substr(0, 300);
+  absl::StatusOr<BenchReport> old_back = FromCsv(old_csv);
+  ASSERT_TRUE(old_back.ok()) << old_back.status();
+  EXPECT_EQ(old_back->rows[1].Find("auto")->predicted_us, 0);
+  EXPECT_NEAR(Summarize(*old_back, "waveq", "dp").geomean, Summarize(r, "waveq", "dp").geomean,
+              1e-3);
   EXPECT_FALSE(FromCsv("m,n,k\n1,2,3\n").ok());
 }
 

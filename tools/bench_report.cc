@@ -82,12 +82,16 @@ std::optional<double> ShapeResult::AutoSpeedupOver(const std::string& other) con
   return o->us / a->us;
 }
 
-RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other) {
+namespace {
+
+// Geometric mean, min and max of ratio(row) over the rows of `set` that have one.
+template <typename Ratio>
+RatioSummary SummarizeRows(const BenchReport& r, const std::string& set, Ratio ratio) {
   RatioSummary s;
   double log_sum = 0;
   for (const ShapeResult& row : r.rows) {
     if (!set.empty() && row.shape.set != set) continue;
-    const std::optional<double> x = row.AutoSpeedupOver(other);
+    const std::optional<double> x = ratio(row);
     if (!x) continue;
     if (s.count == 0 || *x < s.min) s.min = *x, s.min_shape = ShapeText(row.shape);
     if (s.count == 0 || *x > s.max) s.max = *x, s.max_shape = ShapeText(row.shape);
@@ -96,6 +100,24 @@ RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::
   }
   if (s.count > 0) s.geomean = std::exp(log_sum / s.count);
   return s;
+}
+
+}  // namespace
+
+RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other) {
+  return SummarizeRows(r, set, [&other](const ShapeResult& row) {
+    return row.AutoSpeedupOver(other);
+  });
+}
+
+RatioSummary SummarizePrediction(const BenchReport& r, const std::string& set,
+                                 const std::string& mode) {
+  return SummarizeRows(r, set, [&mode](const ShapeResult& row) -> std::optional<double> {
+    const ModeResult* m = row.Find(mode);
+    if (m == nullptr || m->status != "ok" || m->us <= 0 || m->predicted_us <= 0)
+      return std::nullopt;
+    return m->us / m->predicted_us;
+  });
 }
 
 std::string FormatTable(const BenchReport& r) {
@@ -147,6 +169,23 @@ std::string FormatTable(const BenchReport& r) {
                             s.geomean, s.min, s.max, s.min_shape);
     }
   }
+  // How far the planner's model was off, per set: what a user checks before trusting
+  // streamk-plan on shapes of their own.
+  bool header = false;
+  for (const std::string& set : Sets(r)) {
+    const RatioSummary s = SummarizePrediction(r, set, "auto");
+    if (s.count == 0) continue;
+    if (!header) {
+      t += "\n# the planner's prediction for auto: time / predicted; > 1 means slower than "
+           "predicted\n# (below about 9 us back to back, the host's launch pace sets the time; "
+           "no prediction models it)\n";
+      absl::StrAppendFormat(&t, "%-6s %6s %8s %8s %8s  %-26s %s\n", "set", "shapes", "geomean",
+                            "min", "max", "min shape", "max shape");
+      header = true;
+    }
+    absl::StrAppendFormat(&t, "%-6s %6d %8.3f %8.3f %8.3f  %-26s %s\n", set, s.count, s.geomean,
+                          s.min, s.max, s.min_shape, s.max_shape);
+  }
   return t;
 }
 
@@ -154,7 +193,7 @@ std::string ToCsv(const BenchReport& r) {
   std::string c =
       "gpu,set,name,m,n,k,dtype,out_dtype,layout,mode,status,time_us,spread,tflops,rel_error,"
       "plan_mode,dp_tiles,sk_tiles,sk_blocks,sk_regions,reduction,reduction_blocks,grid_blocks,"
-      "tile_m,tile_n,repack\n";
+      "tile_m,tile_n,repack,predicted_us\n";
   for (const ShapeResult& row : r.rows) {
     for (const ModeResult& m : row.modes) {
       absl::StrAppendFormat(&c, "%s,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%.3f,%.4f,%.2f,%.3g,", r.gpu,
@@ -162,14 +201,15 @@ std::string ToCsv(const BenchReport& r) {
                             r.dtype, r.out_dtype, r.layout, m.mode, m.status, m.us, m.spread,
                             m.tflops, m.error);
       if (m.plan) {
-        absl::StrAppendFormat(&c, "%s,%d,%d,%d,%d,%s,%d,%d,%d,%d,%s\n", ModeName(m.plan->mode),
+        absl::StrAppendFormat(&c, "%s,%d,%d,%d,%d,%s,%d,%d,%d,%d,%s,", ModeName(m.plan->mode),
                               m.plan->dp_tiles, m.plan->sk_tiles, m.plan->sk_blocks,
                               m.plan->sk_regions, ReductionName(m.plan->reduction),
                               m.plan->reduction_blocks, m.plan->grid_blocks, m.plan->tile_m,
                               m.plan->tile_n, RepackName(*m.plan));
       } else {
-        c += ",,,,,,,,,,\n";
+        c += ",,,,,,,,,,,";
       }
+      c += m.predicted_us > 0 ? absl::StrFormat("%.3f\n", m.predicted_us) : "\n";
     }
   }
   return c;
@@ -189,6 +229,9 @@ absl::StatusOr<BenchReport> FromCsv(const std::string& csv) {
         !absl::SimpleAtod(f[12], &m.spread) || !absl::SimpleAtod(f[13], &m.tflops))
       return absl::InvalidArgumentError(absl::StrCat("CSV line ", i + 1, ": malformed"));
     absl::SimpleAtod(f[14], &m.error);
+    // predicted_us (older CSVs end at repack): empty where the planner predicted nothing.
+    if (f.size() > 26 && !f[26].empty() && !absl::SimpleAtod(f[26], &m.predicted_us))
+      return absl::InvalidArgumentError(absl::StrCat("CSV line ", i + 1, ": malformed"));
     shape.set = f[1], shape.name = f[2];
     m.mode = f[9], m.status = f[10];
     r.gpu = f[0], r.dtype = f[6], r.out_dtype = f[7], r.layout = f[8];
@@ -217,15 +260,20 @@ std::string ToJson(const BenchReport& r) {
                           i ? "," : "", Json(row.shape.set), Json(row.shape.name), row.shape.m,
                           row.shape.n, row.shape.k);
     if (!row.error.empty()) absl::StrAppend(&j, ", \"error\": ", Json(row.error));
-    if (row.auto_plan) absl::StrAppend(&j, ", \"auto_plan\": ", PlanToJson(*row.auto_plan));
+    if (row.auto_plan)
+      absl::StrAppend(&j, ", \"auto_plan\": ",
+                      PlanToJson(*row.auto_plan, row.auto_why ? &*row.auto_why : nullptr));
     j += ", \"results\": [";
     for (size_t k = 0; k < row.modes.size(); ++k) {
       const ModeResult& m = row.modes[k];
       absl::StrAppendFormat(&j,
                             "%s{\"mode\": %s, \"status\": %s, \"time_us\": %.3f, \"spread\": %.4f, "
-                            "\"tflops\": %.2f, \"rel_error\": %.3g, \"note\": %s}",
+                            "\"tflops\": %.2f, \"rel_error\": %.3g, \"note\": %s%s}",
                             k ? ", " : "", Json(m.mode), Json(m.status), m.us, m.spread, m.tflops,
-                            std::isfinite(m.error) ? m.error : -1.0, Json(m.note));
+                            std::isfinite(m.error) ? m.error : -1.0, Json(m.note),
+                            m.predicted_us > 0
+                                ? absl::StrFormat(", \"predicted_us\": %.3f", m.predicted_us)
+                                : "");
     }
     j += "]}";
   }

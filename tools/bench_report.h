@@ -10,6 +10,7 @@
 #include "absl/status/statusor.h"
 #include "shape_sets.h"
 #include "streamk/plan.h"
+#include "streamk/planner.h"
 
 namespace streamk::tools {
 
@@ -22,11 +23,15 @@ struct ModeResult {
   double error = 0;  // relative Frobenius error against cuBLAS
   std::string note;
   std::optional<Plan> plan;  // streamk modes
+  // The planner's prediction for `plan` (PlanExplanation::predicted_us, operand copies
+  // included); 0: none (cuBLAS, or a mode the planner refused).
+  double predicted_us = 0;
 };
 
 struct ShapeResult {
   BenchShape shape;
   std::optional<Plan> auto_plan;
+  std::optional<PlanExplanation> auto_why;  // what the planner weighed for auto (JSON)
   std::vector<ModeResult> modes;
   std::string error;  // the shape could not run at all
 
@@ -53,6 +58,11 @@ struct RatioSummary {
 
 // Summary of AutoSpeedupOver(other) over the rows of `set` ("" for all rows).
 RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other);
+
+// Summary of measured / predicted time of `mode` (ModeResult::predicted_us) over the rows of
+// `set` ("" for all rows) whose `mode` was timed and predicted: > 1, slower than predicted.
+RatioSummary SummarizePrediction(const BenchReport& r, const std::string& set,
+                                 const std::string& mode);
 
 // "dp 128x256", "streamk 128x128 dp0+sk144/132", "streamk 128x256 dp132+sk1/16 sep": mode, tile
 // and the Stream-K shape, as the table's plan column names it; " repack-" and RepackName

@@ -365,8 +365,9 @@ int main(int argc, char** argv) {
       report.rows.push_back(row);
       continue;
     }
-    if (absl::StatusOr<Plan> plan = PlanGemm(buf->args, *device, {}); plan.ok())
-      row.auto_plan = *plan;
+    PlanExplanation auto_why;
+    if (absl::StatusOr<Plan> plan = PlanGemm(buf->args, *device, {}, &auto_why); plan.ok())
+      row.auto_plan = *plan, row.auto_why = auto_why;
     const size_t copies = buf->a.size();
     // Check every mode first (poison D, run once, compare with cuBLAS); time the correct ones
     // together, interleaved.
@@ -383,8 +384,9 @@ int main(int argc, char** argv) {
       };
       const GemmArgs& g = buf->args;
       if (!m.cublas) {
-        absl::StatusOr<Plan> plan = PlanGemm(g, *device, m.options);
-        if (plan.ok()) r.plan = *plan;
+        PlanExplanation why;
+        absl::StatusOr<Plan> plan = PlanGemm(g, *device, m.options, &why);
+        if (plan.ok()) r.plan = *plan, r.predicted_us = why.predicted_us;
       }
       absl::Status st = CudaStatus(
           Fill(buf->d.get(), *out, g.stride_d * batch, 0, /*nan=*/true, stream), "poison",

@@ -84,12 +84,10 @@ int main(int argc, char** argv) {
   cudaMemset(dd, 0xff, d_bytes);  // NaN: every element must be written
   g.a = da, g.b = db, g.d = dd, g.c = nullptr;
 
-  // The plan, with the planner's reasoning.
-  streamk::Problem problem;
-  problem.m = m, problem.n = n, problem.k = k;
-  streamk::PlanOptions popts;
+  // The plan gemm() will run for these arguments (their layouts, leading dimensions and
+  // addresses included), with the planner's reasoning.
   streamk::PlanExplanation why;
-  absl::StatusOr<streamk::Plan> plan = streamk::MakePlan(problem, *device, popts, &why);
+  absl::StatusOr<streamk::Plan> plan = streamk::PlanGemm(g, *device, {}, &why);
   if (!plan.ok()) return Fail(std::string(plan.status().message()));
   std::printf("\n== plan on this GPU ==\n%s",
               streamk::FormatPlan(*plan, &why, device->name).c_str());
@@ -129,7 +127,10 @@ int main(int argc, char** argv) {
     std::printf("%-10s %10.1f %10.1f %10.3f\n", names[i], ms * 1e3, flop / (ms * 1e-3) / 1e12,
                 (*t)[0].median_ms / ms);
   }
-  std::printf("\nrelative Frobenius error of auto vs cuBLAS: %.3g (%s, tolerance %.1g)\n", err,
+  const double auto_us = (*t)[1].median_ms * 1e3;
+  std::printf("\nauto ran in %.1f us; the planner predicted %.1f us (measured / predicted %.2f)\n",
+              auto_us, why.predicted_us, auto_us / why.predicted_us);
+  std::printf("relative Frobenius error of auto vs cuBLAS: %.3g (%s, tolerance %.1g)\n", err,
               err < absl::GetFlag(FLAGS_tolerance) ? "ok" : "FAILED",
               absl::GetFlag(FLAGS_tolerance));
   cudaFree(da), cudaFree(db), cudaFree(dd), cudaFree(dref);

@@ -37,6 +37,7 @@
 #include "absl/status/statusor.h"
 #include "streamk/device_spec.h"
 #include "streamk/plan.h"
+#include "streamk/planner.h"
 #include "streamk/trace.h"
 #include "streamk/types.h"
 
@@ -123,10 +124,13 @@ absl::Status gemm(const GemmArgs& args, void* workspace, size_t workspace_bytes,
 // Stream-K blocks).
 absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& options = {});
 
-// The plan gemm() would run on the current device, or on `device`.
-absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options = {});
+// The plan gemm() would run on the current device, or on `device`. With `why`, also what the
+// planner weighed for these arguments and its prediction (planner.h; FormatPlan in plan_print.h
+// prints them as streamk-plan does).
+absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options = {},
+                              PlanExplanation* why = nullptr);
 absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
-                              const Options& options = {});
+                              const Options& options = {}, PlanExplanation* why = nullptr);
 
 // Checks the arguments without any CUDA call: InvalidArgument naming the argument and the rule.
 absl::Status ValidateGemmArgs(const GemmArgs& args, const Options& options = {});
