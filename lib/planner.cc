@@ -94,6 +94,16 @@ constexpr double kMinWideOverStreamKGain = -0.03;
 // 6.4), and 16 x 4096 x 4096 split two ways over its 64 tiles 10.5 us against 12.4 split four ways
 // over 32 of 128 x 128; past one round (72-80 tiles of 128 x 128) it lost by 20-40%.
 constexpr double kMinSmallTileGain = 0.05;
+// Where its 64 rows hold every row of A (m <= 64: decode's tokens, as gemm()'s row-major D puts
+// them), both tiles run the same tiles along n, and the 128-row ones compute a second 64-row half
+// that holds nothing. With B's rows K-major on 128-byte lines it is taken there unless predicted
+// this much slower (docs/results/2026-11-23-h200-decode2/, fp16): over run 241's decode rows
+// within one round, data-parallel on it ran 1.005-1.20x as fast as on 128 x 128, where the model
+// predicted 0.96-1.10x (7b.qkv at 16 tokens: 3.6% slower predicted, 4.8% faster measured); on
+// the 29 of 36 shapes of 1-64 tokens, 11008-16384 weights and 1024-14336 deep that it moves (run
+// 242), auto ran 1.081x (0.998-1.31) as fast as before. With B M/N-major (layout nn) they ran
+// 1.045x but 0.958-0.965x on three 14336-deep shapes, so there the margin stays.
+constexpr double kMinSmallTileGainOneRowOfTiles = -0.05;
 // Where the other tiles' pick is split-K or Stream-K over nearly every SM (kFullWaveShare of the
 // resident slots) with at most kMaxAutoSplits peers per tile, a split-K or Stream-K pick of this
 // tile gains only in the exchange, which the model prices least well, and must be predicted this
@@ -1117,7 +1127,8 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
 // MakePlan for the problem's rows as they are (no repacking): PlanFourTiles's pick, or the fifth
 // tile's (DeviceSpec::small_tile) where one round of its tiles holds the problem and its own
 // pick (any mode auto plans; data-parallel in dp mode) is predicted kMinSmallTileGain faster
-// (kMinSmallOverFullWaveGain where both split over nearly every SM).
+// (kMinSmallOverFullWaveGain where both split over nearly every SM; where its 64 rows hold all of
+// m and B's rows are K-major on lines, no more than kMinSmallTileGainOneRowOfTiles slower).
 absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device,
                                 const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanFourTiles(problem, device, o, why);
@@ -1139,7 +1150,10 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   const bool full_wave = plan->sk_blocks > 0 && alt->sk_blocks > 0 &&
                          plan->sk_blocks >= kFullWaveShare * static_cast<double>(slots) &&
                          plan->sk_blocks <= kMaxAutoSplits * plan->sk_tiles;
-  const double min_gain = full_wave ? kMinSmallOverFullWaveGain : kMinSmallTileGain;
+  const bool one_row_of_tiles = problem.m <= small.m && problem.b_rows_on_lines;
+  const double min_gain = full_wave          ? kMinSmallOverFullWaveGain
+                          : one_row_of_tiles ? kMinSmallTileGainOneRowOfTiles
+                                             : kMinSmallTileGain;
   bool take = small_us < pick_us * (1 - min_gain);
   // A Stream-K pick of the other tiles stands only where it beats data-parallel's pick by
   // kMinPredictedGain, as within them: where that is this tile's data-parallel plan, the pick
@@ -1178,6 +1192,13 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
     if (!take) {
       reason = absl::StrFormat("%s; %s on %s: %.1f us", why->reason, ModeName(alt->mode),
                                small_name, small_us);
+    } else if (over_dp.empty() && min_gain < 0) {
+      reason = absl::StrFormat(
+          "tile %s, %s (predicted %.1f us): its %d-row tiles hold all %d rows of A (128-row "
+          "tiles compute an empty half beside them); at most %.0f%% over the other tiles' %s "
+          "pick (%.1f us; %d of its tiles fill one round); %s",
+          small_name, ModeName(alt->mode), small_us, small.m, problem.m, -min_gain * 100,
+          ModeName(plan->mode), pick_us, tiles, small_why.reason);
     } else if (over_dp.empty()) {
       reason = absl::StrFormat(
           "tile %s, %s (predicted %.1f us): %.0f%% or more under the other tiles' %s pick "

@@ -332,6 +332,42 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
   EXPECT_EQ(MustPlan(Shape(1024, 1024, 2048), four).tile_m, 128);
 }
 
+// Decode rows whose tokens are the kernel's A, as gemm() runs them with a row-major D (16 x 11008 x
+// 4096 here is bench 11008 x 16 x 4096 in layout tn): 64 x 128 tiles hold all the tokens, and
+// 128 x 128 tiles compute an empty 64-row half beside them. Run 241 (docs/results/2026-11-23-h200-decode2/, fp16, us data-parallel on 128 x 128
+// / 64 x 128, layouts tn and nn): 16 x 11008 x 4096 28.5 / 26.0 and 27.1 / 26.1, 64 x 11008 x 4096
+// 29.0 / 27.0 and 27.5 / 26.9, 16 x 12288 x 4096 30.6 / 29.2 and 29.2 / 28.8; the model predicts
+// the last 3.6% slower on 64 x 128, so the tile is taken there unless predicted 5% slower.
+TEST(PlannerNamedCases, TheFifthTileTakesDecodeRowsWhoseTokensItHolds) {
+  const DeviceSpec dev = H200Spec();
+  for (const Problem& q : {Shape(16, 11008, 4096), Shape(64, 11008, 4096), Shape(16, 12288, 4096),
+                           Shape(32, 11008, 4096)}) {
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->tile_m, 64) << FormatPlan(*p, &why);
+    EXPECT_EQ(p->mode, Mode::kDataParallel) << *p;
+    EXPECT_NE(why.reason.find("rows of A"), std::string::npos) << why.reason;
+    EXPECT_EQ(MustPlan(q, WithoutSmallTile(dev)).tile_m, 128) << q.m << "x" << q.n;
+  }
+  // Run 242: on the 29 shapes this moves among 1-64 tokens, 11008-16384 weights and 1024-14336
+  // deep, auto ran 1.081x as fast as on 128 x 128 (worst 0.998). With B's rows M/N-major (layout
+  // nn) 1.045x, but 0.958-0.965x on three 14336-deep shapes: there the 5% margin stays.
+  Problem mn_major_b = Shape(16, 14336, 14336);
+  EXPECT_EQ(MustPlan(mn_major_b, dev).tile_m, 64);
+  mn_major_b.b_rows_on_lines = false;
+  EXPECT_EQ(MustPlan(mn_major_b, dev).tile_m, 128);
+  // 128 tokens make twice its tiles: 128 x 11008 x 4096 ran 30.0 us on 128 x 128, 36.0 on it.
+  EXPECT_EQ(MustPlan(Shape(128, 11008, 4096), dev).tile_m, 128);
+  // Past one round of its tiles it is not weighed (16 x 28672 x 8192: 224 tiles).
+  EXPECT_EQ(MustPlan(Shape(16, 28672, 8192), dev).tile_m, 128);
+  // Where the other tiles split over every SM, its own split must still be 15% faster:
+  // 16 x 4096 x 11008 ran 31.2 us split-K on 128 x 128 tiles, 34.9 data-parallel on it.
+  const Plan split = MustPlan(Shape(16, 4096, 11008), dev);
+  EXPECT_EQ(split.tile_m, 128) << split;
+  EXPECT_EQ(split.mode, Mode::kSplitK) << split;
+}
+
 TEST(PlannerNamedCases, DeepAlignedProjectionsTakeStreamKOnASmallerMargin) {
   // Run 158 and 159 (docs/results/2026-11-22-h200-fp32d/; bench M x N x K, the planner's problem
   // N x M x K): Llama projections whose Stream-K hybrid on 128 x 256 tiles is predicted 2.7-5%
