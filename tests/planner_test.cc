@@ -334,8 +334,9 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
 
 // Decode rows whose tokens are the kernel's A, as gemm() runs them with a row-major D (16 x 11008 x
 // 4096 here is bench 11008 x 16 x 4096 in layout tn): 64 x 128 tiles hold all the tokens, and
-// 128 x 128 tiles compute an empty 64-row half beside them. Run 241 (docs/results/2026-11-23-h200-decode2/, fp16, us data-parallel on 128 x 128
-// / 64 x 128, layouts tn and nn): 16 x 11008 x 4096 28.5 / 26.0 and 27.1 / 26.1, 64 x 11008 x 4096
+// 128 x 128 tiles compute an empty 64-row half beside them. Run 241
+// (docs/results/2026-11-23-h200-decode2/, fp16, us data-parallel on 128 x 128 / 64 x 128, layouts
+// tn and nn): 16 x 11008 x 4096 28.5 / 26.0 and 27.1 / 26.1, 64 x 11008 x 4096
 // 29.0 / 27.0 and 27.5 / 26.9, 16 x 12288 x 4096 30.6 / 29.2 and 29.2 / 28.8; the model predicts
 // the last 3.6% slower on 64 x 128, so the tile is taken there unless predicted 5% slower.
 TEST(PlannerNamedCases, TheFifthTileTakesDecodeRowsWhoseTokensItHolds) {
