@@ -313,6 +313,10 @@ DeviceSpec WithTmaConfigurations(DeviceSpec spec, double epilogue_scale) {
 // 2048, 4096 and 8192, i.e. 8.7, 34, 136 and 539 MB read and written: 3.5 us plus 0.9 of the
 // memory's rate (a copy's reads and writes share the bus).
 constexpr double kH200HbmBytesPerUs = 3.5e6;
+// One SM's streaming rate (CostModel::sm_bytes_per_us), from run 244 (docs/results/
+// 2026-11-23-h200-decode2/): one round of 72-96 tiles of 128 x 256 streamed 48 GB/s per SM, and
+// the second rounds of 12 and 60 tiles of 128 x 128 took 40-46 us for each SM's 2 MB, 43-50 GB/s.
+constexpr double kH200SmBytesPerUs = 4.6e4;
 constexpr double kRepackUs = 3.5;
 constexpr double kRepackShareOfHbm = 0.9;
 // The L2's rates for the operand loads (CostModel::l2_load_bytes_per_us,
@@ -333,6 +337,10 @@ DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
     c.misaligned_l2_load_bytes_per_us =
         kH200MisalignedL2LoadBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
   }
+  // Measured on the 128 x 256 and 128 x 128 configurations only (5 stages of 16 KiB of the
+  // streamed operand, 3 of 32): a deeper ring streams faster per SM (the 64 x 128 tile's seven).
+  for (CostModel* c : {&spec.cost, &spec.alt_cost})
+    c->sm_bytes_per_us = kH200SmBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
   return spec;
 }
 

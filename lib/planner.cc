@@ -642,6 +642,18 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   double floor = 0;
   if (cost.hbm_bytes_per_us > 0) {
     floor = GemmBytes(p) / cost.hbm_bytes_per_us + e;
+    // Data-parallel rounds, each at least one tile's bytes at one SM's rate
+    // (CostModel::sm_bytes_per_us): a last round of few tiles streams on few SMs.
+    if (cost.sm_bytes_per_us > 0 && p.sk_blocks == 0 && p.reduction_blocks == 0 &&
+        p.cluster_m == 1 && p.occupancy <= 1 && p.tiles > 0 && p.grid_blocks > 0) {
+      const double tile_bytes = GemmBytes(p) / p.tiles;
+      auto round_us = [&](int64_t tiles) {
+        return std::max(tiles * tile_bytes / cost.hbm_bytes_per_us,
+                        tile_bytes / cost.sm_bytes_per_us);
+      };
+      const int64_t full = p.tiles / p.grid_blocks, last = p.tiles % p.grid_blocks;
+      floor = std::max(floor, full * round_us(p.grid_blocks) + (last ? round_us(last) : 0) + e);
+    }
   }
   return terms.fixed + std::max(worst, floor);
 }

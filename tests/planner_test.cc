@@ -510,6 +510,54 @@ TEST(PlannerBehaviour, AutoRunsTheThirdTileDataParallelOnly) {
   EXPECT_GT(mid, 0);
 }
 
+// A data-parallel round of few tiles streams on few SMs, each at most CostModel::sm_bytes_per_us:
+// the floor prices each round at least one tile's bytes at that rate. Run 245
+// (docs/results/2026-11-23-h200-decode2/, fp16, medians of two passes, us in layouts tn / nn): 16
+// tokens as A x 24576 weights x 8192 ran 114.5 / 115.3 on 192 tiles of 128 x 128 (a second round
+// of 60) against 108.3 / 103.3 on one round of 96 tiles of 128 x 256; with the tokens as B (where
+// 128 x 256 tiles do not cut the count) 130.7 / 123.6 against 113.2 / 111.3 for Stream-K over
+// 132 blocks. The floor over the whole GEMM priced them the same.
+TEST(PlannerNamedCases, PartialDataParallelRoundsStreamOnFewSms) {
+  const DeviceSpec dev = H200Spec();
+  ASSERT_GT(dev.alt_cost.sm_bytes_per_us, 0);
+  ASSERT_GT(dev.cost.sm_bytes_per_us, 0);
+  // Tokens as A: one round of 128 x 256 tiles.
+  const Plan a = MustPlan(Shape(16, 24576, 8192), dev);
+  EXPECT_EQ(a.mode, Mode::kDataParallel) << a;
+  EXPECT_EQ(a.tile_n, 256) << a;
+  // Tokens as B: Stream-K on 128 x 128 tiles over every SM.
+  const Plan b = MustPlan(Shape(24576, 16, 8192), dev);
+  EXPECT_EQ(b.mode, Mode::kStreamK) << b;
+  EXPECT_GE(b.sk_blocks, 128) << b;
+  // Without the rate, both as before: data-parallel on 128 x 128 tiles.
+  DeviceSpec no_rate = dev;
+  no_rate.cost.sm_bytes_per_us = no_rate.alt_cost.sm_bytes_per_us = 0;
+  for (const Problem& q : {Shape(16, 24576, 8192), Shape(24576, 16, 8192)}) {
+    const Plan p = MustPlan(q, no_rate);
+    EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
+    EXPECT_EQ(p.tile_n, 128) << p;
+  }
+  // The floor itself: data-parallel on 128 x 128 tiles, one round of 132 tiles at the memory's
+  // rate, then 60 tiles, each 2 MiB of weights at one SM's rate.
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  dp.tile = dev.alt_tile;
+  const Plan two_rounds = MustPlan(Shape(24576, 16, 8192), dev, dp);
+  ASSERT_EQ(two_rounds.tiles, 192);
+  ASSERT_EQ(two_rounds.grid_blocks, 132);
+  const double tile_bytes = 2.0 * (24576.0 * 8192 + 16.0 * 8192 + 24576.0 * 16) / 192;
+  EXPECT_GE(PredictMicros(two_rounds, dev.alt_cost),
+            132 * tile_bytes / dev.alt_cost.hbm_bytes_per_us +
+                tile_bytes / dev.alt_cost.sm_bytes_per_us);
+  EXPECT_LT(PredictMicros(two_rounds, no_rate.alt_cost), PredictMicros(two_rounds, dev.alt_cost));
+  // Rounds of many tiles keep the floor over the whole GEMM: 28672 weights (a second round of 92
+  // tiles) and one round of 80 are priced as before.
+  for (const Problem& q : {Shape(28672, 16, 8192), Shape(10240, 16, 8192)}) {
+    const Plan p = MustPlan(q, dev, dp);
+    EXPECT_DOUBLE_EQ(PredictMicros(p, dev.alt_cost), PredictMicros(p, no_rate.alt_cost)) << p;
+  }
+}
+
 TEST(PlannerNamedCases, DecodeProjectionsBoundByTheMemoryRunDataParallel) {
   // 70b.qkv.m64 (10240 x 64 x 8192 in the kernel's orientation): 80 tiles of 128 x 128 stream
   // 168 MB of weights. Measured on an H200 (run 71 of docs/results/2026-11-21-h200-decode/),

@@ -68,6 +68,12 @@ struct CostModel {
   // weights no other tile reads, run at the memory's speed, and Stream-K's extra SMs cannot make
   // them faster.
   double hbm_bytes_per_us = 0;
+  // The rate at which one SM streams its tile's bytes from the memory, bytes per microsecond (0:
+  // not modelled). A data-parallel round of few tiles takes at least one tile's bytes at this
+  // rate: its SMs cannot use the whole memory's bandwidth. Decode rows whose 128 x 128 tiles
+  // spill a partial round onto 12-60 SMs ran 5-24% slower than one round of 128 x 256 tiles,
+  // which the floor over the whole GEMM alone priced the same (docs/performance.md, session 43).
+  double sm_bytes_per_us = 0;
   // Repacking operands before the kernel (Plan::repack_a, repack_b): a fixed cost (one more
   // kernel launch and its tail) plus the bytes read and written at repack_bytes_per_us (0: no
   // rate, repacking is never predicted to pay).
