@@ -1162,7 +1162,7 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   const bool full_wave = plan->sk_blocks > 0 && alt->sk_blocks > 0 &&
                          plan->sk_blocks >= kFullWaveShare * static_cast<double>(slots) &&
                          plan->sk_blocks <= kMaxAutoSplits * plan->sk_tiles;
-  const bool one_row_of_tiles = problem.m <= small.m && problem.b_rows_on_lines;
+  const bool one_row_of_tiles = !full_wave && problem.m <= small.m && problem.b_rows_on_lines;
   const double min_gain = full_wave          ? kMinSmallOverFullWaveGain
                           : one_row_of_tiles ? kMinSmallTileGainOneRowOfTiles
                                              : kMinSmallTileGain;
@@ -1204,18 +1204,19 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
     if (!take) {
       reason = absl::StrFormat("%s; %s on %s: %.1f us", why->reason, ModeName(alt->mode),
                                small_name, small_us);
-    } else if (over_dp.empty() && min_gain < 0) {
-      reason = absl::StrFormat(
-          "tile %s, %s (predicted %.1f us): its %d-row tiles hold all %d rows of A (128-row "
-          "tiles compute an empty half beside them); at most %.0f%% over the other tiles' %s "
-          "pick (%.1f us; %d of its tiles fill one round); %s",
-          small_name, ModeName(alt->mode), small_us, small.m, problem.m, -min_gain * 100,
-          ModeName(plan->mode), pick_us, tiles, small_why.reason);
     } else if (over_dp.empty()) {
+      const std::string holds =
+          one_row_of_tiles ? absl::StrFormat("its %d-row tiles hold all %d rows of A (128-row "
+                                             "tiles compute an empty half beside them); ",
+                                             small.m, problem.m)
+                           : std::string();
+      const std::string margin =
+          min_gain < 0 ? absl::StrFormat("at most %.0f%% over", -min_gain * 100)
+                       : absl::StrFormat("%.0f%% or more under", min_gain * 100);
       reason = absl::StrFormat(
-          "tile %s, %s (predicted %.1f us): %.0f%% or more under the other tiles' %s pick "
-          "(%.1f us; %d of its tiles fill one round); %s",
-          small_name, ModeName(alt->mode), small_us, min_gain * 100, ModeName(plan->mode),
+          "tile %s, %s (predicted %.1f us): %s%s the other tiles' %s pick (%.1f us; %d of its "
+          "tiles fill one round); %s",
+          small_name, ModeName(alt->mode), small_us, holds, margin, ModeName(plan->mode),
           pick_us, tiles, small_why.reason);
     } else {
       reason = absl::StrFormat(
