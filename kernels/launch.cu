@@ -249,6 +249,13 @@ int PingPongForced() {
   return std::strcmp(forced, "on") == 0 ? 1 : 0;
 }
 
+// STREAMK_NARROW=off runs every tile's wgmmas over the configuration's whole width
+// (TmaOperands::narrow), for measurements.
+int NarrowOf() {
+  const char* forced = std::getenv("STREAMK_NARROW");
+  return forced != nullptr && std::strcmp(forced, "off") == 0 ? 0 : 1;
+}
+
 }  // namespace
 
 Arch KernelArch(int device) {
@@ -330,6 +337,7 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   TmaOperands tma;
   if (arch == Arch::kSm90Tma) {
     if (cudaError_t err = EncodeTmaOperands(plan, a, &tma); err != cudaSuccess) return err;
+    tma.narrow = NarrowOf();
   }
   const bool pingpong = arch == Arch::kSm90Tma && PingPongOf(plan, tma.d_store != 0,
                                                              PingPongForced());

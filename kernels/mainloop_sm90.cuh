@@ -81,12 +81,23 @@ __device__ __forceinline__ void FenceAccumulators(float (&d)[kN8][4]) {
   STREAMK_ACC4(j), STREAMK_ACC4(j + 1), STREAMK_ACC4(j + 2), STREAMK_ACC4(j + 3),              \
       STREAMK_ACC4(j + 4), STREAMK_ACC4(j + 5), STREAMK_ACC4(j + 6), STREAMK_ACC4(j + 7)
 
-// d (64 x kN per warp group, fp32) += A (64 x 16, descriptor da) * B (16 x kN, descriptor db),
-// kN = 128, 192 or 256. kTransA / kTransB: 1 when that operand is m/n-major in shared memory.
-template <typename Element, int kN, int kTransA, int kTransB>
-__device__ __forceinline__ void WgmmaM64K16(float (&d)[kN / 8][4], uint64_t da, uint64_t db) {
-  static_assert(kN == 128 || kN == 192 || kN == 256, "wgmma n");
+// d (64 x kN per warp group, fp32: its first kN / 8 fragments) += A (64 x 16, descriptor da) *
+// B (16 x kN, descriptor db), kN = 16, 32, 64, 128, 192 or 256. A narrower wgmma writes the
+// first registers of a wider one's fragment (WgmmaTile's layout holds for every n), so a tile's
+// accumulators serve any width up to its own. kTransA / kTransB: 1 when that operand is m/n-major
+// in shared memory.
+template <typename Element, int kN, int kTransA, int kTransB, int kNI>
+__device__ __forceinline__ void WgmmaM64K16(float (&d)[kNI][4], uint64_t da, uint64_t db) {
+  static_assert(kN == 16 || kN == 32 || kN == 64 || kN == 128 || kN == 192 || kN == 256,
+                "wgmma n");
+  static_assert(kN / 8 <= kNI, "accumulators for every column");
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define STREAMK_WGMMA_D16 "{%0, %1, %2, %3, %4, %5, %6, %7}"
+#define STREAMK_WGMMA_D32 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}"
+#define STREAMK_WGMMA_D64 \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
 #define STREAMK_WGMMA_D128 \
   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
   "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
@@ -113,7 +124,37 @@ __device__ __forceinline__ void WgmmaM64K16(float (&d)[kN / 8][4], uint64_t da, 
                "wgmma.mma_async.sync.aligned." shape ".f32." type "." type " " dregs rest \
                ";\n}\n"
   constexpr bool kBf16 = sm80::MmaType<Element>::kIsBf16;
-  if constexpr (kN == 128) {
+  if constexpr (kN == 16) {
+    if constexpr (kBf16) {
+      STREAMK_WGMMA("m64n16k16", "bf16", STREAMK_WGMMA_D16, ", %8, %9, p, 1, 1, %10, %11")
+          : STREAMK_ACC4(0), STREAMK_ACC4(1)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    } else {
+      STREAMK_WGMMA("m64n16k16", "f16", STREAMK_WGMMA_D16, ", %8, %9, p, 1, 1, %10, %11")
+          : STREAMK_ACC4(0), STREAMK_ACC4(1)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    }
+  } else if constexpr (kN == 32) {
+    if constexpr (kBf16) {
+      STREAMK_WGMMA("m64n32k16", "bf16", STREAMK_WGMMA_D32, ", %16, %17, p, 1, 1, %18, %19")
+          : STREAMK_ACC4(0), STREAMK_ACC4(1), STREAMK_ACC4(2), STREAMK_ACC4(3)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    } else {
+      STREAMK_WGMMA("m64n32k16", "f16", STREAMK_WGMMA_D32, ", %16, %17, p, 1, 1, %18, %19")
+          : STREAMK_ACC4(0), STREAMK_ACC4(1), STREAMK_ACC4(2), STREAMK_ACC4(3)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    }
+  } else if constexpr (kN == 64) {
+    if constexpr (kBf16) {
+      STREAMK_WGMMA("m64n64k16", "bf16", STREAMK_WGMMA_D64, ", %32, %33, p, 1, 1, %34, %35")
+          : STREAMK_ACC32(0)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    } else {
+      STREAMK_WGMMA("m64n64k16", "f16", STREAMK_WGMMA_D64, ", %32, %33, p, 1, 1, %34, %35")
+          : STREAMK_ACC32(0)
+          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
+    }
+  } else if constexpr (kN == 128) {
     if constexpr (kBf16) {
       STREAMK_WGMMA("m64n128k16", "bf16", STREAMK_WGMMA_D128, ", %64, %65, p, 1, 1, %66, %67")
           : STREAMK_ACC32(0), STREAMK_ACC32(8)
@@ -149,6 +190,9 @@ __device__ __forceinline__ void WgmmaM64K16(float (&d)[kN / 8][4], uint64_t da, 
 #undef STREAMK_WGMMA_D256
 #undef STREAMK_WGMMA_D192
 #undef STREAMK_WGMMA_D128
+#undef STREAMK_WGMMA_D64
+#undef STREAMK_WGMMA_D32
+#undef STREAMK_WGMMA_D16
 #else
   (void)d, (void)da, (void)db;
 #endif
@@ -281,7 +325,9 @@ struct WgmmaStages {
   }
 
   // acc += stage `stage`'s A x B: the kBK-deep k-iteration as kBK / 16 wgmmas, committed as one
-  // group (the caller waits for it).
+  // group (the caller waits for it). kN < kBN: over B's first kN columns only (NarrowWidthOf),
+  // acc's other columns untouched.
+  template <int kN = kBN>
   __device__ void Issue(float (&acc)[kBN / 8][4], int stage) const {
     // Descriptor increments (bytes >> 4) of one 16-deep k step.
     constexpr uint64_t kAStep = kAColMajor ? 2048 >> 4 : 32 >> 4;
@@ -290,7 +336,7 @@ struct WgmmaStages {
     WgmmaFence();
 #pragma unroll
     for (int ks = 0; ks < kBK / 16; ++ks)
-      WgmmaM64K16<Element, kBN, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
+      WgmmaM64K16<Element, kN, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
           acc, a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
     WgmmaCommit();
   }

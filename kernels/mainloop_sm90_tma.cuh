@@ -9,7 +9,8 @@
 //     issues the TMA copies of the A and B tiles (2-6 instructions, zero-filled past m, n and k;
 //     a partial last tile along m or n loads only the rows it holds, TmaOperands).
 //   - The compute warp groups (threads 0 .. kThreads - 1, 64 rows of the tile each) wait on
-//     "full", issue their kBK / 16 wgmma.m64n{kBN}k16 per k-iteration, keep one wgmma group in
+//     "full", issue their kBK / 16 wgmma.m64n{kBN}k16 per k-iteration (narrower where the tile
+//     holds few of D's columns: NarrowWidthOf in tma_operands.h), keep one wgmma group in
 //     flight, and release the stage of the previous k-iteration on its "empty" mbarrier (one
 //     arrival per warp group).
 //
@@ -246,10 +247,12 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
 
   // Compute threads: acc = the tile's product over k-iterations [k_iter_begin, k_iter_end),
   // whose operands the producer loads in the same order. Returns with no wgmma in flight and
-  // every stage it read released.
-  __device__ static void Consume(Pipeline& p, int k_iter_begin, int k_iter_end,
-                                 Accumulators& acc) {
+  // every stage it read released. `cols`: the tile's columns inside D; where they fit a narrower
+  // wgmma (NarrowWidthOf) only those are computed, and acc's other columns stay zero.
+  __device__ __forceinline__ static void Consume(Pipeline& p, int k_iter_begin, int k_iter_end,
+                                                 Accumulators& acc, int cols = kBN) {
     static_assert(!kPingPong, "ConsumeTile");
+    const int width = NarrowWidthOf(cols, kBN, kBRowMajor);
     const int tid = sm80::OpaqueThreadIdx();
     Zero(acc);
     const Stages stages(p.ring, tid);
@@ -258,7 +261,7 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
     int previous = -1;  // the stage of the previous k-iteration, still being read
     for (int kt = k_iter_begin; kt < k_iter_end; ++kt) {
       sm90::MbarrierWait(p.Full(p.stage), p.phase);
-      stages.Issue(acc.v[0], p.stage);
+      IssueAt(stages, acc, p.stage, width);
       // The previous k-iteration's wgmmas are done once at most this one is in flight.
       sm90::WgmmaWait<1>();
       if (previous >= 0 && signals) Release(p, previous);
@@ -268,6 +271,20 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
     sm90::WgmmaWait<0>();
     if (previous >= 0 && signals) Release(p, previous);
     sm90::FenceAccumulators(acc.v[0]);
+  }
+
+  // Stages::Issue at `width` (NarrowWidthOf): one arm per width, each with its own fence and
+  // commit (a branch between the fence and the wgmmas made ptxas serialize every wgmma).
+  __device__ __forceinline__ static void IssueAt(const Stages& stages, Accumulators& acc,
+                                                 int stage, int width) {
+    if constexpr (kBN <= kNarrowTilesUpTo) {
+      if constexpr (!kBRowMajor) {
+        if (width == 16) return stages.template Issue<16>(acc.v[0], stage);
+        if (width == 32) return stages.template Issue<32>(acc.v[0], stage);
+      }
+      if (width == 64) return stages.template Issue<64>(acc.v[0], stage);
+    }
+    stages.Issue(acc.v[0], stage);
   }
 
   // Ping-pong, one compute warp group: acc = a whole tile's product over its k_iters

@@ -137,11 +137,12 @@ struct StreamKGemm {
 
   // Mainloop over k-iterations [k_begin, k_end) of linear tile `tile`; returns its coordinates.
   __device__ static mapping::TileCoord Compute(char* smem, Pipeline& pipe, const Plan& p,
-                                               const GemmKernelArgs& a, int tile, int k_begin,
-                                               int k_end, Acc& acc) {
+                                               const GemmKernelArgs& a, const TmaOperands* tma,
+                                               int tile, int k_begin, int k_end, Acc& acc) {
     const mapping::TileCoord c = mapping::TileCoordOf(p, tile);
     if constexpr (kSpecialized) {
-      Mainloop::Consume(pipe, k_begin, k_end, acc);
+      const int cols = tma->narrow ? p.n - c.tn * Mainloop::kBN : Mainloop::kBN;
+      Mainloop::Consume(pipe, k_begin, k_end, acc, cols);
     } else {
       Mainloop::Run(smem, Operands(p, a, c.batch), mapping::RankRow0(p, c, 0),
                     c.tn * Mainloop::kBN, k_begin, k_end, acc);
@@ -345,7 +346,8 @@ struct StreamKGemm {
          u = mapping::SkNextUnit(p, u)) {
       TraceMark(a, trace, TraceKind::kBegin, work, u.tile, u.k_begin, u.k_end);
       Acc acc;
-      const mapping::TileCoord c = Compute(smem, pipe, p, a, u.tile, u.k_begin, u.k_end, acc);
+      const mapping::TileCoord c =
+          Compute(smem, pipe, p, a, tma, u.tile, u.k_begin, u.k_end, acc);
       TraceMark(a, trace, TraceKind::kMainloopEnd, work, u.tile, u.k_begin, u.k_end);
       const fixup::Step s = fixup::SkStep(p, u);
       if (s.wait != fixup::Wait::kNone || s.publish != fixup::Publish::kNone || s.take) {
@@ -389,7 +391,8 @@ struct StreamKGemm {
       const int tile = t.first_tile + i * t.stride;
       TraceMark(a, trace, TraceKind::kBegin, work, tile, 0, p.iters_per_tile);
       Acc acc;
-      const mapping::TileCoord c = Compute(smem, pipe, p, a, tile, 0, p.iters_per_tile, acc);
+      const mapping::TileCoord c =
+          Compute(smem, pipe, p, a, tma, tile, 0, p.iters_per_tile, acc);
       TraceMark(a, trace, TraceKind::kMainloopEnd, work, tile, 0, p.iters_per_tile);
       Finish(smem, p, a, tma, c, acc);
       TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, p.iters_per_tile);

@@ -146,6 +146,28 @@ constexpr OperandLoads LoadsOf(bool mn_contiguous, int64_t mn, int tile_mn, int 
   return l;
 }
 
+// The wgmma width the compute warps issue over a tile of which `cols` columns lie inside D (at
+// most tile_n, the tile's width; MainloopSm90Tma::Consume): on the 128-wide configurations
+// (128 x 128, 64 x 128) the narrowest of 16, 32 and 64 that holds them, else the tile's own. The
+// columns past them would only reach accumulator columns past n, which the epilogue never
+// stores. 16 and 32 only where B is k-contiguous (its rows each a 128-byte swizzled line, so any
+// 8 of them are a wgmma operand); an n-contiguous B's swizzle atom is 64 columns wide. A decode
+// projection's 16 tokens on a 128-wide tile had issued eight times the tensor work its columns
+// need: on an H200, data-parallel plans of 128 x 128 tiles ran 3-5% faster on decode rows of
+// 1-64 tokens, 14-25% on down projections of at most one tile per SM, auto 2.4-2.8% (run 247,
+// docs/performance.md, session 44). The wider tiles keep their width: their extra arms made
+// nvcc outline the work loop of those kernels, which serialized every wgmma.
+inline constexpr int kNarrowTilesUpTo = 128;
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr int NarrowWidthOf(int64_t cols, int tile_n, bool b_mn_contiguous) {
+  if (tile_n > kNarrowTilesUpTo) return tile_n;
+  if (!b_mn_contiguous && cols <= 16) return 16;
+  if (!b_mn_contiguous && cols <= 32) return 32;
+  return cols <= 64 ? 64 : tile_n;
+}
+
 struct TmaOperands {
   CUtensorMap a;  // 64-byte aligned (CUtensorMap's own alignment)
   CUtensorMap b;
@@ -164,6 +186,9 @@ struct TmaOperands {
   // (kRowsByComputeWarps) or, for a 16-bit D only, by the copying warp (kRowsByCopyingWarp).
   int d_rows = 0;
   OperandLoads a_load, b_load;  // what one k-iteration of a tile loads (LoadsOf)
+  // 1: a tile narrower inside D than the configuration's side runs narrower wgmmas
+  // (NarrowWidthOf); 0: every tile the whole width (STREAMK_NARROW=off, for measurements).
+  int narrow = 1;
 };
 
 }  // namespace streamk::kernels

@@ -688,6 +688,26 @@ TEST(GemmGpu, FifthTileEveryLayoutModeAndEpilogue) {
                               {456, 584, 2000, 2});
 }
 
+// Tiles with few columns inside D run narrower wgmmas on the 128-wide configurations
+// (kernels::NarrowWidthOf): 16, 32 or 64 columns where B is k-contiguous, 64 where it is
+// n-contiguous. Every width and its edges, as the only tile along n (decode) and as the last of
+// two, on the 128 x 128 and 64 x 128 tiles, every layout, dtype, mode and reduction (Stream-K
+// peers sum partials of the narrow width), k deep enough to split, a batch.
+TEST(GemmGpu, NarrowTilesEveryWidthLayoutAndMode) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  std::vector<Shape> shapes;
+  for (int64_t n : {1, 16, 17, 32, 33, 64, 65, 128 + 8, 128 + 24, 128 + 40})
+    shapes.push_back({300, n, 1000, 1});
+  shapes.push_back({200, 24, 700, 2});
+  for (const TileShape& tile : {dev->alt_tile, dev->small_tile}) {
+    if (tile == kNoTile) continue;
+    SCOPED_TRACE(absl::StrCat("tile ", tile.m, "x", tile.n));
+    ExpectCorrectEverywhere(shapes, tile);
+  }
+}
+
 // A tile that holds fewer of an operand's rows than its side (the last tile along m or n, or
 // the only one of a decode operand: 16 or 64 rows of a 128-wide side) loads only those
 // (kernels::LoadsOf); the rest of each ring stage keeps whatever an earlier launch left there.
@@ -715,7 +735,7 @@ TEST(GemmGpu, PartialTilesIgnoreStaleStageRows) {
   };
   const Shape shapes[] = {{16, 3000, 1024, 1}, {3000, 40, 1024, 1}, {64, 1000, 512, 2},
                           {1000, 64, 2048, 1}, {8, 8, 4096, 1},       {300, 136, 1024, 1},
-                          {136, 700, 512, 1},  {1000, 200, 256, 1}};
+                          {136, 700, 512, 1},  {1000, 200, 256, 1},   {2000, 17, 1024, 1}};
   for (const Shape& shape : shapes) {
     for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
       for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {

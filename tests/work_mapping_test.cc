@@ -449,6 +449,28 @@ TEST(TmaLoads, PartialTilesLoadOnlyTheirRows) {
   EXPECT_TRUE(same(loads.edge, 64, 1, 64 * 128));
 }
 
+// A tile with few columns inside D (a decode projection's tokens, the last tile along n) runs
+// narrower wgmmas (tma_operands.h): on the 128-wide configurations, the narrowest of 16, 32 and
+// 64 that holds them where B is k-contiguous, 64 where its swizzle atoms are 64 columns wide;
+// the wider tiles keep their width.
+TEST(TmaNarrow, FewColumnsRunNarrowerWgmmas) {
+  using streamk::kernels::NarrowWidthOf;
+  EXPECT_EQ(NarrowWidthOf(1, 128, false), 16);
+  EXPECT_EQ(NarrowWidthOf(16, 128, false), 16);
+  EXPECT_EQ(NarrowWidthOf(17, 128, false), 32);
+  EXPECT_EQ(NarrowWidthOf(32, 128, false), 32);
+  EXPECT_EQ(NarrowWidthOf(33, 128, false), 64);
+  EXPECT_EQ(NarrowWidthOf(64, 128, false), 64);
+  EXPECT_EQ(NarrowWidthOf(65, 128, false), 128);
+  EXPECT_EQ(NarrowWidthOf(128, 128, false), 128);
+  EXPECT_EQ(NarrowWidthOf(1, 128, true), 64);
+  EXPECT_EQ(NarrowWidthOf(64, 128, true), 64);
+  EXPECT_EQ(NarrowWidthOf(65, 128, true), 128);
+  EXPECT_EQ(NarrowWidthOf(16, 256, false), 256);
+  EXPECT_EQ(NarrowWidthOf(16, 192, false), 192);
+  EXPECT_EQ(NarrowWidthOf(64, 256, true), 256);
+}
+
 // Who issues a 16-bit D's row copies where the TMA unit cannot store D as a tensor
 // (tma_operands.h): the copying warp where every block finishes at least two tiles, so that the
 // compute warps go on to the next tile's mainloop; the compute warps where a block finishes about
