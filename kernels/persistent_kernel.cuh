@@ -141,7 +141,7 @@ struct StreamKGemm {
                                                int tile, int k_begin, int k_end, Acc& acc) {
     const mapping::TileCoord c = mapping::TileCoordOf(p, tile);
     if constexpr (kSpecialized) {
-      const int cols = tma->narrow ? p.n - c.tn * Mainloop::kBN : Mainloop::kBN;
+      const int cols = tma->narrow ? ExtentOf(p, c).cols : Mainloop::kBN;
       Mainloop::Consume(pipe, k_begin, k_end, acc, cols);
     } else {
       Mainloop::Run(smem, Operands(p, a, c.batch), mapping::RankRow0(p, c, 0),
