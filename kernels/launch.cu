@@ -208,7 +208,8 @@ void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma
 
 // The copies Plan::repack_a / repack_b ask for, and `args` pointed at them: K-major rows
 // Plan::repack_ld apart, from a K-major operand (whose rows are misaligned or unaligned) or an
-// mn-major one (unaligned: Plan::a_unaligned), which is transposed and then read as K-major.
+// mn-major one (unaligned, Plan::a_unaligned, or narrow, NarrowMnExtent), which is transposed and
+// then read as K-major.
 cudaError_t RepackOperands(const Plan& plan, char* workspace, cudaStream_t stream,
                            GemmKernelArgs* args) {
   struct Operand {

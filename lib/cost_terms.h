@@ -8,6 +8,7 @@
 
 #include "streamk/device_spec.h"
 #include "streamk/plan.h"
+#include "streamk/planner.h"
 #include "tma_operands.h"
 
 namespace streamk {
@@ -42,6 +43,17 @@ inline double GemmBytes(const Plan& p) {
           static_cast<double>(p.m) * p.n);
 }
 
+// What the narrow M- or N-major operands a plan's iterations load (NarrowMnExtent) add to each
+// 64-deep iteration (CostModel::narrow_mn_iter_us, narrow_mn_misaligned_iter_us).
+inline double NarrowMnIterMicros(const Plan& p, const CostModel& c) {
+  auto one = [&c](bool mn_major, int extent, bool misaligned) {
+    if (!mn_major || !NarrowMnExtent(extent)) return 0.0;
+    return misaligned ? c.narrow_mn_misaligned_iter_us : c.narrow_mn_iter_us;
+  };
+  return one(p.a_mn_major, p.m, p.a_mn_rows_misaligned) +
+         one(p.b_mn_major, p.n, p.b_mn_rows_misaligned);
+}
+
 // The share of CostModel::pingpong_stream_gain a plan's ping-pong iterations take: 0 up to
 // pingpong_stream_bytes of D (2 bytes an element), rising to 1 at twice that.
 inline double PingPongStreamShare(const Plan& p, const CostModel& c) {
@@ -69,10 +81,16 @@ inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
   const double iter = turns * volume * (1.0 + c.misaligned_load * misaligned);
   const double busy_load = c.misaligned_busy_load < 0 ? c.misaligned_load : c.misaligned_busy_load;
   const double iter_busy = turns * volume * (1.0 + busy_load * misaligned);
+  // Narrow M- or N-major loads: every SM reads the same few lines, so their cost per 64-deep
+  // iteration, whatever the tile, grows with the SMs loading them: all of it when every SM does
+  // (busy and shared rounds), none on one SM alone (RoundIter interpolates).
+  const double narrow = NarrowMnIterMicros(p, c) * p.tile_k / 64.0;
   CostTerms t;
   t.iter_alone = c.iter_us * iter;
-  t.iter_shared = (c.iter_shared_us > 0 ? c.iter_shared_us : c.iter_us) * iter;
-  t.iter_busy = c.iter_busy_us * iter_busy;
+  t.iter_shared = (c.iter_shared_us > 0 ? c.iter_shared_us : c.iter_us) * iter + narrow;
+  t.iter_busy = c.iter_busy_us > 0 ? c.iter_busy_us * iter_busy + narrow
+                : narrow > 0       ? t.iter_alone + narrow
+                                   : 0;
   t.unit = c.unit_us;
   t.partial = c.partial_us * area;
   t.peer = c.peer_us * area;

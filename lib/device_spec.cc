@@ -290,12 +290,29 @@ DeviceSpec WithClusters(DeviceSpec spec) {
   return spec;
 }
 
+// Narrow M- or N-major operands (CostModel::narrow_mn_iter_us, narrow_mn_misaligned_iter_us),
+// measured on an H200 (run 249 of docs/results/2026-11-23-h200-mnmajor/): decode rows of 1-64
+// tokens whose tokens operand is N-major (bench layout nn), against the same rows with it
+// K-major (tn), data-parallel on 128 x 128 and 64 x 128 tiles over four 7B and 70B projections.
+// Per 64-deep iteration of the most loaded SM: 0.15-0.28 us more where the tokens' rows start at
+// odd multiples of 16 bytes (1-8 and 17-24 tokens, rows 16 and 48 bytes apart), 0.01-0.05 where
+// they are 32, 64 or 96 bytes apart (9-16, 25-32 and 41-48 tokens); 64 tokens ran as fast as tn.
+// The TMA unit's, so the H100's too (unmeasured there).
+constexpr double kNarrowMnIterUs = 0.045;
+constexpr double kNarrowMnMisalignedIterUs = 0.22;
+
 // Every TMA configuration beside a Hopper preset's main one (its tile and constants set): the
 // 128 x 128, 128 x 192, 192 x 192 and 64 x 128 tiles, their epilogues scaled by epilogue_scale,
-// and the 2-SM clusters priced with the main constants.
+// and the 2-SM clusters priced with the main constants; and the TMA unit's terms of them all.
 DeviceSpec WithTmaConfigurations(DeviceSpec spec, double epilogue_scale) {
   const double e = epilogue_scale;
-  return WithSmallTile(WithWideTile(WithMidTile(WithTma128(WithClusters(spec), e), e), e), e);
+  spec = WithSmallTile(WithWideTile(WithMidTile(WithTma128(WithClusters(spec), e), e), e), e);
+  for (const KernelConfiguration& k : kKernelConfigurations) {
+    CostModel& c = spec.*k.cost;
+    c.narrow_mn_iter_us = kNarrowMnIterUs;
+    c.narrow_mn_misaligned_iter_us = kNarrowMnMisalignedIterUs;
+  }
+  return spec;
 }
 
 // The memory floor of both TMA configurations (CostModel::hbm_bytes_per_us). Fitted on an H200
@@ -318,6 +335,13 @@ constexpr double kH200HbmBytesPerUs = 3.5e6;
 // the second rounds of 12 and 60 tiles of 128 x 128 took 40-46 us for each SM's 2 MB, 43-50 GB/s.
 constexpr double kH200SmBytesPerUs = 4.6e4;
 constexpr double kRepackUs = 3.5;
+// A narrow N-major operand's transposing copy (CostModel::transpose_repack_us), measured on an
+// H200 (run 249 of docs/results/2026-11-23-h200-mnmajor/): decode rows of 1-48 tokens with the
+// tokens copied to K-major rows before the GEMM ran 10.6-13.3 us slower than the same plan on
+// K-major tokens (layout tn) at every K of 4096-28672, a copy of at most 2.7 MB. (repack_us above
+// was fitted on copies of 8.7-539 MB before the GEMM was launched programmatically; what makes
+// this one 3x dearer is not established.)
+constexpr double kTransposeRepackUs = 11.0;
 constexpr double kRepackShareOfHbm = 0.9;
 // The L2's rates for the operand loads (CostModel::l2_load_bytes_per_us,
 // misaligned_l2_load_bytes_per_us): the 128 x 256 tile's loads alone on 132 SMs, 4096 x 4096 x K
@@ -331,6 +355,7 @@ DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
     CostModel& c = spec.*k.cost;
     c.hbm_bytes_per_us = bytes_per_us;
     c.repack_us = kRepackUs;
+    c.transpose_repack_us = kTransposeRepackUs;
     c.repack_bytes_per_us = kRepackShareOfHbm * bytes_per_us;
     // Scaled with the memory's rate, as everything else of the H100's (unmeasured).
     c.l2_load_bytes_per_us = kH200L2LoadBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;

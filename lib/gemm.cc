@@ -100,6 +100,13 @@ Lowered Lower(const GemmArgs& g) {
                               RowsAligned(k.a, k.lda, k.stride_a, in, kLineRowBytes);
   l.problem.b_rows_on_lines = !l.problem.b_unaligned && !k.b_row_major &&
                               RowsAligned(k.b, k.ldb, k.stride_b, in, kLineRowBytes);
+  // M- or N-major operands the kernel loads as they are (CostModel::narrow_mn_iter_us).
+  l.problem.a_mn_major = !l.problem.a_unaligned && k.a_col_major;
+  l.problem.b_mn_major = !l.problem.b_unaligned && k.b_row_major;
+  l.problem.a_mn_rows_misaligned =
+      l.problem.a_mn_major && !RowsAligned(k.a, k.lda, k.stride_a, in, kFastRowBytes);
+  l.problem.b_mn_rows_misaligned =
+      l.problem.b_mn_major && !RowsAligned(k.b, k.ldb, k.stride_b, in, kFastRowBytes);
   k.cd_vectors = RowsAligned(k.d, k.ldd, k.stride_d, out, kVectorBytes) &&
                  (k.c == nullptr || RowsAligned(k.c, k.ldc, k.stride_c, out, kVectorBytes));
   // As the launch decides whether the TMA unit stores D (launch.cu, TmaOperands::d_store).
@@ -211,7 +218,9 @@ class PlanCache {
                   (pr.a_rows_misaligned ? 1 : 0) + (pr.b_rows_misaligned ? 2 : 0) +
                       (pr.a_unaligned ? 4 : 0) + (pr.b_unaligned ? 8 : 0) +
                       (pr.d_tma_store ? 16 : 0) + (pr.a_rows_on_lines ? 32 : 0) +
-                      (pr.b_rows_on_lines ? 64 : 0),
+                      (pr.b_rows_on_lines ? 64 : 0) + (pr.a_mn_major ? 128 : 0) +
+                      (pr.b_mn_major ? 256 : 0) + (pr.a_mn_rows_misaligned ? 512 : 0) +
+                      (pr.b_mn_rows_misaligned ? 1024 : 0),
                   static_cast<int>(o.mode),
                   o.splits,
                   o.blocks,

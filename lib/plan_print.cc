@@ -159,6 +159,20 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
         &s, "operands    K-major rows of %s start at odd multiples of 16 bytes (slower loads)\n",
         OperandsName(p.a_rows_misaligned, p.b_rows_misaligned));
   }
+  const bool narrow_a = p.a_mn_major && NarrowMnExtent(p.m);
+  const bool narrow_b = p.b_mn_major && NarrowMnExtent(p.n);
+  if (narrow_a || narrow_b) {
+    const bool misaligned = (narrow_a && p.a_mn_rows_misaligned) ||
+                            (narrow_b && p.b_mn_rows_misaligned);
+    absl::StrAppendFormat(&s,
+                          "operands    %s %s-major with fewer than %d elements along %s (each "
+                          "k-iteration loads %d short rows%s)\n",
+                          OperandsName(narrow_a, narrow_b),
+                          narrow_a && narrow_b ? "M- and N" : narrow_a ? "M" : "N",
+                          kLineRowBytes / 2,
+                          narrow_a && narrow_b ? "m and n" : narrow_a ? "m" : "n", p.tile_k,
+                          misaligned ? " that start at odd multiples of 16 bytes" : "");
+  }
   if (p.a_unaligned || p.b_unaligned) {
     absl::StrAppendFormat(&s,
                           "operands    %s: address, leading dimension or batch stride not a "
@@ -260,21 +274,27 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
     if (!why->rows_options.empty()) {
       // The misaligned rows' ways, each estimated as its plan for aligned rows against the
       // L2's time for the loads it leaves misaligned, plus its copies.
-      absl::StrAppendFormat(&s, "rows        %s\n",
-                            why->rows_options.size() > 1
-                                ? "the ways weighed for misaligned rows (the aligned prediction "
-                                  "against the L2's time for the misaligned loads, plus copies)"
-                                : "misaligned rows: the aligned prediction against the L2's time "
-                                  "for the misaligned loads");
+      // Narrow M- or N-major operands alone: their loads are priced per iteration.
+      const bool misaligned = why->rows_options.front().load_floor_us > 0;
+      absl::StrAppendFormat(
+          &s, "rows        %s\n",
+          !misaligned ? "the ways weighed for a narrow M- or N-major operand (its loads priced per "
+                        "iteration, or copied to K-major rows)"
+          : why->rows_options.size() > 1
+              ? "the ways weighed for misaligned rows (the aligned prediction against the L2's "
+                "time for the misaligned loads, plus copies)"
+              : "misaligned rows: the aligned prediction against the L2's time for the "
+                "misaligned loads");
       size_t rows_width = 18, plan_width = 16;
       for (const RowsOption& r : why->rows_options) {
         rows_width = std::max(rows_width, r.name.size() + 2);
         plan_width = std::max(plan_width, r.plan.size());
       }
       for (const RowsOption& r : why->rows_options) {
-        std::string terms = r.load_floor_us > 0
-                                ? absl::StrFormat("L2 loads %.1f us", r.load_floor_us)
-                                : std::string("every load aligned");
+        std::string terms = r.load_floor_us > 0 ? absl::StrFormat("L2 loads %.1f us",
+                                                                  r.load_floor_us)
+                            : r.narrow_loads ? std::string("narrow loads per iteration")
+                                             : std::string("every load aligned");
         if (r.copies_us > 0) absl::StrAppendFormat(&terms, ", copies %.1f us", r.copies_us);
         absl::StrAppendFormat(&s, "  %s %-*s %-*s %7.1f us  (%s)\n", r.chosen ? "*" : " ",
                               static_cast<int>(rows_width), r.name, static_cast<int>(plan_width),
@@ -306,6 +326,8 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   field("d_tma_store", p.d_tma_store ? "true" : "false");
   field("a_rows_on_lines", p.a_rows_on_lines ? "true" : "false");
   field("b_rows_on_lines", p.b_rows_on_lines ? "true" : "false");
+  field("a_mn_major", p.a_mn_major ? "true" : "false");
+  field("b_mn_major", p.b_mn_major ? "true" : "false");
   num("dp_tiles", p.dp_tiles), num("sk_tiles", p.sk_tiles), num("sk_blocks", p.sk_blocks);
   num("sk_regions", p.sk_regions), num("sk_blocks_per_region", p.sk_blocks_per_region);
   num("sk_iters_per_region", p.sk_iters_per_region);
@@ -352,10 +374,11 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
       const RowsOption& r = why->rows_options[i];
       absl::StrAppendFormat(&rows,
                             "%s{\"name\": %s, \"plan\": %s, \"estimated_us\": %.3f, "
-                            "\"load_floor_us\": %.3f, \"copies_us\": %.3f, \"chosen\": %s}",
+                            "\"load_floor_us\": %.3f, \"copies_us\": %.3f, \"chosen\": %s, "
+                            "\"narrow_loads\": %s}",
                             i == 0 ? "" : ", ", JsonString(r.name), JsonString(r.plan),
                             r.estimated_us, r.load_floor_us, r.copies_us,
-                            r.chosen ? "true" : "false");
+                            r.chosen ? "true" : "false", r.narrow_loads ? "true" : "false");
     }
     field("rows_options", rows + "]");
   }

@@ -686,6 +686,10 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   // As the kernel loads them: MakePlan and PlanRows mark the rows of operands they copy.
   p.a_rows_on_lines = problem.a_rows_on_lines;
   p.b_rows_on_lines = problem.b_rows_on_lines;
+  p.a_mn_major = problem.a_mn_major;
+  p.b_mn_major = problem.b_mn_major;
+  p.a_mn_rows_misaligned = problem.a_mn_rows_misaligned;
+  p.b_mn_rows_misaligned = problem.b_mn_rows_misaligned;
   const int64_t tiles = int64_t{p.tiles_m} * p.tiles_n * p.batch;
   // tiles < 2^62 (each factor < 2^31 / 1); test it alone first so the product cannot overflow.
   constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
@@ -1297,7 +1301,10 @@ double RepackMicros(const Problem& problem, bool a, bool b, const CostModel& cos
   const double row_bytes = 2.0 * (problem.k + AlignUp(problem.k, Plan::kRepackRowElements));
   const double rows = static_cast<double>(problem.batch) *
                       ((a ? problem.m : 0) + (b ? problem.n : 0));
-  return cost.repack_us + rows * row_bytes / cost.repack_bytes_per_us;
+  const bool transposed = (a && problem.a_mn_major) || (b && problem.b_mn_major);
+  const double fixed =
+      transposed ? std::max(cost.repack_us, cost.transpose_repack_us) : cost.repack_us;
+  return fixed + rows * row_bytes / cost.repack_bytes_per_us;
 }
 
 namespace {
@@ -1307,11 +1314,21 @@ bool CopiesForced(const PlanOptions& o) {
   return o.repack.has_value() && *o.repack != RepackOperands::kNone;
 }
 
+// Narrow M- or N-major operands, for the explanation: "the narrow N-major B".
+std::string NarrowName(bool a, bool b) {
+  return absl::StrCat("the narrow ",
+                      a && b ? "M-major A and N-major B" : a ? "M-major A" : "N-major B");
+}
+
 // MakePlan after validation: the plan for the rows as they are, repacked or on clusters.
 absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanKernel(problem, device, o, why);
   const bool a = problem.a_rows_misaligned, b = problem.b_rows_misaligned;
+  // Narrow M- or N-major operands: their plan prices their loads (CostModel::narrow_mn_iter_us);
+  // a copy makes them K-major.
+  const bool na = problem.a_mn_major && NarrowMnExtent(problem.m);
+  const bool nb = problem.b_mn_major && NarrowMnExtent(problem.n);
   // Unset, repacking is auto mode's to decide: a forced decomposition runs on the rows as they
   // are unless repacking is forced too.
   const bool forced = CopiesForced(o);
@@ -1319,8 +1336,8 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // Auto, free to pick the tile, may also run misaligned rows on the cluster configuration,
   // whose B the L2 serves once per pair of SMs.
   const bool may_cluster = !forced && o.mode == Mode::kAuto && o.tile == kNoTile &&
-                           device.cluster_tile != kNoTile;
-  if (!plan.ok() || (!a && !b)) return plan;
+                           device.cluster_tile != kNoTile && (a || b);
+  if (!plan.ok() || (!a && !b && !na && !nb)) return plan;
   // Every option is estimated the same way: its plan for the rows it leaves misaligned
   // (predicted as if aligned) combined with the time the L2 needs for its operand loads at the
   // misaligned rate for those rows (LoadFloorMicros) by LoadBoundMicros, a little over the longer
@@ -1331,7 +1348,8 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   Problem aligned = problem;
   aligned.a_rows_misaligned = aligned.b_rows_misaligned = false;
   double floor = 0;
-  const double as_is = MisalignedEstimate(*plan, a, b, KernelCost(device, *plan), &floor);
+  const double as_is = a || b ? MisalignedEstimate(*plan, a, b, KernelCost(device, *plan), &floor)
+                              : PredictMicros(*plan, KernelCost(device, *plan));
   double best_us = as_is;
   // Every option weighed, for the explanation; the one returned is marked at the end.
   std::vector<RowsOption> options;
@@ -1340,7 +1358,9 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     if (why == nullptr) return;
     const std::string plan_name =
         absl::StrCat(ModeName(p.mode), " ", TileShapeName({p.tile_m, p.tile_n, p.tile_k}));
-    options.push_back({std::move(name), plan_name, us, floor_us, copies_us, false});
+    const bool narrow = (p.a_mn_major && NarrowMnExtent(p.m)) ||
+                        (p.b_mn_major && NarrowMnExtent(p.n));
+    options.push_back({std::move(name), plan_name, us, floor_us, copies_us, false, narrow});
   };
   note_option("rows as they are", *plan, as_is, floor, 0);
   int chosen_option = 0;  // into options, where why is given
@@ -1354,10 +1374,16 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     if (why != nullptr) {
       why->predicted_us = as_is;
       hand_over_options();
-      absl::StrAppendFormat(&why->reason,
-                            "; %s rows as they are estimated %.1f us (the L2 serves their loads "
-                            "in %.1f us)%s",
-                            OperandsName(a, b), as_is, floor, verdict);
+      if (a || b) {
+        absl::StrAppendFormat(&why->reason,
+                              "; %s rows as they are estimated %.1f us (the L2 serves their "
+                              "loads in %.1f us)%s",
+                              OperandsName(a, b), as_is, floor, verdict);
+      } else {
+        absl::StrAppendFormat(&why->reason, "; %s as %s estimated %.1f us%s",
+                              NarrowName(na, nb), na && nb ? "they are" : "it is", as_is,
+                              verdict);
+      }
     }
     return plan;
   };
@@ -1370,10 +1396,13 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // Weighs copying A's rows (ca), B's or both's: taken where forced, or where predicted
   // kMinRepackGain under the best option so far.
   auto weigh_copies = [&](bool ca, bool cb) {
-    Problem rest = problem;  // the rows left as they are; the copies' are on 128-byte lines
+    Problem rest = problem;  // the rows left as they are; the copies' are K-major on 128-byte lines
     rest.a_rows_misaligned = a && !ca, rest.b_rows_misaligned = b && !cb;
     rest.a_rows_on_lines = problem.a_rows_on_lines || ca;
     rest.b_rows_on_lines = problem.b_rows_on_lines || cb;
+    rest.a_mn_major = problem.a_mn_major && !ca, rest.b_mn_major = problem.b_mn_major && !cb;
+    rest.a_mn_rows_misaligned = problem.a_mn_rows_misaligned && !ca;
+    rest.b_mn_rows_misaligned = problem.b_mn_rows_misaligned && !cb;
     PlanExplanation w;
     absl::StatusOr<Plan> r = PlanKernel(rest, device, o, why != nullptr ? &w : nullptr);
     if (!r.ok()) return;
@@ -1396,12 +1425,14 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     w.predicted_us = kernel_us;
     repack_why = std::move(w);
   };
+  // The operands a copy would help: misaligned rows, narrow M- or N-major ones.
+  const bool sa = a || na, sb = b || nb;
   if (forced) {
     const RepackOperands asked = *o.repack;
-    const bool ca = a && asked != RepackOperands::kB, cb = b && asked != RepackOperands::kA;
+    const bool ca = sa && asked != RepackOperands::kB, cb = sb && asked != RepackOperands::kA;
     if (ca || cb) weigh_copies(ca, cb);
   } else if (may_repack) {
-    weigh_copies(a, b);
+    weigh_copies(sa, sb);
   }
 
   PlanExplanation cluster_why;
@@ -1427,7 +1458,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // Where clusters are not taken and both operands' rows are misaligned, copying one of them:
   // the operand whose rows every tile row or column re-reads, small beside the other, saves
   // most of the loads' time for little of the copies'.
-  if (!forced && may_repack && !clustered && a && b) {
+  if (!forced && may_repack && !clustered && sa && sb) {
     weigh_copies(true, false);
     weigh_copies(false, true);
   }
@@ -1452,9 +1483,11 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
       why->predicted_us += copy_us;
       why->reason = absl::StrFormat(
           "%s; %s repacked to 128-byte rows first (%.1f us of copies): estimated %.1f us "
-          "against %.1f as the rows are (the L2 serves those loads in %.1f us)",
+          "against %.1f as %s",
           why->reason, OperandsName(repacked->repack_a, repacked->repack_b), copy_us, best_us,
-          as_is, floor);
+          as_is,
+          a || b ? absl::StrFormat("the rows are (the L2 serves those loads in %.1f us)", floor)
+                 : absl::StrCat(NarrowName(na, nb), na && nb ? " are" : " is"));
     }
     return *repacked;
   }
@@ -1474,8 +1507,14 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   if (problem.a_unaligned || problem.b_unaligned) {
     Problem copied = problem;
     copied.a_unaligned = copied.b_unaligned = false;
-    if (problem.a_unaligned) copied.a_rows_misaligned = false, copied.a_rows_on_lines = true;
-    if (problem.b_unaligned) copied.b_rows_misaligned = false, copied.b_rows_on_lines = true;
+    if (problem.a_unaligned) {
+      copied.a_rows_misaligned = copied.a_mn_major = copied.a_mn_rows_misaligned = false;
+      copied.a_rows_on_lines = true;
+    }
+    if (problem.b_unaligned) {
+      copied.b_rows_misaligned = copied.b_mn_major = copied.b_mn_rows_misaligned = false;
+      copied.b_rows_on_lines = true;
+    }
     absl::StatusOr<Plan> p = MakePlan(copied, device, o, why);
     if (!p.ok()) return p;
     AddRepack(p->repack_a || problem.a_unaligned, p->repack_b || problem.b_unaligned, *p);

@@ -30,7 +30,7 @@ done
 # The portable mma.sync kernel under the same persistent kernel, on this GPU too.
 t0=$SECONDS
 STREAMK_MAINLOOP=sm80 timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
-  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Deterministic*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Chained*:GemmGpu.Edge*:GemmGpu.Random*' \
+  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Deterministic*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.NarrowMn*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Chained*:GemmGpu.Edge*:GemmGpu.Random*' \
   >> "$out/gpu_tests.log" 2>&1
 rc=$?
 echo "chunk 'STREAMK_MAINLOOP=sm80 GemmGpu.*': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"

@@ -100,6 +100,38 @@ BenchReport TwoShapeReport() {
   return r;
 }
 
+// Decode rows whose tokens are the kernel's N-major B (bench layout nn: D column-major, A the
+// tokens, m-contiguous): PlanGemm marks the operand from the arguments, and auto copies it where
+// its rows start at odd multiples of 16 bytes (1 token: lda 8) on a deep 70B row, not where they
+// start on 32-byte boundaries (16 tokens) or are K-major (tn).
+TEST(ShapeSets, NarrowTokensFromTheArgumentsAreCopiedWhereTheyPay) {
+  alignas(256) static uint16_t a[16], b[16], d[16];
+  const BenchLayout tn{true, false}, nn{false, false};
+  struct Case {
+    int64_t tokens;
+    BenchLayout layout;
+    bool mn_major, misaligned, copy;
+  } cases[] = {{1, nn, true, true, true}, {24, nn, true, true, true},
+               {16, nn, true, false, false}, {1, tn, false, false, false}};
+  for (const Case& c : cases) {
+    GemmArgs g = BenchGemmArgs({"cli", "", c.tokens, 8192, 28672}, DType::kF16, DType::kF16,
+                               c.layout, 1);
+    g.a = a, g.b = b, g.d = d;
+    Options off;
+    off.repack = RepackOperands::kNone;
+    absl::StatusOr<Plan> p = PlanGemm(g, H200Spec(), off);
+    ASSERT_TRUE(p.ok()) << p.status();
+    SCOPED_TRACE(absl::StrCat(c.tokens, " tokens, ", c.layout.a_row ? "tn" : "nn"));
+    EXPECT_EQ(p->b_mn_major, c.mn_major) << *p;
+    EXPECT_EQ(p->b_mn_rows_misaligned, c.misaligned) << *p;
+    EXPECT_FALSE(p->a_mn_major || p->repack_b) << *p;
+    p = PlanGemm(g, H200Spec());
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->repack_b, c.copy) << *p;
+    EXPECT_FALSE(p->repack_a) << *p;
+  }
+}
+
 // streamk-bench's operands: leading dimensions rounded up to 8 elements, or (--packed) exactly
 // the rows' length, which gemm() accepts and plans with copies of the rows it cannot load.
 TEST(ShapeSets, BenchArgsPadOrPackTheRows) {

@@ -754,9 +754,9 @@ TEST(GemmGpu, PartialTilesIgnoreStaleStageRows) {
 }
 
 // Operands whose K-major rows start at odd multiples of 16 bytes, copied to aligned rows before
-// the kernel (Options::repack): every layout (only K-major operands are copied; with both, also
-// each alone) and mode, k with
-// a tail of fewer than 8 elements, batches with their own and with one shared A; the plan copies
+// the kernel (Options::repack): every layout (only K-major operands are copied, and narrow M- or
+// N-major ones; with both K-major, also each alone) and mode, k with a tail of fewer than 8
+// elements, batches with their own and with one shared A; the plan copies
 // what it says, into a caller-owned workspace of GetWorkspaceSize() bytes, which a Stream-K plan
 // then reuses with its flags still zero.
 TEST(GemmGpu, RepackedOperandsMatchTheReference) {
@@ -784,8 +784,12 @@ TEST(GemmGpu, RepackedOperandsMatchTheReference) {
               Buffers buf(c);
               absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
               ASSERT_TRUE(plan.ok()) << plan.status();
-              // The kernel's A is the user's A here (D row-major): K-major when row-major.
-              EXPECT_EQ(plan->repack_a, a == Layout::kRowMajor && r != RepackOperands::kB)
+              // The kernel's A is the user's A here (D row-major): K-major when row-major,
+              // and when column-major copied too where its m is narrow (NarrowMnExtent: the
+              // 2 x 3000 x 4100 shape).
+              const bool narrow_a = a == Layout::kColMajor && NarrowMnExtent(shape.m);
+              EXPECT_EQ(plan->repack_a,
+                        (a == Layout::kRowMajor || narrow_a) && r != RepackOperands::kB)
                   << Describe(c, o);
               EXPECT_EQ(plan->repack_b, b == Layout::kColMajor && r != RepackOperands::kA)
                   << Describe(c, o);
@@ -828,6 +832,53 @@ TEST(GemmGpu, RepackedOperandsMatchTheReference) {
   absl::Status s = gemm(buf.args, ws.get(), static_cast<size_t>(plan->repack_b_offset), nullptr,
                         repack);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
+}
+
+// M- or N-major operands with fewer than 64 elements along m or n (a decode projection's tokens
+// stored token-contiguous: NarrowMnExtent) are copied to K-major rows through the transposing
+// copy, where auto predicts it pays or Options::repack asks: the user's A (column-major, m of
+// 1-63) or B (row-major, n of 1-63), as the kernel's A or B (D row- or column-major), alone and
+// in batches with its own or a shared entry, in auto and every forced mode with the copy forced;
+// 64 elements is not narrow, and nothing copies it.
+TEST(GemmGpu, NarrowMnMajorOperandsCopiedToKMajorRows) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  struct Batch {
+    int64_t count, stride;  // stride of the narrow operand: -1 its own entries, 0 shared
+  };
+  for (int64_t narrow : {1, 8, 17, 63, 64}) {
+    for (bool as_a : {false, true}) {
+      for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
+        for (const Batch& batch : {Batch{1, -1}, Batch{3, -1}, Batch{3, 0}}) {
+          for (Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK, Mode::kSplitK}) {
+            Config c;
+            // K-major operands on 32-byte rows (k = 4112, packed A): nothing else to copy.
+            c.s = as_a ? Shape{narrow, 700, 4112, batch.count}
+                       : Shape{700, narrow, 4112, batch.count};
+            c.a = as_a ? Layout::kColMajor : Layout::kRowMajor;
+            c.b = as_a ? Layout::kColMajor : Layout::kRowMajor;
+            c.cd = cd;
+            c.packed_a = true;
+            (as_a ? c.stride_a : c.stride_b) = batch.stride;
+            Options o;
+            o.mode = mode;
+            if (mode != Mode::kAuto) o.repack = RepackOperands::kAll;
+            Buffers buf(c);
+            absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+            ASSERT_TRUE(plan.ok()) << plan.status();
+            // The user's narrow operand is the kernel's A where D is row-major and it is A, or
+            // D is column-major and it is B.
+            const bool kernel_a = as_a == (cd == Layout::kRowMajor);
+            const bool copied = kernel_a ? plan->repack_a : plan->repack_b;
+            const bool other = kernel_a ? plan->repack_b : plan->repack_a;
+            EXPECT_FALSE(other) << Describe(c, o) << "\n" << *plan;
+            if (mode != Mode::kAuto) EXPECT_EQ(copied, narrow < 64) << Describe(c, o);
+            if (narrow == 64) EXPECT_FALSE(copied) << Describe(c, o);
+            ExpectCorrect(c, o, NextSeed());
+          }
+        }
+      }
+    }
+  }
 }
 
 // Leading dimensions, batch strides and addresses that are not 16-byte aligned (K = 61 or 1001,

@@ -130,6 +130,44 @@ TEST(PlanPrint, MisalignedOperandRowsAreShown) {
             std::string::npos);
 }
 
+// A narrow M- or N-major operand (decode tokens N-major): the operands line says so, the ways
+// weighed are its loads as they are and its copy, and the JSON carries the flags.
+TEST(PlanPrint, NarrowMnMajorOperandsAndTheirCopyAreShown) {
+  Problem pr;
+  pr.m = 8192, pr.n = 16, pr.k = 28672;
+  pr.b_mn_major = true;
+  pr.b_rows_on_lines = false;
+  PlanExplanation why;
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
+  ASSERT_TRUE(p.ok());
+  ASSERT_FALSE(p->repack_b);  // 32-byte rows: not worth the copy
+  std::string text = FormatPlan(*p, &why, "H200");
+  EXPECT_NE(text.find("operands    B N-major with fewer than 64 elements along n (each "
+                      "k-iteration loads 64 short rows)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("the ways weighed for a narrow M- or N-major operand"), std::string::npos);
+  EXPECT_NE(text.find("(narrow loads per iteration)"), std::string::npos) << text;
+  std::string json = PlanToJson(*p, &why, "H200");
+  EXPECT_NE(json.find("\"b_mn_major\": true"), std::string::npos) << json;
+  EXPECT_NE(json.find("\"narrow_loads\": true"), std::string::npos) << json;
+  // One token: rows 16 bytes apart, copied.
+  pr.n = 1;
+  pr.b_mn_rows_misaligned = true;
+  p = MakePlan(pr, H200Spec(), {}, &why);
+  ASSERT_TRUE(p.ok());
+  ASSERT_TRUE(p->repack_b);
+  text = FormatPlan(*p, &why, "H200");
+  EXPECT_NE(text.find("repack      B copied to K-major rows"), std::string::npos) << text;
+  EXPECT_EQ(text.find("operands    B N-major"), std::string::npos) << text;  // the copy is not
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  p = MakePlan(pr, H200Spec(), dp, &why);
+  ASSERT_TRUE(p.ok());
+  EXPECT_NE(FormatPlan(*p, &why, "H200").find("that start at odd multiples of 16 bytes)"),
+            std::string::npos);
+}
+
 // Misaligned rows: the report lists the ways weighed (rows as they are, copies, clusters), the
 // chosen one marked, each with its estimate, the L2's time for its loads and its copies; the
 // JSON has them as "rows_options". Aligned rows print none and an empty list.
@@ -163,7 +201,7 @@ TEST(PlanPrint, MisalignedRowsListTheWaysWeighed) {
   EXPECT_NE(json.find(absl::StrFormat(
                 "\"rows_options\": [{\"name\": \"rows as they are\", \"plan\": \"%s\", "
                 "\"estimated_us\": %.3f, \"load_floor_us\": %.3f, \"copies_us\": 0.000, "
-                "\"chosen\": true}, {\"name\": \"A and B repacked\"",
+                "\"chosen\": true, \"narrow_loads\": false}, {\"name\": \"A and B repacked\"",
                 why.rows_options[0].plan, why.rows_options[0].estimated_us,
                 why.rows_options[0].load_floor_us)),
             std::string::npos)

@@ -1017,6 +1017,164 @@ TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
   EXPECT_TRUE(MustPlan(big, dev).repack_b);
 }
 
+// A decode row whose tokens are the kernel's N-major B (n tokens, NarrowMnExtent): its rows along
+// n are 2 x ldb bytes apart, at odd multiples of 16 bytes for 1-8 and 17-24 tokens (ldb of 8 or
+// 24 elements).
+Problem NarrowTokens(int64_t weights, int64_t tokens, int64_t k, bool misaligned) {
+  Problem p = Shape(weights, tokens, k);
+  p.b_mn_major = true;
+  p.b_mn_rows_misaligned = misaligned;
+  p.b_rows_on_lines = false;
+  return p;
+}
+
+TEST(PlannerNarrowMn, NarrowLoadsCostMoreTheMoreSmsLoadThem) {
+  // Measured on an H200 (run 249 of docs/results/2026-11-23-h200-mnmajor/, data-parallel rows
+  // against the same plans on K-major tokens): per 64-deep iteration, 0.065 us more with 32 SMs
+  // loading misaligned narrow rows, 0.08-0.13 with 64, 0.19-0.28 with 128-132; 0.01-0.05 with
+  // rows on 32-byte boundaries.
+  const DeviceSpec dev = H200Spec();
+  const CostModel& c = dev.alt_cost;  // 128 x 128
+  EXPECT_DOUBLE_EQ(c.narrow_mn_misaligned_iter_us, 0.22);
+  EXPECT_DOUBLE_EQ(c.narrow_mn_iter_us, 0.045);
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel, dp.tile = dev.alt_tile;
+  const Plan plain = MustPlan(Shape(12288, 1, 4096), dev, dp);
+  const CostTerms base = ScaleCosts(plain, c);
+  Plan p = plain;
+  p.b_mn_major = p.b_mn_rows_misaligned = true;
+  CostTerms t = ScaleCosts(p, c);
+  EXPECT_DOUBLE_EQ(t.iter_alone, base.iter_alone);  // one SM alone: nothing
+  EXPECT_NEAR(t.iter_busy - base.iter_busy, 0.22, 1e-12);
+  EXPECT_NEAR(t.iter_shared - base.iter_shared, 0.22, 1e-12);
+  // In between, by the share of SMs a round keeps busy.
+  EXPECT_NEAR(RoundIter(t, 66, 132) - RoundIter(base, 66, 132), 0.11, 1e-12);
+  p.b_mn_rows_misaligned = false;
+  EXPECT_NEAR(ScaleCosts(p, c).iter_busy - base.iter_busy, 0.045, 1e-12);
+  // Both operands narrow: both priced. A 64-element side is not narrow, nor a K-major one.
+  p.a_mn_major = true;
+  p.m = 63;
+  EXPECT_NEAR(ScaleCosts(p, c).iter_busy - base.iter_busy, 0.09, 1e-12);
+  p.m = 64;
+  EXPECT_NEAR(ScaleCosts(p, c).iter_busy - base.iter_busy, 0.045, 1e-12);
+  p.n = 64;
+  EXPECT_DOUBLE_EQ(ScaleCosts(p, c).iter_busy, base.iter_busy);
+  EXPECT_TRUE(NarrowMnExtent(63) && !NarrowMnExtent(64));
+  // The misaligned 7b.qkv.m1 row, data-parallel on 96 tiles of 64 iterations: 47.9 us measured
+  // as it is, 30.1 on K-major tokens; predicted slower by what 96 of 132 SMs pay per iteration.
+  const double as_is = PredictMicros(MustPlan(NarrowTokens(12288, 1, 4096, true), dev, dp), c);
+  EXPECT_GT(as_is, PredictMicros(plain, c) + 0.5 * 64 * 0.22 * 96 / 132);
+  EXPECT_NEAR(as_is / 47.9, 1.0, 0.2);
+}
+
+TEST(PlannerNarrowMn, AutoCopiesNarrowTokensWhereTheCopyPays) {
+  // Decode rows in bench layout nn (the tokens the kernel's N-major B), measured on an H200 (run
+  // 249 of docs/results/2026-11-23-h200-mnmajor/), us: auto's plan as the tokens are / the same
+  // plan with them copied to K-major rows first. The copy costs 10.6-13.3 us whatever its size
+  // (CostModel::transpose_repack_us); where the tokens' rows start at odd multiples of 16 bytes
+  // the 70B rows' loads cost far more than that.
+  const DeviceSpec dev = H200Spec();
+  struct Case {
+    int64_t weights, tokens, k;
+    double as_is_us, copied_us;
+    bool copy;
+  } cases[] = {{8192, 1, 28672, 202.5, 125.5, true},   {8192, 8, 28672, 202.9, 125.7, true},
+               {8192, 24, 28672, 188.8, 127.3, true},  {28672, 1, 8192, 174.1, 133.0, true},
+               {28672, 24, 8192, 154.4, 131.9, true},
+               // Not worth its 11 us (or not by the 3% auto asks):
+               {4096, 1, 11008, 39.6, 42.2, false},    {4096, 24, 11008, 36.4, 43.0, false},
+               {12288, 24, 4096, 40.4, 40.8, false},   {8192, 32, 28672, 124.6, 127.9, false},
+               {28672, 16, 8192, 128.9, 132.9, false}, {12288, 16, 4096, 32.0, 40.1, false}};
+  for (const Case& c : cases) {
+    const bool misaligned = ((c.tokens + 7) / 8) % 2 == 1;
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p =
+        MakePlan(NarrowTokens(c.weights, c.tokens, c.k, misaligned), dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    SCOPED_TRACE(absl::StrCat(c.weights, " x ", c.tokens, " x ", c.k, "\n", why.reason));
+    EXPECT_EQ(p->repack_b, c.copy) << *p;
+    EXPECT_FALSE(p->repack_a);
+    ASSERT_EQ(why.rows_options.size(), 2u);
+    EXPECT_EQ(why.rows_options[0].name, "rows as they are");
+    EXPECT_TRUE(why.rows_options[0].narrow_loads);
+    EXPECT_EQ(why.rows_options[1].name, "B repacked");
+    EXPECT_FALSE(why.rows_options[1].narrow_loads);
+    EXPECT_EQ(why.rows_options[1].chosen, c.copy);
+    EXPECT_DOUBLE_EQ(why.rows_options[1].copies_us,
+                     RepackMicros(NarrowTokens(c.weights, c.tokens, c.k, misaligned), false,
+                                  true, dev.cost));
+    if (c.copy) {
+      // The copy is K-major: nothing narrow is left, and the prediction holds the copy.
+      EXPECT_FALSE(p->b_mn_major || p->b_mn_rows_misaligned) << *p;
+      EXPECT_DOUBLE_EQ(why.repack_us, why.rows_options[1].copies_us);
+      EXPECT_NE(why.reason.find("as the narrow N-major B is"), std::string::npos);
+    } else {
+      EXPECT_TRUE(p->b_mn_major) << *p;
+      EXPECT_EQ(why.repack_us, 0);
+      EXPECT_NE(why.reason.find("the narrow N-major B as it is estimated"), std::string::npos);
+    }
+  }
+  // 64 tokens are not narrow: nothing to weigh.
+  PlanExplanation why;
+  const Plan wide = MustPlan(NarrowTokens(8192, 64, 28672, false), dev);
+  ASSERT_TRUE(MakePlan(NarrowTokens(8192, 64, 28672, false), dev, {}, &why).ok());
+  EXPECT_FALSE(wide.repack_b);
+  EXPECT_TRUE(why.rows_options.empty());
+  // A narrow M-major A (the tokens as D's rows) is weighed the same way (unmeasured there).
+  Problem a = Shape(1, 8192, 28672);
+  a.a_mn_major = a.a_mn_rows_misaligned = true;
+  a.a_rows_on_lines = false;
+  ASSERT_TRUE(MakePlan(a, dev, {}, &why).ok());
+  ASSERT_EQ(why.rows_options.size(), 2u);
+  EXPECT_TRUE(why.rows_options[0].narrow_loads);
+  EXPECT_EQ(why.rows_options[1].name, "A repacked");
+}
+
+TEST(PlannerNarrowMn, CopiesAreForcedOrForbiddenLikeMisalignedRows) {
+  const DeviceSpec dev = H200Spec();
+  const Problem q = NarrowTokens(8192, 1, 28672, true);
+  // A forced decomposition copies nothing unless asked to; asked, it copies the narrow operand
+  // (and never an aligned K-major one).
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  EXPECT_FALSE(MustPlan(q, dev, dp).repack_b);
+  for (RepackOperands r : {RepackOperands::kAll, RepackOperands::kB}) {
+    dp.repack = r;
+    const Plan p = MustPlan(q, dev, dp);
+    EXPECT_TRUE(p.repack_b && !p.repack_a) << p;
+    EXPECT_EQ(p.mode, Mode::kDataParallel);
+  }
+  dp.repack = RepackOperands::kA;  // A has nothing to copy
+  EXPECT_FALSE(MustPlan(q, dev, dp).repack_a || MustPlan(q, dev, dp).repack_b);
+  // A narrow M-major A is copied when asked for as A.
+  Problem a = Shape(1, 8192, 28672);
+  a.a_mn_major = true;
+  a.a_rows_on_lines = false;
+  const Plan pa = MustPlan(a, dev, dp);
+  EXPECT_TRUE(pa.repack_a && !pa.repack_b && !pa.a_mn_major) << pa;
+  // kNone keeps auto off it however much the copy would save.
+  PlanOptions off;
+  off.repack = RepackOperands::kNone;
+  EXPECT_FALSE(MustPlan(q, dev, off).repack_b);
+  EXPECT_TRUE(MustPlan(q, dev).repack_b);
+  // A batch of them copies each entry's tokens; the copy's fixed cost is the transposing one.
+  Problem batch = q;
+  batch.batch = 4;
+  const Plan b = MustPlan(batch, dev);
+  EXPECT_TRUE(b.repack_b) << b;
+  EXPECT_EQ(RepackedBytes(b, 'b'), 4 * 1 * 28672 * 2);
+  EXPECT_DOUBLE_EQ(dev.cost.transpose_repack_us, 11.0);
+  EXPECT_DOUBLE_EQ(
+      RepackMicros(q, false, true, dev.cost) - RepackMicros(Shape(8192, 1, 28672), false, true,
+                                                            dev.cost),
+      dev.cost.transpose_repack_us - dev.cost.repack_us);
+  // An unaligned operand is copied whatever; it is not also priced as narrow.
+  Problem unaligned = q;
+  unaligned.b_unaligned = true;
+  const Plan u = MustPlan(unaligned, dev);
+  EXPECT_TRUE(u.repack_b && u.b_unaligned && !u.b_mn_major) << u;
+}
+
 TEST(PlannerClusters, TheClusterTileRunsOnPairsOfSmsThatReadBOnce) {
   // PlanOptions::tile = the cluster configuration: tiles of 256 x 256, one per 2-SM cluster, 66
   // clusters on an H200 (or half the SMs asked for).

@@ -68,9 +68,10 @@ ABSL_FLAG(bool, programmatic_launch, true,
           "on sm_90, start each kernel while the previous one on the stream finishes "
           "(programmatic dependent launch; false only to measure what it saves)");
 ABSL_FLAG(std::string, repack, "auto",
-          "copy operands with misaligned K-major rows to aligned rows before the kernel: auto (the "
-          "planner decides for mode auto; other modes copy nothing), on, off, a or b (A's or B's "
-          "rows only; every streamk mode)");
+          "copy operands with misaligned K-major rows, or narrow M-/N-major ones (under 64 "
+          "elements along M or N), to aligned K-major rows before the kernel: auto (the planner "
+          "decides for mode auto; other modes copy nothing), on, off, a or b (A's or B's rows "
+          "only; every streamk mode)");
 ABSL_FLAG(bool, packed, false,
           "leading dimensions exactly the rows' length, as a contiguous tensor stores them "
           "(default: rounded up to 8 elements); rows that are then not 16-byte aligned are "

@@ -48,12 +48,17 @@ ABSL_FLAG(double, beta, 0, "beta (D = alpha A B + beta C; C laid out as D) for t
 ABSL_FLAG(bool, json, false, "print one JSON object instead of the text report");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
 ABSL_FLAG(std::string, repack, "auto",
-          "copy operands with misaligned K-major rows to aligned rows first: auto (the planner "
-          "decides), on, off, a or b (A's or B's rows only)");
+          "copy operands with misaligned K-major rows, or narrow M-/N-major ones, to aligned "
+          "K-major rows first: auto (the planner decides), on, off, a or b (A's or B's only)");
 ABSL_FLAG(std::string, misaligned, "auto",
-          "operands whose K-major rows start at odd multiples of 16 bytes (slower TMA loads): "
+          "operands whose rows start at odd multiples of 16 bytes (slower TMA loads): "
           "none | a | b | both | auto (gemm()'s default layouts, row-major A and column-major B, "
-          "packed: both when K x element bytes is not a multiple of 32)");
+          "packed: both when K x element bytes is not a multiple of 32); for an operand in "
+          "--mn_major, its k-rows (auto: none)");
+ABSL_FLAG(std::string, mn_major, "none",
+          "operands the kernel loads M- or N-major (A column-major, B row-major): none | a | b | "
+          "both; one with fewer than 64 elements along M or N loads slowly, and auto may copy it "
+          "to K-major rows first");
 ABSL_FLAG(std::string, unaligned, "auto",
           "operands the kernel cannot load as they are (address, leading dimension or batch "
           "stride not a multiple of 16 bytes), always copied first: none | a | b | both | auto "
@@ -138,13 +143,23 @@ int main(int argc, char** argv) {
   if (!ParseOperands(misaligned, row_bytes % streamk::kFastRowBytes != 0, &a_misaligned,
                      &b_misaligned))
     return Fail(absl::StrCat("--misaligned ", misaligned, ": expected none, a, b, both or auto"));
-  // An unaligned operand is copied to aligned rows: its rows are not also misaligned.
-  problem.a_rows_misaligned = a_misaligned && !problem.a_unaligned;
-  problem.b_rows_misaligned = b_misaligned && !problem.b_unaligned;
+  const std::string mn_major = absl::GetFlag(FLAGS_mn_major);
+  bool a_mn = false, b_mn = false;
+  if (mn_major == "auto" || !ParseOperands(mn_major, false, &a_mn, &b_mn))
+    return Fail(absl::StrCat("--mn_major ", mn_major, ": expected none, a, b or both"));
+  // An unaligned operand is copied to aligned K-major rows: its rows are not also misaligned.
+  // An M- or N-major operand has no K-major rows to be misaligned or on lines.
+  problem.a_rows_misaligned = a_misaligned && !problem.a_unaligned && !a_mn;
+  problem.b_rows_misaligned = b_misaligned && !problem.b_unaligned && !b_mn;
+  problem.a_mn_major = a_mn && !problem.a_unaligned;
+  problem.b_mn_major = b_mn && !problem.b_unaligned;
+  // --misaligned, named (not auto), also says which M- or N-major operands' k-rows are.
+  problem.a_mn_rows_misaligned = problem.a_mn_major && a_misaligned && misaligned != "auto";
+  problem.b_mn_rows_misaligned = problem.b_mn_major && b_misaligned && misaligned != "auto";
   // Rows on 128-byte lines: packed rows of a whole number of lines, unless named misaligned.
   const bool lines = row_bytes % streamk::kLineRowBytes == 0;
-  problem.a_rows_on_lines = lines && !a_misaligned && !problem.a_unaligned;
-  problem.b_rows_on_lines = lines && !b_misaligned && !problem.b_unaligned;
+  problem.a_rows_on_lines = lines && !a_misaligned && !problem.a_unaligned && !a_mn;
+  problem.b_rows_on_lines = lines && !b_misaligned && !problem.b_unaligned && !b_mn;
 
   // Device: a preset, or the local GPU (falling back to the H200 model without one).
   const std::string device_name = absl::GetFlag(FLAGS_device);

@@ -79,12 +79,24 @@ struct CostModel {
   // rate, repacking is never predicted to pay).
   double repack_us = 0;
   double repack_bytes_per_us = 0;
+  // The fixed cost of a copy that transposes a narrow M- or N-major operand (Problem::a_mn_major,
+  // NarrowMnExtent) instead, where larger (0: repack_us).
+  double transpose_repack_us = 0;
   // The rate at which the L2 serves the kernel's operand loads with every SM loading, bytes per
   // microsecond: rows that start 128-byte aligned, and rows that start at odd multiples of 16
   // bytes (each such row takes the L2 two or more requests, none of which it merges across SMs).
   // Measured with the loads alone (docs/performance.md, session 17); LoadFloorMicros. 0: unknown.
   double l2_load_bytes_per_us = 0;
   double misaligned_l2_load_bytes_per_us = 0;
+  // Microseconds one k-iteration (tile_k = 64) of a block costs more for each narrow M- or
+  // N-major operand it loads (Plan::a_mn_major with fewer than kLineRowBytes bytes along m or n:
+  // NarrowMnExtent) when every SM loads: each SM fetches the same few lines of it as 64 short
+  // rows, and those requests, not the bytes, pace the iteration, the more the more SMs load.
+  // narrow_mn_misaligned_iter_us where those rows start at odd multiples of 16 bytes
+  // (Plan::a_mn_rows_misaligned). Added to iter_busy_us and iter_shared_us; a round on a of the
+  // s SMs pays a / s of it (RoundIter). 0: not modelled.
+  double narrow_mn_iter_us = 0;
+  double narrow_mn_misaligned_iter_us = 0;
   // The configuration's ping-pong variant (kernels::PingPongOf: data-parallel plans of two or
   // more tiles a block of 8-24 k-iterations, K-major rows on 128-byte lines, D stored by TMA),
   // where it has one: each tile's epilogue runs under the other warp group's mainloop, so every

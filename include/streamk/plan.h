@@ -65,6 +65,12 @@ struct Plan {
   // (kernels::PingPongOf), and the cost model prices it so.
   bool d_tma_store = true;
   bool a_rows_on_lines = true, b_rows_on_lines = true;
+  // Whether the kernel loads A / B M- or N-major, and whether those k-rows start at odd multiples
+  // of 16 bytes (Problem::a_mn_major, a_mn_rows_misaligned; false for an operand the launch
+  // repacks), for the cost model (CostModel::narrow_mn_iter_us); the kernel takes the layouts
+  // from its arguments.
+  bool a_mn_major = false, b_mn_major = false;
+  bool a_mn_rows_misaligned = false, b_mn_rows_misaligned = false;
 
   // --- decomposition -------------------------------------------------------------------------
   Mode mode = Mode::kDataParallel;  // resolved: never kAuto

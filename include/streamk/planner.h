@@ -51,6 +51,17 @@ struct Problem {
   // does not run (kernels::PingPongOf; it gains nothing on M- or N-major operands either).
   // PlanGemm sets these.
   bool a_rows_on_lines = true, b_rows_on_lines = true;
+  // The kernel's operands that are M- or N-major (A column-major, B row-major, after that
+  // transpose): each k-iteration loads a tile's slice of one as tile_k rows along m or n, one TMA
+  // request per row. Where those rows are shorter than kLineRowBytes (NarrowMnExtent: a decode
+  // projection's 1-63 tokens in fp16), the requests, not the bytes, pace the iterations; the cost
+  // model charges them (CostModel::narrow_mn_iter_us), several times more where the rows start
+  // at odd multiples of 16 bytes (*_mn_rows_misaligned: a leading dimension, batch stride or
+  // address a multiple of 16 bytes but not of kFastRowBytes), and auto copies such an operand to
+  // K-major rows where it predicts the copy pays. Not set for an unaligned operand (always
+  // copied). PlanGemm sets these.
+  bool a_mn_major = false, b_mn_major = false;
+  bool a_mn_rows_misaligned = false, b_mn_rows_misaligned = false;
 };
 
 // K-major operand rows that start at a multiple of this many bytes take whole 128-byte lines
@@ -60,6 +71,11 @@ inline constexpr int kLineRowBytes = 128;
 // K-major operand rows that start at a multiple of this many bytes load at full speed on the TMA
 // kernel (Problem::a_rows_misaligned, b_rows_misaligned).
 inline constexpr int kFastRowBytes = 32;
+
+// Whether an M- or N-major operand (Problem::a_mn_major) with `extent` 16-bit elements along m
+// or n (A's m, B's n) is narrow: rows of fewer than kLineRowBytes bytes, whose loads pace a
+// k-iteration.
+constexpr bool NarrowMnExtent(int64_t extent) { return extent * 2 < kLineRowBytes; }
 
 inline constexpr int kPartialWaveTiles = -1;  // PlanOptions::sk_tiles
 
@@ -95,12 +111,13 @@ struct PlanOptions {
   // margins (docs/planner.md). The cluster configuration is weighed by auto for misaligned rows
   // only.
   TileShape tile = kNoTile;
-  // Operands with misaligned rows (Problem::a_rows_misaligned, b_rows_misaligned), copied to
-  // aligned rows before the kernel (Plan::repack_a, repack_b). Unset: with mode kAuto, the one
-  // or both whose copies the planner estimates pay for themselves most (RepackMicros,
-  // LoadFloorMicros); with a forced mode, none. Set: those named (kAll: every such operand),
-  // however small the gain. Unaligned operands (Problem::a_unaligned) are copied whatever this
-  // says: the kernel cannot load them otherwise.
+  // Operands with misaligned rows (Problem::a_rows_misaligned, b_rows_misaligned) or narrow
+  // M- or N-major ones (NarrowMnExtent), copied to aligned K-major rows before the kernel
+  // (Plan::repack_a, repack_b). Unset: with mode kAuto, the one or both whose copies the planner
+  // estimates pay for themselves most (RepackMicros, LoadFloorMicros,
+  // CostModel::narrow_mn_iter_us); with a forced mode, none. Set: those named (kAll: every such
+  // operand), however small the gain. Unaligned operands (Problem::a_unaligned) are copied
+  // whatever this says: the kernel cannot load them otherwise.
   std::optional<RepackOperands> repack;
 };
 
@@ -129,6 +146,9 @@ struct RowsOption {
   double load_floor_us = 0;  // the L2's time for the loads left misaligned (0: none left)
   double copies_us = 0;
   bool chosen = false;
+  // Whether it leaves a narrow M- or N-major operand as it is (NarrowMnExtent), whose loads its
+  // estimate prices per iteration (CostModel::narrow_mn_iter_us).
+  bool narrow_loads = false;
 };
 
 struct PlanExplanation {
@@ -182,8 +202,9 @@ double LoadFloorMicros(const Plan& plan, bool a_misaligned, bool b_misaligned,
 double LoadBoundMicros(double compute_us, double load_us);
 
 // Predicted microseconds of copying A (a), B (b) or both to aligned rows before the kernel:
-// CostModel::repack_us plus the bytes read and written at repack_bytes_per_us (infinite where
-// that is 0; 0 for neither).
+// CostModel::repack_us (transpose_repack_us where it transposes an M- or N-major operand, if
+// larger) plus the bytes read and written at repack_bytes_per_us (infinite where that is 0; 0 for
+// neither).
 double RepackMicros(const Problem& problem, bool a, bool b, const CostModel& cost);
 
 }  // namespace streamk

@@ -94,11 +94,14 @@ struct Options {
   // clusters for misaligned rows.
   TileShape tile = kNoTile;
   // K-major A or B rows that start at odd multiples of 16 bytes (lda, ldb, a batch stride or the
-  // pointer not a multiple of 32 bytes): copy the operand to 128-byte-aligned rows in the
-  // workspace before the kernel. Unset: in auto mode, the operands whose copies the planner
-  // predicts pay (a forced mode runs on the rows as they are); kAll: every such operand; kA or
-  // kB: that one (this call's A or B, whatever the layouts); kNone: never. See
-  // PlanOptions::repack. An operand that is not 16-byte aligned is copied whatever this says.
+  // pointer not a multiple of 32 bytes), or an A or B stored along M or N with fewer than 64
+  // elements there (a column-major A of 1-63 rows, a row-major B of 1-63 columns: a decode
+  // step's tokens stored token-contiguous, which the kernel loads as many short rows): copy the
+  // operand to 128-byte-aligned K-major rows in the workspace before the kernel. Unset: in auto
+  // mode, the operands whose copies the planner predicts pay (a forced mode runs on the rows as
+  // they are); kAll: every such operand; kA or kB: that one (this call's A or B, whatever the
+  // layouts); kNone: never. See PlanOptions::repack. An operand that is not 16-byte aligned is
+  // copied whatever this says.
   std::optional<RepackOperands> repack;
   // Launch plans whose blocks wait on each other cooperatively (co-residency guaranteed by the
   // runtime). Off only to measure what that costs.
