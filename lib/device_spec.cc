@@ -337,11 +337,11 @@ constexpr double kH200SmBytesPerUs = 4.6e4;
 constexpr double kRepackUs = 3.5;
 // A narrow N-major operand's transposing copy (CostModel::transpose_repack_us), measured on an
 // H200 (run 249 of docs/results/2026-11-23-h200-mnmajor/): decode rows of 1-48 tokens with the
-// tokens copied to K-major rows before the GEMM ran 10.6-13.3 us slower than the same plan on
-// K-major tokens (layout tn) at every K of 4096-28672, a copy of at most 2.7 MB. (repack_us above
-// was fitted on copies of 8.7-539 MB before the GEMM was launched programmatically; what makes
-// this one 3x dearer is not established.)
-constexpr double kTransposeRepackUs = 11.0;
+// tokens copied to K-major rows before the GEMM ran 11.7 us slower (median of 108 plans; half
+// within 11.2-12.9) than the same plans on K-major tokens (layout tn), at every K of 4096-28672,
+// copies of at most 2.7 MB. (repack_us above was fitted on copies of 8.7-539 MB before the GEMM
+// was launched programmatically; what makes this one 3x dearer is not established.)
+constexpr double kTransposeRepackUs = 11.7;
 constexpr double kRepackShareOfHbm = 0.9;
 // The L2's rates for the operand loads (CostModel::l2_load_bytes_per_us,
 // misaligned_l2_load_bytes_per_us): the 128 x 256 tile's loads alone on 132 SMs, 4096 x 4096 x K
