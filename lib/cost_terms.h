@@ -46,12 +46,12 @@ inline double GemmBytes(const Plan& p) {
 // What the narrow M- or N-major operands a plan's iterations load (NarrowMnExtent) add to each
 // 64-deep iteration (CostModel::narrow_mn_iter_us, narrow_mn_misaligned_iter_us).
 inline double NarrowMnIterMicros(const Plan& p, const CostModel& c) {
-  auto one = [&c](bool mn_major, int extent, bool misaligned) {
-    if (!mn_major || !NarrowMnExtent(extent)) return 0.0;
+  auto one = [&c](bool narrow, bool misaligned) {
+    if (!narrow) return 0.0;
     return misaligned ? c.narrow_mn_misaligned_iter_us : c.narrow_mn_iter_us;
   };
-  return one(p.a_mn_major, p.m, p.a_mn_rows_misaligned) +
-         one(p.b_mn_major, p.n, p.b_mn_rows_misaligned);
+  return one(NarrowMn(p, 'a'), p.a_mn_rows_misaligned) +
+         one(NarrowMn(p, 'b'), p.b_mn_rows_misaligned);
 }
 
 // The share of CostModel::pingpong_stream_gain a plan's ping-pong iterations take: 0 up to

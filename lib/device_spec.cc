@@ -294,10 +294,12 @@ DeviceSpec WithClusters(DeviceSpec spec) {
 // measured on an H200 (run 249 of docs/results/2026-11-23-h200-mnmajor/): decode rows of 1-64
 // tokens whose tokens operand is N-major (bench layout nn), against the same rows with it
 // K-major (tn), data-parallel on 128 x 128 and 64 x 128 tiles over four 7B and 70B projections.
-// Per 64-deep iteration of the most loaded SM: 0.15-0.28 us more where the tokens' rows start at
-// odd multiples of 16 bytes (1-8 and 17-24 tokens, rows 16 and 48 bytes apart), 0.01-0.05 where
-// they are 32, 64 or 96 bytes apart (9-16, 25-32 and 41-48 tokens); 64 tokens ran as fast as tn.
-// The TMA unit's, so the H100's too (unmeasured there).
+// Per 64-deep iteration of the most loaded SM, where the tokens' rows start at odd multiples of
+// 16 bytes (1-8 and 17-24 tokens, rows 16 and 48 bytes apart): 0.065 us more with 32 SMs
+// loading, 0.08-0.13 with 64, 0.19-0.28 with 128-132; where they are 32, 64 or 96 bytes apart
+// (9-16, 25-32 and 41-48 tokens) 0.01-0.05; 64 tokens ran as fast as tn. The constants are the
+// cost with every SM loading (ScaleCosts scales them by the SMs a round keeps busy). The TMA
+// unit's, so the H100's too (unmeasured there).
 constexpr double kNarrowMnIterUs = 0.045;
 constexpr double kNarrowMnMisalignedIterUs = 0.22;
 

@@ -159,8 +159,7 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
         &s, "operands    K-major rows of %s start at odd multiples of 16 bytes (slower loads)\n",
         OperandsName(p.a_rows_misaligned, p.b_rows_misaligned));
   }
-  const bool narrow_a = p.a_mn_major && NarrowMnExtent(p.m);
-  const bool narrow_b = p.b_mn_major && NarrowMnExtent(p.n);
+  const bool narrow_a = NarrowMn(p, 'a'), narrow_b = NarrowMn(p, 'b');
   if (narrow_a || narrow_b) {
     const bool misaligned = (narrow_a && p.a_mn_rows_misaligned) ||
                             (narrow_b && p.b_mn_rows_misaligned);
@@ -274,11 +273,14 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
     if (!why->rows_options.empty()) {
       // The misaligned rows' ways, each estimated as its plan for aligned rows against the
       // L2's time for the loads it leaves misaligned, plus its copies.
-      // Narrow M- or N-major operands alone: their loads are priced per iteration.
-      const bool misaligned = why->rows_options.front().load_floor_us > 0;
+      // Narrow M- or N-major operands alone (no misaligned rows): their loads are priced per
+      // iteration.
+      const bool narrow_only = !p.a_rows_misaligned && !p.b_rows_misaligned &&
+                               why->rows_options.front().narrow_loads &&
+                               why->rows_options.front().load_floor_us == 0;
       absl::StrAppendFormat(
           &s, "rows        %s\n",
-          !misaligned ? "the ways weighed for a narrow M- or N-major operand (its loads priced per "
+          narrow_only ? "the ways weighed for a narrow M- or N-major operand (its loads priced per "
                         "iteration, or copied to K-major rows)"
           : why->rows_options.size() > 1
               ? "the ways weighed for misaligned rows (the aligned prediction against the L2's "

@@ -1327,8 +1327,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   const bool a = problem.a_rows_misaligned, b = problem.b_rows_misaligned;
   // Narrow M- or N-major operands: their plan prices their loads (CostModel::narrow_mn_iter_us);
   // a copy makes them K-major.
-  const bool na = problem.a_mn_major && NarrowMnExtent(problem.m);
-  const bool nb = problem.b_mn_major && NarrowMnExtent(problem.n);
+  const bool na = NarrowMn(problem, 'a'), nb = NarrowMn(problem, 'b');
   // Unset, repacking is auto mode's to decide: a forced decomposition runs on the rows as they
   // are unless repacking is forced too.
   const bool forced = CopiesForced(o);
@@ -1358,9 +1357,8 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     if (why == nullptr) return;
     const std::string plan_name =
         absl::StrCat(ModeName(p.mode), " ", TileShapeName({p.tile_m, p.tile_n, p.tile_k}));
-    const bool narrow = (p.a_mn_major && NarrowMnExtent(p.m)) ||
-                        (p.b_mn_major && NarrowMnExtent(p.n));
-    options.push_back({std::move(name), plan_name, us, floor_us, copies_us, false, narrow});
+    options.push_back({std::move(name), plan_name, us, floor_us, copies_us, false,
+                       NarrowMn(p, 'a') || NarrowMn(p, 'b')});
   };
   note_option("rows as they are", *plan, as_is, floor, 0);
   int chosen_option = 0;  // into options, where why is given

@@ -77,6 +77,13 @@ inline constexpr int kFastRowBytes = 32;
 // k-iteration.
 constexpr bool NarrowMnExtent(int64_t extent) { return extent * 2 < kLineRowBytes; }
 
+// Whether a Problem's or a Plan's A ('a') or B ('b') is a narrow M- or N-major operand.
+template <typename ProblemOrPlan>
+bool NarrowMn(const ProblemOrPlan& p, char operand) {
+  return operand == 'a' ? p.a_mn_major && NarrowMnExtent(p.m)
+                        : p.b_mn_major && NarrowMnExtent(p.n);
+}
+
 inline constexpr int kPartialWaveTiles = -1;  // PlanOptions::sk_tiles
 
 // PlanOptions::sk_tiles from its command-line spelling: a positive count, or "tail" for
