@@ -210,8 +210,8 @@ void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma
 // Plan::repack_ld apart, from a K-major operand (whose rows are misaligned or unaligned) or an
 // mn-major one (unaligned, Plan::a_unaligned, or narrow, NarrowMnExtent), which is transposed and
 // then read as K-major.
-cudaError_t RepackOperands(const Plan& plan, char* workspace, cudaStream_t stream,
-                           GemmKernelArgs* args) {
+cudaError_t RepackOperands(const Plan& plan, char* workspace, bool programmatic,
+                           cudaStream_t stream, GemmKernelArgs* args) {
   struct Operand {
     bool repack;
     int64_t offset, rows;
@@ -238,7 +238,8 @@ cudaError_t RepackOperands(const Plan& plan, char* workspace, cudaStream_t strea
     *o.stride = entries > 1 ? o.rows * plan.repack_ld : 0;
     *o.mn_major = false;
   }
-  return LaunchOperandCopies(copies, count, plan.avail_sms * plan.cluster_m, stream);
+  return LaunchOperandCopies(copies, count, plan.avail_sms * plan.cluster_m, programmatic,
+                             stream);
 }
 
 // STREAMK_PINGPONG=off keeps every plan on the 128 x 128 configuration's shared tiles, =on runs
@@ -334,7 +335,10 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
     return cudaErrorInvalidValue;
   GemmKernelArgs a = args;
   char* ws = static_cast<char*>(workspace);
-  if (cudaError_t err = RepackOperands(plan, ws, stream, &a); err != cudaSuccess) return err;
+  // The copies launch as the GEMM does: programmatically wherever it does (see below).
+  const bool programmatic = flags.programmatic && arch != Arch::kSm80;
+  if (cudaError_t err = RepackOperands(plan, ws, programmatic, stream, &a); err != cudaSuccess)
+    return err;
   TmaOperands tma;
   if (arch == Arch::kSm90Tma) {
     if (cudaError_t err = EncodeTmaOperands(plan, a, &tma); err != cudaSuccess) return err;
@@ -373,7 +377,7 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   }
   // Only the sm_90a kernels wait for the previous grid (GridDependencyWait), so only they may be
   // launched before it ends.
-  if (flags.programmatic && arch != Arch::kSm80) {
+  if (programmatic) {
     attr[config.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr[config.numAttrs].val.programmaticStreamSerializationAllowed = 1;
     ++config.numAttrs;

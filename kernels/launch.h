@@ -157,8 +157,11 @@ struct OperandCopy {
 };
 
 // `count` (1 or 2) copies in one launch on `stream`, with up to 16 blocks per SM of `sms` each
-// (kernels/repack.cu).
-cudaError_t LaunchOperandCopies(const OperandCopy* copies, int count, int sms,
+// (kernels/repack.cu). `programmatic` (sm_90 and later only): launched with programmatic stream
+// serialization, like the sm_90 GEMM kernels (LaunchFlags::programmatic): it may start while the
+// kernel before it ends (and waits for it before it reads), and the kernel after it may start
+// (and set up) while it runs.
+cudaError_t LaunchOperandCopies(const OperandCopy* copies, int count, int sms, bool programmatic,
                                 cudaStream_t stream);
 
 // Resident blocks per SM of the GEMM kernels KernelArch(device) selects on `device` (the least over

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "grid_dependency.cuh"
 #include "launch.h"
 
 namespace streamk::kernels {
@@ -65,29 +66,45 @@ __host__ __device__ int64_t Squares(const OperandCopy& j) {
 
 // Entry e's element (kk, i) of an mn-major source (k rows of `rows` elements, kk * src_ld + i)
 // becomes element (i, kk) of the copy. Each of the job's blocks walks squares block,
-// block + blocks, ... of squares_k x squares_i per entry.
+// block + blocks, ... of squares_k x squares_i per entry. A thread issues all of its square's
+// loads before it stores any of them: a loop that stored each load before it issued the next
+// one waited out the memory's latency once per load, 16 times a square (a narrow operand's copy
+// of a few KB took 10-13 us, run 251).
 __device__ void Transpose(const OperandCopy& j, unsigned block, unsigned blocks,
                           uint16_t (*square)[kSquare + 2]) {
+  constexpr int kPerThread = kSquare * kSquare / kRepackThreads;
+  static_assert(kSquare * kSquare % kRepackThreads == 0 && kRepackThreads % kSquare == 0);
   const uint16_t* src = static_cast<const uint16_t*>(j.src);
   uint16_t* dst = static_cast<uint16_t*>(j.dst);
   const int64_t squares_i = (j.rows + kSquare - 1) / kSquare;
   const int64_t squares_k = (j.k + kSquare - 1) / kSquare;
   const int64_t total = Squares(j);
+  // Thread t covers column t % kSquare of rows t / kSquare + n * kRows of the square, n <
+  // kPerThread: along mn when it reads, along k when it writes.
+  constexpr int kRows = kRepackThreads / kSquare;
+  const int col = static_cast<int>(threadIdx.x) % kSquare;
+  const int row0 = static_cast<int>(threadIdx.x) / kSquare;
   for (int64_t sq = block; sq < total; sq += blocks) {
     const int64_t entry = sq / (squares_i * squares_k);
     const int64_t rest = sq - entry * squares_i * squares_k;
     const int64_t k0 = (rest / squares_i) * kSquare, i0 = (rest % squares_i) * kSquare;
     const uint16_t* in = src + entry * j.src_stride;
-    for (int e = threadIdx.x; e < kSquare * kSquare; e += blockDim.x) {
-      const int r = e / kSquare, c = e % kSquare;  // k-row r, element c along mn
-      if (k0 + r < j.k && i0 + c < j.rows)
-        square[r][c] = __ldg(in + (k0 + r) * j.src_ld + i0 + c);
+    uint16_t v[kPerThread];
+    const bool col_in = i0 + col < j.rows;  // element col along mn
+#pragma unroll
+    for (int n = 0; n < kPerThread; ++n) {
+      const int r = row0 + n * kRows;  // k-row r of the square
+      v[n] = col_in && k0 + r < j.k ? __ldg(in + (k0 + r) * j.src_ld + i0 + col) : uint16_t{0};
     }
+#pragma unroll
+    for (int n = 0; n < kPerThread; ++n) square[row0 + n * kRows][col] = v[n];
     __syncthreads();
     uint16_t* out = dst + entry * j.rows * j.dst_ld;
-    for (int e = threadIdx.x; e < kSquare * kSquare; e += blockDim.x) {
-      const int r = e / kSquare, c = e % kSquare;  // mn-row r of the copy, element c along k
-      if (i0 + r < j.rows && k0 + c < j.k) out[(i0 + r) * j.dst_ld + k0 + c] = square[c][r];
+    const bool k_in = k0 + col < j.k;  // element col along k
+#pragma unroll
+    for (int n = 0; n < kPerThread; ++n) {
+      const int r = row0 + n * kRows;  // mn-row r of the copy
+      if (k_in && i0 + r < j.rows) out[(i0 + r) * j.dst_ld + k0 + col] = square[col][r];
     }
     __syncthreads();
   }
@@ -95,7 +112,12 @@ __device__ void Transpose(const OperandCopy& j, unsigned block, unsigned blocks,
 
 // Both operands' copies in one launch (a launch costs the host 4-5 us: docs/performance.md):
 // blocks [0, a.blocks) copy a, the rest b. Every thread of a block takes the same branch.
+// Launched programmatically (LaunchOperandCopies), it may start before the kernel before it on the
+// stream ends, and it lets the GEMM after it start at once: that GEMM's blocks set up while the
+// copy runs, and wait for it to end before they read anything (grid_dependency.cuh).
 __global__ void __launch_bounds__(kRepackThreads) CopyKernel(CopyJob a, CopyJob b) {
+  LaunchDependents();
+  GridDependencyWait();  // the operand may be the previous kernel's output
   // One more column than the square (an odd count of 2-byte words per row) keeps the column
   // reads of the transpose's second phase on different banks.
   __shared__ uint16_t square[kSquare][kSquare + 2];
@@ -140,7 +162,7 @@ CopyJob JobOf(const OperandCopy& c, int sms) {
 
 }  // namespace
 
-cudaError_t LaunchOperandCopies(const OperandCopy* copies, int count, int sms,
+cudaError_t LaunchOperandCopies(const OperandCopy* copies, int count, int sms, bool programmatic,
                                 cudaStream_t stream) {
   if (count < 1) return cudaSuccess;
   const CopyJob a = JobOf(copies[0], sms);
@@ -148,8 +170,18 @@ cudaError_t LaunchOperandCopies(const OperandCopy* copies, int count, int sms,
   if (count > 1) b = JobOf(copies[1], sms);
   const unsigned blocks = a.blocks + b.blocks;
   if (blocks == 0) return cudaSuccess;
-  CopyKernel<<<blocks, kRepackThreads, 0, stream>>>(a, b);
-  return cudaGetLastError();
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(blocks);
+  config.blockDim = dim3(kRepackThreads);
+  config.stream = stream;
+  cudaLaunchAttribute attr[1];
+  if (programmatic) {
+    attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attr[0].val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = attr;
+    config.numAttrs = 1;
+  }
+  return cudaLaunchKernelEx(&config, CopyKernel, a, b);
 }
 
 }  // namespace streamk::kernels

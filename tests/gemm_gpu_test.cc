@@ -1255,74 +1255,90 @@ TEST(GemmGpu, CudaGraphReplayLeavesFlagsZero) {
 // before it wrote (m x k row-major with k = n), in a different mode each: with programmatic
 // launch (Options::programmatic_launch, the default) every kernel may start before the one before
 // it ends, and must still read only finished results. Then two GEMMs where the second writes the
-// A the first reads. D buffers start as NaN, so a read too early shows.
+// A the first reads. D buffers start as NaN, so a read too early shows. Twice: on rows k apart,
+// and on rows k + 8 apart (odd multiples of 16 bytes) with every other GEMM copying its operands
+// to aligned rows first (Options::repack), so that the copy kernel, launched programmatically
+// too, reads the D the GEMM before it wrote and the GEMM after it reads only the finished copy.
 TEST(GemmGpu, ChainedGemmsOnOneStreamSeeEachOthersResults) {
   STREAMK_SKIP_WITHOUT_GPU();
   const int64_t m = 1536, k = 2048;
   const int kSteps = 8;
   const float alpha = 3.0f / std::sqrt(static_cast<float>(k));  // keeps each D near unit scale
-  std::vector<DeviceBuffer> x;  // x[i]: A of step i, D of step i - 1
-  for (int i = 0; i <= kSteps; ++i) x.emplace_back(m * k * 2);
-  DeviceBuffer b(k * k * 2);
-  CUDA_ASSERT(testing::Fill(x[0].get(), DType::kF16, m * k, NextSeed()));
-  CUDA_ASSERT(testing::Fill(b.get(), DType::kF16, k * k, NextSeed()));
-  for (int i = 1; i <= kSteps; ++i)
-    CUDA_ASSERT(testing::Fill(x[i].get(), DType::kF16, m * k, 0, /*nan=*/true));
-  CUDA_ASSERT(cudaDeviceSynchronize());
-  auto args_of = [&](const void* a, void* d) {
-    GemmArgs g;
-    g.m = m, g.n = k, g.k = k;
-    g.a = a, g.lda = k;
-    g.b = b.get(), g.ldb = k;  // column-major k x k
-    g.d = d, g.ldd = k;
-    g.alpha = alpha;
-    return g;
-  };
-  std::vector<Options> modes = EveryModeAndReduction();
-  cudaStream_t stream;
-  CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  for (int i = 0; i < kSteps; ++i) {
-    const Options& o = modes[(i * 5) % modes.size()];
-    absl::Status s = gemm(args_of(x[i].get(), x[i + 1].get()), stream, o);
-    ASSERT_TRUE(s.ok()) << s;
-  }
-  ASSERT_TRUE(WaitWithTimeout(stream, 30)) << "the chain did not finish in 30 s";
-  CUDA_ASSERT(cudaGetLastError());
-  auto check = [&](const void* a, const void* d, const std::string& what) {
-    DeviceBuffer ref(m * k * 4), got(m * k * 4);
-    RefView av{a, DType::kF16, true, k, 0}, bv{b.get(), DType::kF16, false, k, 0};
-    RefView dv{d, DType::kF16, true, k, 0};
-    ASSERT_EQ(testing::ReferenceGemm(av, bv, dv, alpha, 0.0f, m, k, k, 1,
-                                     static_cast<float*>(ref.get())),
-              cudaSuccess);
-    ASSERT_EQ(testing::Gather(dv, m, k, 1, static_cast<float*>(got.get())), cudaSuccess);
-    std::vector<float> want(m * k), have(m * k);
-    CUDA_ASSERT(cudaMemcpy(want.data(), ref.get(), want.size() * 4, cudaMemcpyDeviceToHost));
-    CUDA_ASSERT(cudaMemcpy(have.data(), got.get(), have.size() * 4, cudaMemcpyDeviceToHost));
-    EXPECT_LT(OutputError(have, want, DType::kF16), Tolerance(DType::kF16)) << what;
-  };
-  for (int i = 0; i < kSteps; ++i)
-    check(x[i].get(), x[i + 1].get(),
-          absl::StrCat("step ", i, ", mode ", ModeName(modes[(i * 5) % modes.size()].mode)));
-
-  // Write after read: the second GEMM overwrites the first one's A.
-  for (int pair = 0; pair < 4; ++pair) {
-    DeviceBuffer a(m * k * 2), a_copy(m * k * 2), d(m * k * 2), other(m * k * 2);
-    CUDA_ASSERT(testing::Fill(a.get(), DType::kF16, m * k, NextSeed()));
-    CUDA_ASSERT(testing::Fill(other.get(), DType::kF16, m * k, NextSeed()));
-    CUDA_ASSERT(testing::Fill(d.get(), DType::kF16, m * k, 0, /*nan=*/true));
-    CUDA_ASSERT(cudaMemcpy(a_copy.get(), a.get(), a.bytes(), cudaMemcpyDeviceToDevice));
+  for (const bool copies : {false, true}) {
+    SCOPED_TRACE(copies ? "rows k + 8 apart, copied on every other step" : "rows k apart");
+    const int64_t ld = copies ? k + 8 : k;
+    std::vector<DeviceBuffer> x;  // x[i]: A of step i, D of step i - 1
+    for (int i = 0; i <= kSteps; ++i) x.emplace_back(m * ld * 2);
+    DeviceBuffer b(k * ld * 2);
+    CUDA_ASSERT(testing::Fill(x[0].get(), DType::kF16, m * ld, NextSeed()));
+    CUDA_ASSERT(testing::Fill(b.get(), DType::kF16, k * ld, NextSeed()));
+    for (int i = 1; i <= kSteps; ++i)
+      CUDA_ASSERT(testing::Fill(x[i].get(), DType::kF16, m * ld, 0, /*nan=*/true));
     CUDA_ASSERT(cudaDeviceSynchronize());
-    const Options& first = modes[(pair * 3) % modes.size()];
-    const Options& second = modes[(pair * 3 + 1) % modes.size()];
-    ASSERT_TRUE(gemm(args_of(a.get(), d.get()), stream, first).ok());
-    ASSERT_TRUE(gemm(args_of(other.get(), a.get()), stream, second).ok());
-    ASSERT_TRUE(WaitWithTimeout(stream, 30));
+    auto args_of = [&](const void* a, void* d) {
+      GemmArgs g;
+      g.m = m, g.n = k, g.k = k;
+      g.a = a, g.lda = ld;
+      g.b = b.get(), g.ldb = ld;  // column-major k x k
+      g.d = d, g.ldd = ld;
+      g.alpha = alpha;
+      return g;
+    };
+    std::vector<Options> modes = EveryModeAndReduction();
+    auto options_of = [&](int i) {
+      Options o = modes[(i * 5) % modes.size()];
+      if (copies) o.repack = i % 2 == 0 ? RepackOperands::kAll : RepackOperands::kNone;
+      return o;
+    };
+    if (copies) {  // the test's premise: the even steps copy, the odd ones do not
+      for (int i = 0; i < 2; ++i) {
+        absl::StatusOr<Plan> plan = PlanGemm(args_of(x[0].get(), x[1].get()), options_of(i));
+        ASSERT_TRUE(plan.ok()) << plan.status();
+        EXPECT_EQ(plan->repack_a && plan->repack_b, i == 0) << PlanSummary(*plan);
+      }
+    }
+    cudaStream_t stream;
+    CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    for (int i = 0; i < kSteps; ++i) {
+      absl::Status s = gemm(args_of(x[i].get(), x[i + 1].get()), stream, options_of(i));
+      ASSERT_TRUE(s.ok()) << s;
+    }
+    ASSERT_TRUE(WaitWithTimeout(stream, 30)) << "the chain did not finish in 30 s";
     CUDA_ASSERT(cudaGetLastError());
-    check(a_copy.get(), d.get(), absl::StrCat("read before overwrite, pair ", pair));
-    check(other.get(), a.get(), absl::StrCat("the overwrite, pair ", pair));
+    auto check = [&](const void* a, const void* d, const std::string& what) {
+      DeviceBuffer ref(m * k * 4), got(m * k * 4);
+      RefView av{a, DType::kF16, true, ld, 0}, bv{b.get(), DType::kF16, false, ld, 0};
+      RefView dv{d, DType::kF16, true, ld, 0};
+      ASSERT_EQ(testing::ReferenceGemm(av, bv, dv, alpha, 0.0f, m, k, k, 1,
+                                       static_cast<float*>(ref.get())),
+                cudaSuccess);
+      ASSERT_EQ(testing::Gather(dv, m, k, 1, static_cast<float*>(got.get())), cudaSuccess);
+      std::vector<float> want(m * k), have(m * k);
+      CUDA_ASSERT(cudaMemcpy(want.data(), ref.get(), want.size() * 4, cudaMemcpyDeviceToHost));
+      CUDA_ASSERT(cudaMemcpy(have.data(), got.get(), have.size() * 4, cudaMemcpyDeviceToHost));
+      EXPECT_LT(OutputError(have, want, DType::kF16), Tolerance(DType::kF16)) << what;
+    };
+    for (int i = 0; i < kSteps; ++i)
+      check(x[i].get(), x[i + 1].get(),
+            absl::StrCat("step ", i, ", mode ", ModeName(options_of(i).mode)));
+
+    // Write after read: the second GEMM overwrites the first one's A.
+    for (int pair = 0; pair < 4; ++pair) {
+      DeviceBuffer a(m * ld * 2), a_copy(m * ld * 2), d(m * ld * 2), other(m * ld * 2);
+      CUDA_ASSERT(testing::Fill(a.get(), DType::kF16, m * ld, NextSeed()));
+      CUDA_ASSERT(testing::Fill(other.get(), DType::kF16, m * ld, NextSeed()));
+      CUDA_ASSERT(testing::Fill(d.get(), DType::kF16, m * ld, 0, /*nan=*/true));
+      CUDA_ASSERT(cudaMemcpy(a_copy.get(), a.get(), a.bytes(), cudaMemcpyDeviceToDevice));
+      CUDA_ASSERT(cudaDeviceSynchronize());
+      ASSERT_TRUE(gemm(args_of(a.get(), d.get()), stream, options_of(pair * 3)).ok());
+      ASSERT_TRUE(gemm(args_of(other.get(), a.get()), stream, options_of(pair * 3 + 1)).ok());
+      ASSERT_TRUE(WaitWithTimeout(stream, 30));
+      CUDA_ASSERT(cudaGetLastError());
+      check(a_copy.get(), d.get(), absl::StrCat("read before overwrite, pair ", pair));
+      check(other.get(), a.get(), absl::StrCat("the overwrite, pair ", pair));
+    }
+    cudaStreamDestroy(stream);
   }
-  cudaStreamDestroy(stream);
 }
 
 TEST(GemmGpu, TwoStreamsAtOnce) {
