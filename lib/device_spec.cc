@@ -336,14 +336,11 @@ constexpr double kH200HbmBytesPerUs = 3.5e6;
 // 2026-11-23-h200-decode2/): one round of 72-96 tiles of 128 x 256 streamed 48 GB/s per SM, and
 // the second rounds of 12 and 60 tiles of 128 x 128 took 40-46 us for each SM's 2 MB, 43-50 GB/s.
 constexpr double kH200SmBytesPerUs = 4.6e4;
+// The same fixed cost holds for the copy that transposes an M- or N-major operand: decode rows
+// with 1-48 N-major tokens copied first ran a median 3.3 us (half within 2.6-3.9) slower than
+// the same plans on K-major tokens (run 252 of docs/results/2026-11-23-h200-pdlcopy/; 11.7 us in
+// run 249, before the copy launched programmatically and issued its loads before its stores).
 constexpr double kRepackUs = 3.5;
-// A narrow N-major operand's transposing copy (CostModel::transpose_repack_us), measured on an
-// H200 (run 249 of docs/results/2026-11-23-h200-mnmajor/): decode rows of 1-48 tokens with the
-// tokens copied to K-major rows before the GEMM ran 11.7 us slower (median of 108 plans; half
-// within 11.2-12.9) than the same plans on K-major tokens (layout tn), at every K of 4096-28672,
-// copies of at most 2.7 MB. (repack_us above was fitted on copies of 8.7-539 MB before the GEMM
-// was launched programmatically; what makes this one 3x dearer is not established.)
-constexpr double kTransposeRepackUs = 11.7;
 constexpr double kRepackShareOfHbm = 0.9;
 // The L2's rates for the operand loads (CostModel::l2_load_bytes_per_us,
 // misaligned_l2_load_bytes_per_us): the 128 x 256 tile's loads alone on 132 SMs, 4096 x 4096 x K
@@ -357,7 +354,6 @@ DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
     CostModel& c = spec.*k.cost;
     c.hbm_bytes_per_us = bytes_per_us;
     c.repack_us = kRepackUs;
-    c.transpose_repack_us = kTransposeRepackUs;
     c.repack_bytes_per_us = kRepackShareOfHbm * bytes_per_us;
     // Scaled with the memory's rate, as everything else of the H100's (unmeasured).
     c.l2_load_bytes_per_us = kH200L2LoadBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;

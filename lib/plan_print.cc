@@ -160,6 +160,15 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
         OperandsName(p.a_rows_misaligned, p.b_rows_misaligned));
   }
   const bool narrow_a = NarrowMn(p, 'a'), narrow_b = NarrowMn(p, 'b');
+  const bool wide_a = p.a_mn_rows_misaligned && !narrow_a;
+  const bool wide_b = p.b_mn_rows_misaligned && !narrow_b;
+  if (wide_a || wide_b) {
+    absl::StrAppendFormat(&s,
+                          "operands    %s-major rows of %s start at odd multiples of 16 bytes "
+                          "(slower loads)\n",
+                          wide_a && wide_b ? "M- and N" : wide_a ? "M" : "N",
+                          OperandsName(wide_a, wide_b));
+  }
   if (narrow_a || narrow_b) {
     const bool misaligned = (narrow_a && p.a_mn_rows_misaligned) ||
                             (narrow_b && p.b_mn_rows_misaligned);

@@ -1301,10 +1301,7 @@ double RepackMicros(const Problem& problem, bool a, bool b, const CostModel& cos
   const double row_bytes = 2.0 * (problem.k + AlignUp(problem.k, Plan::kRepackRowElements));
   const double rows = static_cast<double>(problem.batch) *
                       ((a ? problem.m : 0) + (b ? problem.n : 0));
-  const bool transposed = (a && problem.a_mn_major) || (b && problem.b_mn_major);
-  const double fixed =
-      transposed ? std::max(cost.repack_us, cost.transpose_repack_us) : cost.repack_us;
-  return fixed + rows * row_bytes / cost.repack_bytes_per_us;
+  return cost.repack_us + rows * row_bytes / cost.repack_bytes_per_us;
 }
 
 namespace {
@@ -1328,6 +1325,12 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // Narrow M- or N-major operands: their plan prices their loads (CostModel::narrow_mn_iter_us);
   // a copy makes them K-major.
   const bool na = NarrowMn(problem, 'a'), nb = NarrowMn(problem, 'b');
+  // Wide M- or N-major operands whose k-rows start at odd multiples of 16 bytes: the L2 serves
+  // their loads about as slowly as misaligned K-major rows (run 252: the same data-parallel plans
+  // 1.0-1.4x slower than on aligned rows, in step with LoadFloorMicros at the misaligned rate), and
+  // a copy makes them aligned K-major rows. ma, mb: the rows the L2 serves at the misaligned rate.
+  const bool wa = problem.a_mn_rows_misaligned && !na, wb = problem.b_mn_rows_misaligned && !nb;
+  const bool ma = a || wa, mb = b || wb;
   // Unset, repacking is auto mode's to decide: a forced decomposition runs on the rows as they
   // are unless repacking is forced too.
   const bool forced = CopiesForced(o);
@@ -1336,7 +1339,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // whose B the L2 serves once per pair of SMs.
   const bool may_cluster = !forced && o.mode == Mode::kAuto && o.tile == kNoTile &&
                            device.cluster_tile != kNoTile && (a || b);
-  if (!plan.ok() || (!a && !b && !na && !nb)) return plan;
+  if (!plan.ok() || (!ma && !mb && !na && !nb)) return plan;
   // Every option is estimated the same way: its plan for the rows it leaves misaligned
   // (predicted as if aligned) combined with the time the L2 needs for its operand loads at the
   // misaligned rate for those rows (LoadFloorMicros) by LoadBoundMicros, a little over the longer
@@ -1347,8 +1350,9 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   Problem aligned = problem;
   aligned.a_rows_misaligned = aligned.b_rows_misaligned = false;
   double floor = 0;
-  const double as_is = a || b ? MisalignedEstimate(*plan, a, b, KernelCost(device, *plan), &floor)
-                              : PredictMicros(*plan, KernelCost(device, *plan));
+  const double as_is = ma || mb
+                           ? MisalignedEstimate(*plan, ma, mb, KernelCost(device, *plan), &floor)
+                           : PredictMicros(*plan, KernelCost(device, *plan));
   double best_us = as_is;
   // Every option weighed, for the explanation; the one returned is marked at the end.
   std::vector<RowsOption> options;
@@ -1372,11 +1376,11 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     if (why != nullptr) {
       why->predicted_us = as_is;
       hand_over_options();
-      if (a || b) {
+      if (ma || mb) {
         absl::StrAppendFormat(&why->reason,
                               "; %s rows as they are estimated %.1f us (the L2 serves their "
                               "loads in %.1f us)%s",
-                              OperandsName(a, b), as_is, floor, verdict);
+                              OperandsName(ma, mb), as_is, floor, verdict);
       } else {
         absl::StrAppendFormat(&why->reason, "; %s as %s estimated %.1f us%s",
                               NarrowName(na, nb), na && nb ? "they are" : "it is", as_is,
@@ -1407,11 +1411,9 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     const CostModel& cost = KernelCost(device, *r);
     const double copies_us = RepackMicros(problem, ca, cb, device.cost);
     double rest_floor = 0;  // the L2's time for the rows left misaligned (0: none)
-    const double kernel_us =
-        rest.a_rows_misaligned || rest.b_rows_misaligned
-            ? MisalignedEstimate(*r, rest.a_rows_misaligned, rest.b_rows_misaligned, cost,
-                                 &rest_floor)
-            : PredictMicros(*r, cost);
+    const bool ra = ma && !ca, rb = mb && !cb;
+    const double kernel_us = ra || rb ? MisalignedEstimate(*r, ra, rb, cost, &rest_floor)
+                                      : PredictMicros(*r, cost);
     note_option(absl::StrCat(OperandsName(ca, cb), " repacked"), *r, kernel_us + copies_us,
                 rest_floor, copies_us);
     if (!forced && kernel_us + copies_us >= best_us * (1 - kMinRepackGain)) return;
@@ -1424,7 +1426,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     repack_why = std::move(w);
   };
   // The operands a copy would help: misaligned rows, narrow M- or N-major ones.
-  const bool sa = a || na, sb = b || nb;
+  const bool sa = ma || na, sb = mb || nb;
   if (forced) {
     const RepackOperands asked = *o.repack;
     const bool ca = sa && asked != RepackOperands::kB, cb = sb && asked != RepackOperands::kA;
@@ -1443,7 +1445,8 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
         PlanKernel(aligned, device, oc, why != nullptr ? &cluster_why : nullptr);
     if (c.ok()) {
       c->a_rows_misaligned = a, c->b_rows_misaligned = b;
-      const double cluster_us = MisalignedEstimate(*c, a, b, device.cluster_cost, &cluster_floor);
+      const double cluster_us =
+          MisalignedEstimate(*c, ma, mb, device.cluster_cost, &cluster_floor);
       note_option(absl::StrCat(c->cluster_m, "-SM clusters"), *c, cluster_us, cluster_floor, 0);
       if (cluster_us < best_us * (1 - kMinRepackGain)) {
         best_us = cluster_us;
@@ -1484,7 +1487,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
           "against %.1f as %s",
           why->reason, OperandsName(repacked->repack_a, repacked->repack_b), copy_us, best_us,
           as_is,
-          a || b ? absl::StrFormat("the rows are (the L2 serves those loads in %.1f us)", floor)
+          ma || mb ? absl::StrFormat("the rows are (the L2 serves those loads in %.1f us)", floor)
                  : absl::StrCat(NarrowName(na, nb), na && nb ? " are" : " is"));
     }
     return *repacked;

@@ -753,9 +753,9 @@ TEST(GemmGpu, PartialTilesIgnoreStaleStageRows) {
   }
 }
 
-// Operands whose K-major rows start at odd multiples of 16 bytes, copied to aligned rows before
-// the kernel (Options::repack): every layout (only K-major operands are copied, and narrow M- or
-// N-major ones; with both K-major, also each alone) and mode, k with a tail of fewer than 8
+// Operands whose rows (K-major or M-/N-major) start at odd multiples of 16 bytes, copied to
+// aligned K-major rows before the kernel (Options::repack): every layout (with both K-major, also
+// each alone) and mode, k with a tail of fewer than 8
 // elements, batches with their own and with one shared A; the plan copies
 // what it says, into a caller-owned workspace of GetWorkspaceSize() bytes, which a Stream-K plan
 // then reuses with its flags still zero.
@@ -784,15 +784,10 @@ TEST(GemmGpu, RepackedOperandsMatchTheReference) {
               Buffers buf(c);
               absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
               ASSERT_TRUE(plan.ok()) << plan.status();
-              // The kernel's A is the user's A here (D row-major): K-major when row-major,
-              // and when column-major copied too where its m is narrow (NarrowMnExtent: the
-              // 2 x 3000 x 4100 shape).
-              const bool narrow_a = a == Layout::kColMajor && NarrowMnExtent(shape.m);
-              EXPECT_EQ(plan->repack_a,
-                        (a == Layout::kRowMajor || narrow_a) && r != RepackOperands::kB)
-                  << Describe(c, o);
-              EXPECT_EQ(plan->repack_b, b == Layout::kColMajor && r != RepackOperands::kA)
-                  << Describe(c, o);
+              // The kernel's A is the user's A here (D row-major). Every operand's rows, K-major
+              // or M-/N-major, start at odd multiples of 16 bytes: each is copied where asked.
+              EXPECT_EQ(plan->repack_a, r != RepackOperands::kB) << Describe(c, o);
+              EXPECT_EQ(plan->repack_b, r != RepackOperands::kA) << Describe(c, o);
               ExpectCorrect(c, o, NextSeed());
             }
           }

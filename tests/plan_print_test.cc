@@ -168,6 +168,26 @@ TEST(PlanPrint, NarrowMnMajorOperandsAndTheirCopyAreShown) {
             std::string::npos);
 }
 
+// A wide M-major A whose k-rows start at odd multiples of 16 bytes: named, and weighed as
+// misaligned rows are.
+TEST(PlanPrint, WideMisalignedMnRowsAreShown) {
+  Problem pr;
+  pr.m = 4104, pr.n = 4096, pr.k = 4096;
+  pr.a_mn_major = pr.a_mn_rows_misaligned = true;
+  pr.a_rows_on_lines = false;
+  PlanExplanation why;
+  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
+  ASSERT_TRUE(p.ok());
+  ASSERT_FALSE(p->repack_a);  // 128 x 256 tiles: not worth the copy
+  const std::string text = FormatPlan(*p, &why, "H200");
+  EXPECT_NE(text.find("operands    M-major rows of A start at odd multiples of 16 bytes"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("the ways weighed for misaligned rows"), std::string::npos) << text;
+  EXPECT_NE(text.find("A repacked"), std::string::npos) << text;
+  EXPECT_EQ(text.find("narrow"), std::string::npos) << text;
+}
+
 // Misaligned rows: the report lists the ways weighed (rows as they are, copies, clusters), the
 // chosen one marked, each with its estimate, the L2's time for its loads and its copies; the
 // JSON has them as "rows_options". Aligned rows print none and an empty list.

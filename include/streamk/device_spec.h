@@ -79,9 +79,6 @@ struct CostModel {
   // rate, repacking is never predicted to pay).
   double repack_us = 0;
   double repack_bytes_per_us = 0;
-  // The fixed cost of a copy that transposes a narrow M- or N-major operand (Problem::a_mn_major,
-  // NarrowMnExtent) instead, where larger (0: repack_us).
-  double transpose_repack_us = 0;
   // The rate at which the L2 serves the kernel's operand loads with every SM loading, bytes per
   // microsecond: rows that start 128-byte aligned, and rows that start at odd multiples of 16
   // bytes (each such row takes the L2 two or more requests, none of which it merges across SMs).

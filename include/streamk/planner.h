@@ -209,9 +209,8 @@ double LoadFloorMicros(const Plan& plan, bool a_misaligned, bool b_misaligned,
 double LoadBoundMicros(double compute_us, double load_us);
 
 // Predicted microseconds of copying A (a), B (b) or both to aligned rows before the kernel:
-// CostModel::repack_us (transpose_repack_us where it transposes an M- or N-major operand, if
-// larger) plus the bytes read and written at repack_bytes_per_us (infinite where that is 0; 0 for
-// neither).
+// CostModel::repack_us plus the bytes read and written at repack_bytes_per_us (infinite where
+// that is 0; 0 for neither), whether the copy transposes an M- or N-major operand or not.
 double RepackMicros(const Problem& problem, bool a, bool b, const CostModel& cost);
 
 }  // namespace streamk
