@@ -93,8 +93,9 @@ struct Options {
   // the first four (the third and fourth for data-parallel plans only, docs/planner.md) and
   // clusters for misaligned rows.
   TileShape tile = kNoTile;
-  // K-major A or B rows that start at odd multiples of 16 bytes (lda, ldb, a batch stride or the
-  // pointer not a multiple of 32 bytes), or an A or B stored along M or N with fewer than 64
+  // A or B rows (K-major, or k-rows of an operand stored along M or N) that start at odd
+  // multiples of 16 bytes (lda, ldb, a batch stride or the pointer not a multiple of 32 bytes),
+  // or an A or B stored along M or N with fewer than 64
   // elements there (a column-major A of 1-63 rows, a row-major B of 1-63 columns: a decode
   // step's tokens stored token-contiguous, which the kernel loads as many short rows): copy the
   // operand to 128-byte-aligned K-major rows in the workspace before the kernel. Unset: in auto
