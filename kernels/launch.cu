@@ -335,7 +335,8 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
     return cudaErrorInvalidValue;
   GemmKernelArgs a = args;
   char* ws = static_cast<char*>(workspace);
-  // The copies launch as the GEMM does: programmatically wherever it does (see below).
+  // Only the sm_90a kernels wait for the previous grid (GridDependencyWait), so only they may be
+  // launched before it ends; the copies in front of them launch the same way.
   const bool programmatic = flags.programmatic && arch != Arch::kSm80;
   if (cudaError_t err = RepackOperands(plan, ws, programmatic, stream, &a); err != cudaSuccess)
     return err;
@@ -375,8 +376,6 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
     attr[config.numAttrs].val.cooperative = 1;
     ++config.numAttrs;
   }
-  // Only the sm_90a kernels wait for the previous grid (GridDependencyWait), so only they may be
-  // launched before it ends.
   if (programmatic) {
     attr[config.numAttrs].id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attr[config.numAttrs].val.programmaticStreamSerializationAllowed = 1;

@@ -159,15 +159,15 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
         &s, "operands    K-major rows of %s start at odd multiples of 16 bytes (slower loads)\n",
         OperandsName(p.a_rows_misaligned, p.b_rows_misaligned));
   }
+  // "M", "N" or "M- and N", for "...-major".
+  auto majors = [](bool a, bool b) { return a && b ? "M- and N" : a ? "M" : "N"; };
   const bool narrow_a = NarrowMn(p, 'a'), narrow_b = NarrowMn(p, 'b');
-  const bool wide_a = p.a_mn_rows_misaligned && !narrow_a;
-  const bool wide_b = p.b_mn_rows_misaligned && !narrow_b;
+  const bool wide_a = WideMnMisaligned(p, 'a'), wide_b = WideMnMisaligned(p, 'b');
   if (wide_a || wide_b) {
     absl::StrAppendFormat(&s,
                           "operands    %s-major rows of %s start at odd multiples of 16 bytes "
                           "(slower loads)\n",
-                          wide_a && wide_b ? "M- and N" : wide_a ? "M" : "N",
-                          OperandsName(wide_a, wide_b));
+                          majors(wide_a, wide_b), OperandsName(wide_a, wide_b));
   }
   if (narrow_a || narrow_b) {
     const bool misaligned = (narrow_a && p.a_mn_rows_misaligned) ||
@@ -175,8 +175,7 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
     absl::StrAppendFormat(&s,
                           "operands    %s %s-major with fewer than %d elements along %s (each "
                           "k-iteration loads %d short rows%s)\n",
-                          OperandsName(narrow_a, narrow_b),
-                          narrow_a && narrow_b ? "M- and N" : narrow_a ? "M" : "N",
+                          OperandsName(narrow_a, narrow_b), majors(narrow_a, narrow_b),
                           kLineRowBytes / 2,
                           narrow_a && narrow_b ? "m and n" : narrow_a ? "m" : "n", p.tile_k,
                           misaligned ? " that start at odd multiples of 16 bytes" : "");

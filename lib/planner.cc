@@ -1329,7 +1329,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // their loads about as slowly as misaligned K-major rows (run 252: the same data-parallel plans
   // 1.0-1.4x slower than on aligned rows, in step with LoadFloorMicros at the misaligned rate), and
   // a copy makes them aligned K-major rows. ma, mb: the rows the L2 serves at the misaligned rate.
-  const bool wa = problem.a_mn_rows_misaligned && !na, wb = problem.b_mn_rows_misaligned && !nb;
+  const bool wa = WideMnMisaligned(problem, 'a'), wb = WideMnMisaligned(problem, 'b');
   const bool ma = a || wa, mb = b || wb;
   // Unset, repacking is auto mode's to decide: a forced decomposition runs on the rows as they
   // are unless repacking is forced too.

@@ -84,6 +84,15 @@ bool NarrowMn(const ProblemOrPlan& p, char operand) {
                         : p.b_mn_major && NarrowMnExtent(p.n);
 }
 
+// Whether a Problem's or a Plan's A ('a') or B ('b') is an M- or N-major operand that is not
+// narrow and whose k-rows start at odd multiples of 16 bytes (*_mn_rows_misaligned): the L2
+// serves its loads as slowly as misaligned K-major rows.
+template <typename ProblemOrPlan>
+bool WideMnMisaligned(const ProblemOrPlan& p, char operand) {
+  return (operand == 'a' ? p.a_mn_rows_misaligned : p.b_mn_rows_misaligned) &&
+         !NarrowMn(p, operand);
+}
+
 inline constexpr int kPartialWaveTiles = -1;  // PlanOptions::sk_tiles
 
 // PlanOptions::sk_tiles from its command-line spelling: a positive count, or "tail" for
