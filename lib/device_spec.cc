@@ -302,6 +302,13 @@ DeviceSpec WithClusters(DeviceSpec spec) {
 // unit's, so the H100's too (unmeasured there).
 constexpr double kNarrowMnIterUs = 0.045;
 constexpr double kNarrowMnMisalignedIterUs = 0.22;
+// Of the 64 x 128 tile, what the same loads add to the memory's floor
+// (CostModel::narrow_mn_floor_iter_us): 8192 x 12-48 x 28672 (128 tiles on 128 SMs, 448
+// iterations, at the floor) ran 7.8-20.3 us slower than with K-major tokens, 0.017-0.045 us per
+// iteration, 0.034 on average with all 132 SMs loading (run 249; 117 us with K-major tokens, run
+// 252). The 128 x 128 tile's iterations stream twice the bytes and hide them: 28672 x 12-48 x
+// 8192 on 132 SMs ran as fast as with K-major tokens.
+constexpr double kNarrowMnSmallFloorIterUs = 0.035;
 
 // Every TMA configuration beside a Hopper preset's main one (its tile and constants set): the
 // 128 x 128, 128 x 192, 192 x 192 and 64 x 128 tiles, their epilogues scaled by epilogue_scale,
@@ -314,6 +321,7 @@ DeviceSpec WithTmaConfigurations(DeviceSpec spec, double epilogue_scale) {
     c.narrow_mn_iter_us = kNarrowMnIterUs;
     c.narrow_mn_misaligned_iter_us = kNarrowMnMisalignedIterUs;
   }
+  spec.small_cost.narrow_mn_floor_iter_us = kNarrowMnSmallFloorIterUs;
   return spec;
 }
 

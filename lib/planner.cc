@@ -642,6 +642,14 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   double floor = 0;
   if (cost.hbm_bytes_per_us > 0) {
     floor = GemmBytes(p) / cost.hbm_bytes_per_us + e;
+    // Narrow M- or N-major loads the floor does not hide (CostModel::narrow_mn_floor_iter_us):
+    // each block's share of the iterations, paid as the SMs the grid keeps busy share it.
+    if (cost.narrow_mn_floor_iter_us > 0 && (NarrowMn(p, 'a') || NarrowMn(p, 'b')) &&
+        p.grid_blocks > 0) {
+      const int busy = std::min(p.grid_blocks, p.avail_sms);
+      const double iters = std::ceil(static_cast<double>(p.tiles) * p.iters_per_tile / busy);
+      floor += iters * cost.narrow_mn_floor_iter_us * p.tile_k / 64.0 * busy / p.avail_sms;
+    }
     // Data-parallel rounds, each at least one tile's bytes at one SM's rate
     // (CostModel::sm_bytes_per_us): a last round of few tiles streams on few SMs.
     if (cost.sm_bytes_per_us > 0 && p.sk_blocks == 0 && p.reduction_blocks == 0 &&

@@ -301,7 +301,8 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
   EXPECT_EQ(kept->tile_m, 128) << FormatPlan(*kept, &why);
   EXPECT_NE(why.reason.find(" on 64x128x64: "), std::string::npos) << why.reason;
   int listed = 0;
-  for (const Candidate& c : why.candidates) listed += c.name.find("[64x128x64]") != std::string::npos;
+  for (const Candidate& c : why.candidates)
+    listed += c.name.find("[64x128x64]") != std::string::npos;
   EXPECT_GE(listed, 1) << FormatPlan(*kept, &why);
   // A Stream-K pick of the other tiles must beat data-parallel's pick by kMinPredictedGain, and
   // that may be this tile's (run 169, fp16): 64 x 8192 x 28672 ran 123.4 us split two ways on
@@ -632,7 +633,8 @@ TEST(PlannerNamedCases, SingleLongTileSpreadsOverManyBlocks) {
   // 128 x 128 x 131072: one tile of 2048 64-deep iterations; data-parallel would use one SM of
   // 132. (Pinned on the other tiles: the 64 x 128 one is left out.)
   PlanExplanation why;
-  absl::StatusOr<Plan> p = MakePlan(Shape(128, 128, 131072), WithoutSmallTile(H200Spec()), {}, &why);
+  absl::StatusOr<Plan> p =
+      MakePlan(Shape(128, 128, 131072), WithoutSmallTile(H200Spec()), {}, &why);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->tiles, 1);
   EXPECT_EQ(p->iters_per_tile, 2048);
@@ -1072,9 +1074,9 @@ TEST(PlannerNarrowMn, AutoCopiesNarrowTokensWhereTheCopyPays) {
   // auto's data-parallel plan as the tokens are (run 249 of docs/results/2026-11-23-h200-mnmajor/)
   // / the same plan with them copied to K-major rows first (run 252 of
   // docs/results/2026-11-23-h200-pdlcopy/). The copy costs about 3.3 us; where the tokens' rows
-  // start at odd multiples of 16 bytes the loads cost far more than that. (Missed: 8192 x 16 x
-  // 28672 and two more 32-byte rows run 132 us as they are against 120 copied; the model hides
-  // their narrow loads under the memory floor.)
+  // start at odd multiples of 16 bytes the loads cost far more than that. On 64 x 128 tiles at
+  // the memory's floor, rows on 32-byte boundaries too (run 254 of
+  // docs/results/2026-11-23-h200-narrowfloor/; the next test).
   const DeviceSpec dev = H200Spec();
   struct Case {
     int64_t weights, tokens, k;
@@ -1083,7 +1085,8 @@ TEST(PlannerNarrowMn, AutoCopiesNarrowTokensWhereTheCopyPays) {
   } cases[] = {{8192, 1, 28672, 203.3, 122.0, true},   {8192, 8, 28672, 203.2, 119.7, true},
                {8192, 24, 28672, 189.6, 121.0, true},  {28672, 1, 8192, 173.6, 124.6, true},
                {28672, 24, 8192, 154.4, 123.7, true},  {12288, 1, 4096, 47.9, 34.2, true},
-               {12288, 24, 4096, 40.6, 34.3, true},
+               {12288, 24, 4096, 40.6, 34.3, true},   {8192, 32, 28672, 125.7, 121.1, true},
+               {8192, 48, 28672, 138.4, 123.2, true},
                // Not worth the copy (or not by the 3% auto asks):
                {28672, 32, 8192, 124.2, 124.2, false}, {12288, 16, 4096, 32.3, 33.4, false},
                {12288, 48, 4096, 32.4, 34.3, false}};
@@ -1130,6 +1133,56 @@ TEST(PlannerNarrowMn, AutoCopiesNarrowTokensWhereTheCopyPays) {
   ASSERT_EQ(why.rows_options.size(), 2u);
   EXPECT_TRUE(why.rows_options[0].narrow_loads);
   EXPECT_EQ(why.rows_options[1].name, "A repacked");
+}
+
+TEST(PlannerNarrowMn, ShortTilesPayNarrowLoadsAboveTheMemoryFloor) {
+  // 70b.down's rows whose tokens sit on 32-byte boundaries (8192 x 12-48 x 28672, the tokens
+  // N-major), measured on an H200 (run 254 of docs/results/2026-11-23-h200-narrowfloor/, us):
+  // data-parallel on 64 x 128 tiles (128 tiles on 128 SMs, 448 iterations, at the memory's floor)
+  // as the tokens are / with them copied first / split-K on 128 x 128 as they are. The short
+  // tile's narrow loads are not hidden by the floor; the 128 x 128 tile's are.
+  const DeviceSpec dev = H200Spec();
+  EXPECT_DOUBLE_EQ(dev.small_cost.narrow_mn_floor_iter_us, 0.035);
+  EXPECT_EQ(dev.alt_cost.narrow_mn_floor_iter_us, 0);
+  EXPECT_EQ(dev.cost.narrow_mn_floor_iter_us, 0);
+  struct Case {
+    int64_t tokens;
+    double dp_as_is_us, dp_copied_us, splitk_as_is_us;
+  } cases[] = {{12, 131.6, 119.9, 120.5}, {16, 131.4, 120.0, 120.2},
+               {32, 125.7, 121.1, 118.9}, {48, 138.4, 123.2, 121.1}};
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel, dp.tile = dev.small_tile;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(absl::StrCat("8192 x ", c.tokens, " x 28672"));
+    const Problem q = NarrowTokens(8192, c.tokens, 28672, false);
+    // The 64 x 128 plan as the tokens are: the floor plus what 128 of 132 SMs pay per iteration.
+    const Plan as_is = MustPlan(q, dev, dp);
+    ASSERT_EQ(as_is.tiles, 128);
+    ASSERT_EQ(as_is.iters_per_tile, 448);
+    Plan k_major = as_is;
+    k_major.b_mn_major = false;
+    EXPECT_NEAR(PredictMicros(as_is, dev.small_cost) - PredictMicros(k_major, dev.small_cost),
+                448 * 0.035 * 128 / 132, 1e-9);
+    // Auto no longer runs it: it copies the tokens or runs 128 x 128 tiles, 1.04-1.13x faster.
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_TRUE(p->repack_b || p->tile_m == dev.alt_tile.m) << FormatPlan(*p, &why);
+    const double picked = p->repack_b ? c.dp_copied_us : c.splitk_as_is_us;
+    EXPECT_LT(picked * 1.03, c.dp_as_is_us) << FormatPlan(*p, &why);
+    // Without the term the floor hides the narrow loads, and auto runs them as they are on the
+    // short tile (session 46's pick).
+    DeviceSpec hidden = dev;
+    hidden.small_cost.narrow_mn_floor_iter_us = 0;
+    const Plan old = MustPlan(q, hidden);
+    EXPECT_FALSE(old.repack_b);
+    EXPECT_EQ(old.tile_m, dev.small_tile.m) << old;
+  }
+  // K-major tokens and 64 of them are not narrow: no term.
+  Plan wide = MustPlan(NarrowTokens(8192, 64, 28672, false), dev, dp);
+  Plan k_major = wide;
+  k_major.b_mn_major = false;
+  EXPECT_DOUBLE_EQ(PredictMicros(wide, dev.small_cost), PredictMicros(k_major, dev.small_cost));
 }
 
 TEST(PlannerNarrowMn, CopiesAreForcedOrForbiddenLikeMisalignedRows) {

@@ -94,6 +94,11 @@ struct CostModel {
   // s SMs pays a / s of it (RoundIter). 0: not modelled.
   double narrow_mn_iter_us = 0;
   double narrow_mn_misaligned_iter_us = 0;
+  // What the same loads add, per 64-deep iteration of a block when every SM loads, to the memory's
+  // floor (hbm_bytes_per_us) of a plan that runs at it: where each iteration streams few of its
+  // own bytes (a short tile along M), the narrow rows' requests stall it beyond what the memory
+  // takes. A round on a of the s SMs pays a / s of it. 0: the floor hides them.
+  double narrow_mn_floor_iter_us = 0;
   // The configuration's ping-pong variant (kernels::PingPongOf: data-parallel plans of two or
   // more tiles a block of 8-24 k-iterations, K-major rows on 128-byte lines, D stored by TMA),
   // where it has one: each tile's epilogue runs under the other warp group's mainloop, so every
