@@ -344,10 +344,11 @@ constexpr double kH200HbmBytesPerUs = 3.5e6;
 // 2026-11-23-h200-decode2/): one round of 72-96 tiles of 128 x 256 streamed 48 GB/s per SM, and
 // the second rounds of 12 and 60 tiles of 128 x 128 took 40-46 us for each SM's 2 MB, 43-50 GB/s.
 constexpr double kH200SmBytesPerUs = 4.6e4;
-// The same fixed cost holds for the copy that transposes an M- or N-major operand: decode rows
-// with 1-48 N-major tokens copied first ran a median 3.3 us (half within 2.6-3.9) slower than
-// the same plans on K-major tokens (run 252 of docs/results/2026-11-23-h200-pdlcopy/; 11.7 us in
-// run 249, before the copy launched programmatically and issued its loads before its stores).
+// repack_us's fixed cost holds for the copy that transposes an M- or N-major operand too:
+// decode rows with 1-48 N-major tokens copied first ran a median 3.3 us (half within 2.6-3.9)
+// slower than the same plans on K-major tokens (run 252 of docs/results/2026-11-23-h200-pdlcopy/;
+// 11.7 us in run 249, before the copy launched programmatically and issued its loads before its
+// stores).
 constexpr double kRepackUs = 3.5;
 constexpr double kRepackShareOfHbm = 0.9;
 // The L2's rates for the operand loads (CostModel::l2_load_bytes_per_us,

@@ -1179,7 +1179,7 @@ TEST(PlannerNarrowMn, ShortTilesPayNarrowLoadsAboveTheMemoryFloor) {
     EXPECT_EQ(old.tile_m, dev.small_tile.m) << old;
   }
   // K-major tokens and 64 of them are not narrow: no term.
-  Plan wide = MustPlan(NarrowTokens(8192, 64, 28672, false), dev, dp);
+  const Plan wide = MustPlan(NarrowTokens(8192, 64, 28672, false), dev, dp);
   Plan k_major = wide;
   k_major.b_mn_major = false;
   EXPECT_DOUBLE_EQ(PredictMicros(wide, dev.small_cost), PredictMicros(k_major, dev.small_cost));
