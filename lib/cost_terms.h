@@ -54,6 +54,16 @@ inline double NarrowMnIterMicros(const Plan& p, const CostModel& c) {
          one(NarrowMn(p, 'b'), p.b_mn_rows_misaligned);
 }
 
+// The share of a full-width iteration's tensor work that a plan's iterations issue: where every
+// tile holds at most 64 of D's columns (one tile along n), the 128-wide configurations issue
+// wgmmas only as wide as those (kernels::NarrowWidthOf). Priced only where the configuration's
+// model bounds an iteration by its loads (CostModel::sm_bytes_per_us); 1 elsewhere.
+inline double NarrowWidthTensorShare(const Plan& p, const CostModel& c) {
+  if (c.sm_bytes_per_us <= 0 || p.tiles_n != 1) return 1.0;
+  const int width = kernels::NarrowWidthOf(p.n, p.tile_n, p.b_mn_major);
+  return width < p.tile_n ? static_cast<double>(width) / p.tile_n : 1.0;
+}
+
 // The share of CostModel::pingpong_stream_gain a plan's ping-pong iterations take: 0 up to
 // pingpong_stream_bytes of D (2 bytes an element), rising to 1 at twice that.
 inline double PingPongStreamShare(const Plan& p, const CostModel& c) {
@@ -85,10 +95,15 @@ inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
   // iteration, whatever the tile, grows with the SMs loading them: all of it when every SM does
   // (busy and shared rounds), none on one SM alone (RoundIter interpolates).
   const double narrow = NarrowMnIterMicros(p, c) * p.tile_k / 64.0;
+  // Tiles with few of D's columns issue narrower wgmmas (NarrowWidthTensorShare), and their
+  // iterations then take at least what one SM streams their rows of A in (sm_bytes_per_us).
+  const double share = NarrowWidthTensorShare(p, c);
+  const double stream = share < 1 ? 2.0 * block_m * p.tile_k / c.sm_bytes_per_us : 0.0;
+  auto narrowed = [share, stream](double us) { return std::max(us * share, stream); };
   CostTerms t;
-  t.iter_alone = c.iter_us * iter;
-  t.iter_shared = (c.iter_shared_us > 0 ? c.iter_shared_us : c.iter_us) * iter + narrow;
-  t.iter_busy = c.iter_busy_us > 0 ? c.iter_busy_us * iter_busy + narrow
+  t.iter_alone = narrowed(c.iter_us * iter);
+  t.iter_shared = narrowed((c.iter_shared_us > 0 ? c.iter_shared_us : c.iter_us) * iter) + narrow;
+  t.iter_busy = c.iter_busy_us > 0 ? narrowed(c.iter_busy_us * iter_busy) + narrow
                 : narrow > 0       ? t.iter_alone + narrow
                                    : 0;
   t.unit = c.unit_us;

@@ -325,21 +325,24 @@ DeviceSpec WithTmaConfigurations(DeviceSpec spec, double epilogue_scale) {
   return spec;
 }
 
-// The memory floor of both TMA configurations (CostModel::hbm_bytes_per_us). Fitted on an H200
-// (docs/results/2026-11-21-h200-decode/, run 71): once decode tiles load only their rows,
-// 70b.up.m16 streams its 470 MB of weights in 125 us (3.76 TB/s with its fixed costs), and
-// 70b.qkv.m16-m128 (80 tiles, 168 MB) ran data-parallel on 80 SMs in 52-54 us, faster than
-// every tile Stream-K over 132 SMs (54-55 us), which the model without a floor predicted 10%
-// faster (50.5 against 55.8 us) and auto picked, 0.94-0.99 of dp. Replayed (streamk-fit) on
-// run 71, 3.0-3.6 TB/s move those three shapes to data-parallel and no other pick; 3.8 leaves
-// them, 2.8 also moves llm's down projections to unmeasured plans. 3.5 TB/s; the H100 scaled
-// by its HBM bandwidth (3.35 against 4.8 TB/s).
+// The memory floor of every TMA configuration (CostModel::hbm_bytes_per_us). First fitted at
+// 3.5 TB/s on an H200 (run 71 of docs/results/2026-11-21-h200-decode/): there 3.8 moved
+// 70b.qkv's rows, data-parallel on 80 SMs, to Stream-K, which ran 4-5% slower; the model then
+// priced neither one SM's rate nor the narrow wgmmas, and hid Stream-K's exchange under the
+// floor. Refitted in session 48 on decode rows with cold caches (runs 255-256 of
+// docs/results/2026-11-23-h200-cold/): one round of 96-128 tiles of 128 x 192 streamed 201-705 MB
+// at 4.05-4.29 TB/s after its fixed costs, and 70b.up's two rounds of 224 tiles 4.1. With
+// sm_bytes_per_us, the narrow width (cost_terms.h) and the exchange above the floor
+// (PredictMicros), 4.1 moves 73 of run 256's 324 rows (1-64 tokens, 4096-28672 weights,
+// 4096-14336 deep, either operand, layouts tn and nn), which ran 0.90x (tokens as A, tn) and
+// 0.92x (nn) the time in run 257, and none of run 223's paper, waveq and llm picks. The H100
+// scaled by its HBM bandwidth (3.35 against 4.8 TB/s).
 // Repacking operands (CostModel::repack_us, repack_bytes_per_us), measured on an H200 (run 79 of
 // docs/results/2026-11-22-h200-kmis/): data-parallel with both operands of an n x n x (n + 8)
 // GEMM repacked, against n x n x n, took 6.8, 14.5, 43.8 and about 170 us more for n = 1024,
-// 2048, 4096 and 8192, i.e. 8.7, 34, 136 and 539 MB read and written: 3.5 us plus 0.9 of the
-// memory's rate (a copy's reads and writes share the bus).
-constexpr double kH200HbmBytesPerUs = 3.5e6;
+// 2048, 4096 and 8192, i.e. 8.7, 34, 136 and 539 MB read and written: 3.5 us plus 3.15 TB/s (a
+// copy's reads and writes share the bus).
+constexpr double kH200HbmBytesPerUs = 4.1e6;
 // One SM's streaming rate (CostModel::sm_bytes_per_us), from run 244 (docs/results/
 // 2026-11-23-h200-decode2/): one round of 72-96 tiles of 128 x 256 streamed 48 GB/s per SM, and
 // the second rounds of 12 and 60 tiles of 128 x 128 took 40-46 us for each SM's 2 MB, 43-50 GB/s.
@@ -350,7 +353,7 @@ constexpr double kH200SmBytesPerUs = 4.6e4;
 // 11.7 us in run 249, before the copy launched programmatically and issued its loads before its
 // stores).
 constexpr double kRepackUs = 3.5;
-constexpr double kRepackShareOfHbm = 0.9;
+constexpr double kH200RepackBytesPerUs = 3.15e6;
 // The L2's rates for the operand loads (CostModel::l2_load_bytes_per_us,
 // misaligned_l2_load_bytes_per_us): the 128 x 256 tile's loads alone on 132 SMs, 4096 x 4096 x K
 // (tma_pair_probe, run 77): 13.9 TB/s with K = 4096 or 4160, 5.4 with K = 4104 or 4120.
@@ -363,7 +366,7 @@ DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
     CostModel& c = spec.*k.cost;
     c.hbm_bytes_per_us = bytes_per_us;
     c.repack_us = kRepackUs;
-    c.repack_bytes_per_us = kRepackShareOfHbm * bytes_per_us;
+    c.repack_bytes_per_us = kH200RepackBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
     // Scaled with the memory's rate, as everything else of the H100's (unmeasured).
     c.l2_load_bytes_per_us = kH200L2LoadBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
     c.misaligned_l2_load_bytes_per_us =

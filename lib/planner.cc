@@ -641,7 +641,9 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   // epilogue.
   double floor = 0;
   if (cost.hbm_bytes_per_us > 0) {
-    floor = GemmBytes(p) / cost.hbm_bytes_per_us + e;
+    // A tile split between blocks is finished after its bytes: its peers' partials exchanged
+    // (a Stream-K block's fixed costs, sk_fixed), then its epilogue.
+    floor = GemmBytes(p) / cost.hbm_bytes_per_us + (p.sk_blocks > 0 ? std::max(sk_fixed, e) : e);
     // Narrow M- or N-major loads the floor does not hide (CostModel::narrow_mn_floor_iter_us):
     // each block's share of the iterations, paid as the SMs the grid keeps busy share it.
     if (cost.narrow_mn_floor_iter_us > 0 && (NarrowMn(p, 'a') || NarrowMn(p, 'b')) &&
