@@ -68,30 +68,40 @@ def replay(files, variant):
     return picks
 
 
-print('Moves are from the preset (session 47: the 64 x 128 floor term at 0.035 us) to the variant.')
-totals = {name: [0, 0, 0, 0.0] for name in VARIANTS}  # moved, measured, unmeasured, sum log
-for group in FILES:
-    files = group.split('+')
-    base = replay(files, {})
-    if base is None:
-        print('skipped', group)
-        continue
-    for name, variant in VARIANTS.items():
-        other = replay(files, variant)
-        moved = [(k, b, other[k]) for k, b in base.items() if k in other and other[k][0] != b[0]]
-        measured = [math.log(o[1] / b[1]) for _, b, o in moved if b[1] and o[1]]
-        t = totals[name]
-        t[0] += len(moved); t[1] += len(measured); t[2] += len(moved) - len(measured)
-        t[3] += sum(measured)
-        if not moved:
+def main(files=FILES, variants=VARIANTS,
+         header='Moves are from the preset (session 47: the 64 x 128 floor term at 0.035 us) to '
+                'the variant.'):
+    """Prints the picks each variant moves in each group of files, and the totals."""
+    print(header)
+    totals = {name: [0, 0, 0, 0.0] for name in variants}  # moved, measured, unmeasured, sum log
+    for group in files:
+        files = group.split('+')
+        base = replay(files, {})
+        if base is None:
+            print('skipped', group)
             continue
-        mean = f'{math.exp(sum(measured) / len(measured)):.3f}' if measured else 'nan'
-        where = '+'.join(os.path.relpath(f, R) for f in files)
-        print(f'== {where} [{name}] {len(moved)} moved, measured {len(measured)} geomean new/old '
-              f'{mean}, unmeasured {len(moved) - len(measured)}')
-        for k, b, o in moved:
-            print(f'   {k[1]:14s} {k[2]:18s} {b[0]:40s} {b[1]} -> {o[0]:40s} {o[1]}  best {b[2]}')
-for name, (moved, measured, unmeasured, logs) in totals.items():
-    mean = f'{math.exp(logs / measured):.4f}' if measured else 'nan'
-    print(f'TOTAL {name}: moved {moved}, measured {measured} geomean new/old {mean}, '
-          f'unmeasured {unmeasured}')
+        for name, variant in variants.items():
+            other = replay(files, variant)
+            moved = [(k, b, other[k]) for k, b in base.items()
+                     if k in other and other[k][0] != b[0]]
+            measured = [math.log(o[1] / b[1]) for _, b, o in moved if b[1] and o[1]]
+            t = totals[name]
+            t[0] += len(moved); t[1] += len(measured); t[2] += len(moved) - len(measured)
+            t[3] += sum(measured)
+            if not moved:
+                continue
+            mean = f'{math.exp(sum(measured) / len(measured)):.3f}' if measured else 'nan'
+            where = '+'.join(os.path.relpath(f, R) for f in files)
+            print(f'== {where} [{name}] {len(moved)} moved, measured {len(measured)} geomean '
+                  f'new/old {mean}, unmeasured {len(moved) - len(measured)}')
+            for k, b, o in moved:
+                print(f'   {k[1]:14s} {k[2]:18s} {b[0]:40s} {b[1]} -> {o[0]:40s} {o[1]}  '
+                      f'best {b[2]}')
+    for name, (moved, measured, unmeasured, logs) in totals.items():
+        mean = f'{math.exp(logs / measured):.4f}' if measured else 'nan'
+        print(f'TOTAL {name}: moved {moved}, measured {measured} geomean new/old {mean}, '
+              f'unmeasured {unmeasured}')
+
+
+if __name__ == '__main__':
+    main()
