@@ -638,11 +638,10 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
       worst = std::max(worst, load_before(w % grid, sk_end) + red.fixed);
   }
   // The memory floor (CostModel::hbm_bytes_per_us): every byte of A, B and D once, then one
-  // epilogue.
+  // epilogue; where blocks split tiles, a tile is finished after its bytes, so its peers'
+  // partials exchanged too (a Stream-K block's fixed costs, sk_fixed, which hold the epilogue).
   double floor = 0;
   if (cost.hbm_bytes_per_us > 0) {
-    // A tile split between blocks is finished after its bytes: its peers' partials exchanged
-    // (a Stream-K block's fixed costs, sk_fixed), then its epilogue.
     floor = GemmBytes(p) / cost.hbm_bytes_per_us + (p.sk_blocks > 0 ? std::max(sk_fixed, e) : e);
     // Narrow M- or N-major loads the floor does not hide (CostModel::narrow_mn_floor_iter_us):
     // each block's share of the iterations, paid as the SMs the grid keeps busy share it.
