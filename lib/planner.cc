@@ -72,6 +72,16 @@ constexpr double kMinMidTileGain = 0.08;
 // Stream-K plan than predicted; the one predicted 1.068x as fast ran 1.072x (3072 x 2944 x
 // 4096), those predicted up to 1.034x ran 0.92-1.01x.
 constexpr double kMinMidOverStreamKGain = 0.05;
+// Where the third tile and the other tiles' pick have the same rows and those hold all of m
+// (decode's 1-64 tokens as the kernel's A), the two differ only in their width along n: both are
+// bound by the memory, which the model prices in bytes the same for both, and the third tile's
+// data-parallel plan is taken on this margin, over a data-parallel or a Stream-K pick. Measured
+// (runs 256-257, docs/results/2026-11-23-h200-cold/, fp16, cold caches, layouts tn and nn): over
+// the 54 rows of 18432-24576 weights and 4096-14336 deep where it was predicted 0.906-0.976 of the
+// other tiles' fastest plan, it ran 0.866-0.999 of it; the 38 those margins kept from it ran
+// 0.906-0.999 (geomean 0.953) of auto's pick
+// (docs/results/2026-11-23-h200-headline/onerow.txt).
+constexpr double kMinMidTileGainOneRowOfTiles = 0.02;
 // Auto weighs the fourth tile (192 x 192) only where the other tiles' data-parallel pick is
 // predicted to take at least this long (us). Below it, launches back to back run at the host's
 // pace: in run 137 (docs/results/2026-11-22-h200-wide/) four shapes predicted 7-9 us there and
@@ -1046,7 +1056,8 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
 // its third or fourth (the faster of those that clear their margins) where its data-parallel plan
 // is predicted kMinMidTileGain under the two's data-parallel pick (and, against auto's Stream-K
 // pick of theirs, kMinMidOverStreamKGain or kMinWideOverStreamKGain under that too; the latter is
-// negative).
+// negative); both margins are kMinMidTileGainOneRowOfTiles at most where the tiles' rows are the
+// same and hold all of m.
 absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& device,
                                    const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanTwoTiles(problem, device, o, why);
@@ -1085,6 +1096,7 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
     const CostModel* cost;
     double over_streamk;  // the margin over a Stream-K pick
     double min_dp_us;     // weighed only where the other tiles' dp pick is predicted this long
+    bool one_row = false;  // both tiles hold all of m in the same rows
     absl::StatusOr<Plan> plan = absl::UnknownError("not planned");
     double us = 0;
     PlanExplanation why;
@@ -1104,7 +1116,10 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
       for (Candidate& c : e.why.candidates) c.note = "one block per tile; data-parallel only here";
     // Each against its own margin: where the faster of the two misses its margin over a
     // Stream-K pick, the other may still clear its own (3072 x 2944 x 8192, run 137).
-    const bool clears = e.us < dp_us * (1 - kMinMidTileGain) &&
+    e.one_row = problem.m <= e.tile.m && e.tile.m == plan->tile_m;
+    if (e.one_row) e.over_streamk = std::min(e.over_streamk, kMinMidTileGainOneRowOfTiles);
+    const double over_dp = e.one_row ? kMinMidTileGainOneRowOfTiles : kMinMidTileGain;
+    const bool clears = e.us < dp_us * (1 - over_dp) &&
                         (!stream_k || e.us < pick_us * (1 - e.over_streamk));
     if (clears && (best == nullptr || e.us < best->us)) best = &e;
   }
@@ -1121,7 +1136,8 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
       why->reason = absl::StrFormat(
           "tile %s, data-parallel (predicted %.1f us): %.0f%% or more under the other tiles' "
           "data-parallel pick (%.1f us)%s; %s",
-          TileShapeName(best->tile), best->us, kMinMidTileGain * 100, dp_us,
+          TileShapeName(best->tile), best->us,
+          (best->one_row ? kMinMidTileGainOneRowOfTiles : kMinMidTileGain) * 100, dp_us,
           !stream_k                ? ""
           : best->over_streamk > 0
               ? absl::StrFormat(" and %.0f%% under their %s plan (%.1f us)",
