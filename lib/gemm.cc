@@ -368,11 +368,11 @@ absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
 
 absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options,
                               PlanExplanation* why) {
+  // The arguments first: a bad argument is reported as such on a machine without a GPU too.
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
   absl::StatusOr<DeviceSpec> device = CurrentDevice();
   if (!device.ok()) return device.status();
-  if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
-  return MakePlan(Lower(args).problem, *device, ToPlanOptions(options, args), why);
+  return PlanGemm(args, *device, options, why);
 }
 
 absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& options) {

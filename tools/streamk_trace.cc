@@ -65,7 +65,8 @@ int Fail(const std::string& what) {
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
-      "streamk-trace M N K (or MxNxK) [--mode ...]: where one GEMM's time goes, measured in the kernel");
+      "streamk-trace M N K (or MxNxK) [--mode ...]: where one GEMM's time goes, measured in "
+      "the kernel");
   std::vector<char*> args = streamk::tools::ParseToolCommandLine(argc, argv);
   const std::vector<std::string> sizes = streamk::tools::SizeArguments(args);
   int64_t m = 0, n = 0, k = 0;
