@@ -123,69 +123,37 @@ __device__ __forceinline__ void WgmmaM64K16(float (&d)[kNI][4], uint64_t da, uin
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                                 \
                "wgmma.mma_async.sync.aligned." shape ".f32." type "." type " " dregs rest \
                ";\n}\n"
-  constexpr bool kBf16 = sm80::MmaType<Element>::kIsBf16;
-  if constexpr (kN == 16) {
-    if constexpr (kBf16) {
-      STREAMK_WGMMA("m64n16k16", "bf16", STREAMK_WGMMA_D16, ", %8, %9, p, 1, 1, %10, %11")
-          : STREAMK_ACC4(0), STREAMK_ACC4(1)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    } else {
-      STREAMK_WGMMA("m64n16k16", "f16", STREAMK_WGMMA_D16, ", %8, %9, p, 1, 1, %10, %11")
-          : STREAMK_ACC4(0), STREAMK_ACC4(1)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    }
-  } else if constexpr (kN == 32) {
-    if constexpr (kBf16) {
-      STREAMK_WGMMA("m64n32k16", "bf16", STREAMK_WGMMA_D32, ", %16, %17, p, 1, 1, %18, %19")
-          : STREAMK_ACC4(0), STREAMK_ACC4(1), STREAMK_ACC4(2), STREAMK_ACC4(3)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    } else {
-      STREAMK_WGMMA("m64n32k16", "f16", STREAMK_WGMMA_D32, ", %16, %17, p, 1, 1, %18, %19")
-          : STREAMK_ACC4(0), STREAMK_ACC4(1), STREAMK_ACC4(2), STREAMK_ACC4(3)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    }
-  } else if constexpr (kN == 64) {
-    if constexpr (kBf16) {
-      STREAMK_WGMMA("m64n64k16", "bf16", STREAMK_WGMMA_D64, ", %32, %33, p, 1, 1, %34, %35")
-          : STREAMK_ACC32(0)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    } else {
-      STREAMK_WGMMA("m64n64k16", "f16", STREAMK_WGMMA_D64, ", %32, %33, p, 1, 1, %34, %35")
-          : STREAMK_ACC32(0)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    }
-  } else if constexpr (kN == 128) {
-    if constexpr (kBf16) {
-      STREAMK_WGMMA("m64n128k16", "bf16", STREAMK_WGMMA_D128, ", %64, %65, p, 1, 1, %66, %67")
-          : STREAMK_ACC32(0), STREAMK_ACC32(8)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    } else {
-      STREAMK_WGMMA("m64n128k16", "f16", STREAMK_WGMMA_D128, ", %64, %65, p, 1, 1, %66, %67")
-          : STREAMK_ACC32(0), STREAMK_ACC32(8)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    }
-  } else if constexpr (kN == 192) {
-    if constexpr (kBf16) {
-      STREAMK_WGMMA("m64n192k16", "bf16", STREAMK_WGMMA_D192, ", %96, %97, p, 1, 1, %98, %99")
-          : STREAMK_ACC32(0), STREAMK_ACC32(8), STREAMK_ACC32(16)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    } else {
-      STREAMK_WGMMA("m64n192k16", "f16", STREAMK_WGMMA_D192, ", %96, %97, p, 1, 1, %98, %99")
-          : STREAMK_ACC32(0), STREAMK_ACC32(8), STREAMK_ACC32(16)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    }
-  } else {
-    if constexpr (kBf16) {
-      STREAMK_WGMMA("m64n256k16", "bf16", STREAMK_WGMMA_D256,
-                    ", %128, %129, p, 1, 1, %130, %131")
-          : STREAMK_ACC32(0), STREAMK_ACC32(8), STREAMK_ACC32(16), STREAMK_ACC32(24)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    } else {
-      STREAMK_WGMMA("m64n256k16", "f16", STREAMK_WGMMA_D256, ", %128, %129, p, 1, 1, %130, %131")
-          : STREAMK_ACC32(0), STREAMK_ACC32(8), STREAMK_ACC32(16), STREAMK_ACC32(24)
-          : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB));
-    }
+  // The same instruction for either 16-bit type: the type is part of the opcode's string.
+#define STREAMK_WGMMA_TYPED(shape, dregs, rest, ...)                   \
+  if constexpr (sm80::MmaType<Element>::kIsBf16) {                     \
+    STREAMK_WGMMA(shape, "bf16", dregs, rest) __VA_ARGS__);            \
+  } else {                                                             \
+    STREAMK_WGMMA(shape, "f16", dregs, rest) __VA_ARGS__);             \
   }
+#define STREAMK_WGMMA_IN : "l"(da), "l"(db), "n"(kTransA), "n"(kTransB)
+  if constexpr (kN == 16) {
+    STREAMK_WGMMA_TYPED("m64n16k16", STREAMK_WGMMA_D16, ", %8, %9, p, 1, 1, %10, %11",
+                        : STREAMK_ACC4(0), STREAMK_ACC4(1) STREAMK_WGMMA_IN)
+  } else if constexpr (kN == 32) {
+    STREAMK_WGMMA_TYPED("m64n32k16", STREAMK_WGMMA_D32, ", %16, %17, p, 1, 1, %18, %19",
+                        : STREAMK_ACC4(0), STREAMK_ACC4(1), STREAMK_ACC4(2),
+                          STREAMK_ACC4(3) STREAMK_WGMMA_IN)
+  } else if constexpr (kN == 64) {
+    STREAMK_WGMMA_TYPED("m64n64k16", STREAMK_WGMMA_D64, ", %32, %33, p, 1, 1, %34, %35",
+                        : STREAMK_ACC32(0) STREAMK_WGMMA_IN)
+  } else if constexpr (kN == 128) {
+    STREAMK_WGMMA_TYPED("m64n128k16", STREAMK_WGMMA_D128, ", %64, %65, p, 1, 1, %66, %67",
+                        : STREAMK_ACC32(0), STREAMK_ACC32(8) STREAMK_WGMMA_IN)
+  } else if constexpr (kN == 192) {
+    STREAMK_WGMMA_TYPED("m64n192k16", STREAMK_WGMMA_D192, ", %96, %97, p, 1, 1, %98, %99",
+                        : STREAMK_ACC32(0), STREAMK_ACC32(8), STREAMK_ACC32(16) STREAMK_WGMMA_IN)
+  } else {
+    STREAMK_WGMMA_TYPED("m64n256k16", STREAMK_WGMMA_D256, ", %128, %129, p, 1, 1, %130, %131",
+                        : STREAMK_ACC32(0), STREAMK_ACC32(8), STREAMK_ACC32(16),
+                          STREAMK_ACC32(24) STREAMK_WGMMA_IN)
+  }
+#undef STREAMK_WGMMA_IN
+#undef STREAMK_WGMMA_TYPED
 #undef STREAMK_WGMMA
 #undef STREAMK_WGMMA_D256
 #undef STREAMK_WGMMA_D192
