@@ -1,5 +1,6 @@
 // streamk-bench's host side on the CPU: shape files and sets, the summary statistics, and the
 // table / CSV / JSON / SVG renderings.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <tuple>
@@ -400,6 +401,19 @@ TEST(CostFit, ClusterRowsAreRebuiltFittedAndReplayed) {
     cluster_best += r.best.find("/2sm") != std::string::npos;
   }
   EXPECT_GT(cluster_best, 0);
+}
+
+TEST(CostFit, EveryTermOfTheNarrowLoadsCanBeFitted) {
+  // The narrow M- or N-major loads' terms, as they are priced per kernel configuration
+  // (cost_terms.h, PredictMicros): each by its CostModel name, and nothing else by that name.
+  CostModel c;
+  EXPECT_EQ(CostField(c, "narrow_mn_iter_us"), &c.narrow_mn_iter_us);
+  EXPECT_EQ(CostField(c, "narrow_mn_misaligned_iter_us"), &c.narrow_mn_misaligned_iter_us);
+  EXPECT_EQ(CostField(c, "narrow_mn_floor_iter_us"), &c.narrow_mn_floor_iter_us);
+  EXPECT_EQ(CostField(c, "narrow_mn_nothing"), nullptr);
+  const std::vector<std::string>& names = CostFieldNames();
+  for (const char* name : {"narrow_mn_iter_us", "narrow_mn_misaligned_iter_us"})
+    EXPECT_EQ(std::count(names.begin(), names.end(), name), 1) << name;
 }
 
 TEST(CostFit, BadCsvNamesTheLine) {

@@ -67,6 +67,8 @@ constexpr Field kFields[] = {
     {"reduce_latency_us", &CostModel::reduce_latency_us},
     {"misaligned_busy_load", &CostModel::misaligned_busy_load},
     {"hbm_bytes_per_us", &CostModel::hbm_bytes_per_us},
+    {"narrow_mn_iter_us", &CostModel::narrow_mn_iter_us},
+    {"narrow_mn_misaligned_iter_us", &CostModel::narrow_mn_misaligned_iter_us},
     {"narrow_mn_floor_iter_us", &CostModel::narrow_mn_floor_iter_us},
     {"sm_bytes_per_us", &CostModel::sm_bytes_per_us},
     {"pingpong_hidden_us", &CostModel::pingpong_hidden_us},
