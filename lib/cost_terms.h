@@ -43,6 +43,21 @@ inline double GemmBytes(const Plan& p) {
           static_cast<double>(p.m) * p.n);
 }
 
+// GemmBytes plus what a plan's Stream-K tiles read again (CostModel::streamk_reread_bytes): each
+// panel of an operand larger than that which Stream-K tiles share with other tiles (B's along m,
+// A's along n), once more, however many tiles share it.
+inline double StreamKGemmBytes(const Plan& p, const CostModel& c) {
+  double bytes = GemmBytes(p);
+  if (c.streamk_reread_bytes <= 0 || p.sk_tiles <= 0) return bytes;
+  const double a = 2.0 * p.batch * static_cast<double>(p.m) * p.k;
+  const double b = 2.0 * p.batch * static_cast<double>(p.n) * p.k;
+  if (b > c.streamk_reread_bytes && p.tiles_m > 1)
+    bytes += 2.0 * p.tile_n * static_cast<double>(p.k) * p.sk_tiles / p.tiles_m;
+  if (a > c.streamk_reread_bytes && p.tiles_n > 1)
+    bytes += 2.0 * p.tile_m * static_cast<double>(p.k) * p.sk_tiles / p.tiles_n;
+  return bytes;
+}
+
 // What the narrow M- or N-major operands a plan's iterations load (NarrowMnExtent) add to each
 // 64-deep iteration (CostModel::narrow_mn_iter_us, narrow_mn_misaligned_iter_us).
 inline double NarrowMnIterMicros(const Plan& p, const CostModel& c) {

@@ -371,6 +371,13 @@ DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
     c.l2_load_bytes_per_us = kH200L2LoadBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
     c.misaligned_l2_load_bytes_per_us =
         kH200MisalignedL2LoadBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
+    // Measured on an H200 (run 262 of docs/results/2026-11-23-h200-headline/, cold caches): with
+    // 256 tokens as A and 28672 weights 8192 deep (470 MB of B, 2 tiles of 128 x 256 along m),
+    // every tile Stream-K ran 246.8 us, what reading B twice at the floor's rate takes, against
+    // 211.5 data-parallel; the model, reading it once, predicted 214.1 against 223.5. With four
+    // tiles along m (512 tokens, 11008 weights 14336 deep) it ran 256.8 us, compute-bound, under
+    // the 314 that reading B four times would take: counted once more, not once per tile.
+    c.streamk_reread_bytes = static_cast<double>(spec.l2_bytes);
   }
   // Measured on the 128 x 256 and 128 x 128 configurations only (5 stages of 16 KiB of the
   // streamed operand, 3 of 32): a deeper ring streams faster per SM (the 64 x 128 tile's seven).

@@ -680,6 +680,44 @@ TEST(PlannerNamedCases, DecodeRowsTakeTheThirdTileOnASmallMargin) {
             PredictMicros(*two_rows, KernelCost(dev, *two_rows)) * 0.98);
 }
 
+TEST(PlannerNamedCases, StreamKTilesReadOperandsLargerThanTheL2Again) {
+  // 256 tokens as A, 28672 weights 8192 deep (470 MB of B; two 128 x 256 tiles along m): every
+  // tile Stream-K ran 246.8 us, data-parallel 211.5 (run 262, docs/results/
+  // 2026-11-23-h200-headline/, cold caches); the model read B once and picked Stream-K.
+  const DeviceSpec dev = H200Spec();
+  EXPECT_DOUBLE_EQ(dev.cost.streamk_reread_bytes, static_cast<double>(dev.l2_bytes));
+  PlanOptions sk;
+  sk.mode = Mode::kStreamK;
+  sk.tile = dev.tile;
+  const Plan all = MustPlan(Shape(256, 28672, 8192), dev, sk);
+  ASSERT_EQ(all.sk_tiles, 224);
+  ASSERT_EQ(all.tiles_m, 2);
+  // Each of B's panels once more, for the second tile along m; A (4 MB) stays in the L2.
+  EXPECT_NEAR(StreamKGemmBytes(all, dev.cost) - GemmBytes(all), 2.0 * 28672 * 8192, 1.0);
+  EXPECT_GE(PredictMicros(all, dev.cost),
+            StreamKGemmBytes(all, dev.cost) / dev.cost.hbm_bytes_per_us);
+  // Once more however many tiles along m share a panel: with 512 tokens (four) every tile
+  // Stream-K ran 256.8 us, compute-bound (run 262), where three more reads would take 314.
+  const Plan four = MustPlan(Shape(512, 11008, 14336), dev, sk);
+  ASSERT_EQ(four.tiles_m, 4);
+  EXPECT_NEAR(StreamKGemmBytes(four, dev.cost) - GemmBytes(four), 2.0 * 11008 * 14336, 1.0);
+  // Stream-K's block count where the floor binds for every count: one block per SM, as the
+  // blocks' schedule alone prefers (run 263: 102-106 blocks ran 1.16-1.40x the time).
+  EXPECT_EQ(all.sk_blocks, 132) << all;
+  const Plan pick = MustPlan(Shape(256, 28672, 8192), dev);
+  EXPECT_EQ(pick.mode, Mode::kDataParallel) << pick;
+  EXPECT_EQ(pick.tile_n, 256) << pick;
+  // Data-parallel tiles, and operands the L2 holds, are read once.
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  dp.tile = dev.tile;
+  const Plan whole = MustPlan(Shape(256, 28672, 8192), dev, dp);
+  EXPECT_DOUBLE_EQ(StreamKGemmBytes(whole, dev.cost), GemmBytes(whole));
+  const Plan held = MustPlan(Shape(5120, 3456, 4096), dev, sk);  // 42 and 28 MB
+  ASSERT_GT(held.sk_tiles, 0);
+  EXPECT_DOUBLE_EQ(StreamKGemmBytes(held, dev.cost), GemmBytes(held));
+}
+
 TEST(PlannerNamedCases, TileShapesParseAndPrint) {
   const std::optional<TileShape> t = ParseTileShape("128x256x64");
   ASSERT_TRUE(t.has_value());
