@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Session 49, run 263: the memory floor counting the panels Stream-K tiles read again
+# (streamk_reread_bytes). Every GPU test (scripts/gpu_check.sh); then run 262's rows of 128-512
+# tokens again, cold (--rotate), layouts tn and nn: auto against the plan it picked before (every
+# tile Stream-K on 128 x 256), data-parallel on the 128 x 256, 128 x 192 and 128 x 128 tiles,
+# the partial wave's tiles Stream-K on 128 x 256, and cuBLAS; fp16.
+set -u
+o=$OUT/r; mkdir -p $o
+rm -rf gpu; tar xJf gpu-b/gpu.tar.xz
+g=$(pwd)/gpu; export LD_LIBRARY_PATH=$g/lib
+d=docs/results/2026-11-23-h200-headline
+nvidia-smi --query-gpu=name,driver_version,power.limit,clocks.max.sm --format=csv > $o/gpu.txt 2>&1
+GPU_TEST_TIMEOUT=170 bash scripts/gpu_check.sh $g $o/check > $o/check.txt 2>&1
+echo "gpu_check exit $? at $SECONDS s"; tail -12 $o/check.txt
+fm=auto,streamk/128x256x64,streamk-tail/128x256x64,dp/128x256x64,dp/128x192x64,dp/128x128x64
+fm=$fm,cublas
+for layout in tn nn; do
+  timeout 150 $g/run streamk-bench --shapes $d/rows.txt --layout $layout --rotate --modes $fm \
+    --reps 21 --inner 5 --csv $o/rows-$layout.csv > $o/rows-$layout.txt 2>&1
+  echo "rows $layout exit $? at $SECONDS s"; sed -n '/# summary/,/^$/p' $o/rows-$layout.txt
+done
+cd $OUT && tar czf all.tgz r && rm -rf r && ls
