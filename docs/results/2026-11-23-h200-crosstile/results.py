@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Run 223's benchmark (run223/csv.tgz) as docs/performance.md's Results table (python3 results.py > results.txt):
+"""Run 223's benchmark (run223/csv.tgz; or RUN_DIR/csv.tgz) as docs/performance.md's Results table
+(python3 results.py [RUN_DIR] > results.txt):
 per set and dtype, auto/dp and auto/cuBLAS (geomean, min, max, worst shape); where auto's plan
 differs from dp's, the worst auto/dp (the issue's 3% rule); same plans that read below 0.97."""
-import collections, csv, io, math, os, tarfile
+import collections, csv, io, math, os, sys, tarfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+RUN = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, 'run223')
 
 
 def gm(v):
@@ -20,7 +22,7 @@ def plan(r):
 
 for dt in ('fp16', 'bf16'):
     rows = collections.defaultdict(dict)
-    with tarfile.open(os.path.join(HERE, 'run223', 'csv.tgz')) as tgz:
+    with tarfile.open(os.path.join(RUN, 'csv.tgz')) as tgz:
         text = tgz.extractfile(f'bench-{dt}.csv').read().decode()
     for r in csv.DictReader(io.StringIO(text)):
         if r['status'] != 'ok':

@@ -8,52 +8,19 @@ measured there).
   python3 docs/results/2026-11-23-h200-headline/reread.py OLD_FIT NEW_FIT > reread.txt
 
 (OLD_FIT: build/tools/streamk-fit built at 550ed20; NEW_FIT: with streamk_reread_bytes.)"""
-import importlib.util, math, os, sys, tarfile, tempfile
+import collections, csv, math, os, sys
 
-here = os.path.dirname(os.path.abspath(__file__))
-spec = importlib.util.spec_from_file_location(
-    'floor_replay', os.path.join(here, '../2026-11-23-h200-narrowfloor/floor_replay.py'))
-fr = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(fr)  # changes to the repository's root
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import replay_moves as rm  # changes to the repository's root
+
 old_fit, new_fit = (os.path.abspath(f) for f in sys.argv[1:3])
-C = 'docs/results/2026-11-23-h200-cold/'
-H = 'docs/results/2026-11-23-h200-headline/'
-tmp = tempfile.mkdtemp()
-with tarfile.open(H + 'run258/csv.tgz') as t:
-    t.extractall(tmp)
-groups = ([H + f'run262/rows-{l}.csv' for l in ('tn', 'nn')] +
-          [H + f'run259/{f}-{l}.csv' for f in ('sweep-a', 'onerow-extra') for l in ('tn', 'nn')] +
-          [C + f'run256/sweep-{s}-{l}.csv' for s in 'ab' for l in ('tn', 'nn')] +
-          [C + f'run255/{w}-{l}-{t}.csv' for w in ('moved', 'floor') for l in ('tn', 'nn')
-           for t in ('cold', 'warm')] + fr.FILES +
-          [os.path.join(tmp, f'bench-{d}.csv') for d in ('fp16', 'bf16')] +
-          [H + f'run258/llm-cold-{d}.csv' for d in ('fp16', 'bf16')])
+H = rm.H
+ROWS = [H + f'run262/rows-{l}.csv' for l in ('tn', 'nn')]
 n_moved, logs = 0, []
-for group in groups:
-    files = group.split('+')
-    fr.FIT = old_fit
-    old = fr.replay(files, {})
-    fr.FIT = new_fit
-    new = fr.replay(files, {})
-    where = '+'.join(('run258' if f.startswith(tmp) else os.path.basename(os.path.dirname(f))) +
-                     '/' + os.path.basename(f) for f in files)
-    if old is None or new is None:
-        print('skipped', where)
-        continue
-    moved = [(k, o, new[k]) for k, o in old.items() if k in new and new[k][0] != o[0]]
-    if not moved:
-        print(f'   {where}: {len(old)} picks, none moves')
-        continue
-    measured = [math.log(n[1] / o[1]) for _, o, n in moved if o[1] and n[1]]
+for group in ROWS + rm.RUN259 + rm.DECODE + rm.HEADLINE:
+    moved, measured = rm.moves(old_fit, new_fit, group)
     n_moved += len(moved)
     logs += measured
-    mean = f'{math.exp(sum(measured) / len(measured)):.3f}' if measured else 'nan'
-    print(f'   {where}: {len(old)} picks, {len(moved)} move, {len(measured)} measured both ways, '
-          f'geomean new/old {mean}')
-    for k, o, n in moved:
-        ratio = f'{n[1] / o[1]:.3f}' if o[1] and n[1] else ''
-        print(f'      {k[1]:20s} {k[2]:16s} {o[0]:34s} {o[1]} -> {n[0]:34s} {n[1]}  '
-              f'best {o[2]}  {ratio}')
 print(f'TOTAL moved {n_moved}, measured both ways {len(logs)}, geomean new/old '
       + (f'{math.exp(sum(logs) / len(logs)):.4f}' if logs else 'nan'))
 
@@ -62,13 +29,9 @@ print(f'TOTAL moved {n_moved}, measured both ways {len(logs)}, geomean new/old '
 # pick moved. (Run 263's forced streamk/128x256x64 is planned by the new model, on fewer blocks:
 # not the old pick.)
 print('\nauto / dp/128x256x64 in the same run: run 262 (old pick) -> run 263 (new pick)')
-import csv, collections
 moved = {}
-for group in groups[:2]:
-    fr.FIT = old_fit
-    old = fr.replay([group], {})
-    fr.FIT = new_fit
-    new = fr.replay([group], {})
+for group in ROWS:
+    old, new = rm.picks(old_fit, [group]), rm.picks(new_fit, [group])
     layout = 'tn' if group.endswith('tn.csv') else 'nn'
     moved[layout] = {k[1]: new[k][0] for k, o in old.items() if k in new and new[k][0] != o[0]}
 
