@@ -52,11 +52,13 @@ ABSL_FLAG(int, count, 150, "shapes drawn for --set paper");
 ABSL_FLAG(uint64_t, seed, 1, "seed for --set paper");
 ABSL_FLAG(std::vector<std::string>, modes,
           std::vector<std::string>({"auto", "dp", "splitk", "streamk", "cublas"}),
-          "auto, dp, splitk (best split) or splitk:S, streamk (all tiles Stream-K) or streamk:B "
+          "auto, dp (data-parallel on whichever of the GPU's tiles the planner predicts fastest "
+          "for it), splitk (best split) or splitk:S, streamk (all tiles Stream-K) or streamk:B "
           "(B blocks), streamk-tail (the partial wave's tiles Stream-K, the rest data-parallel) or "
           "streamk-tail:B, cublas; append /BMxBNxBK to run one of the GPU's kernel "
-          "configurations (e.g. dp/128x128x64), then @deterministic, @atomic, @separate or "
-          "@separate:R (R reduction blocks per tile) to force the reduction");
+          "configurations (e.g. dp/128x256x64: data-parallel on that tile alone), then "
+          "@deterministic, @atomic, @separate or @separate:R (R reduction blocks per tile) to "
+          "force the reduction");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(std::string, layout, "tn", "BLAS-style op(A) op(B): tn | nn | nt | tt (D column-major)");
