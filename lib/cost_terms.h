@@ -45,16 +45,21 @@ inline double GemmBytes(const Plan& p) {
 
 // GemmBytes plus what a plan's Stream-K tiles read again (CostModel::streamk_reread_bytes): each
 // panel of an operand larger than that which Stream-K tiles share with other tiles (B's along m,
-// A's along n), once more, however many tiles share it.
+// A's along n) is read once for every tile that shares it, up to one more than the tiles a
+// Stream-K block takes: a block's tiles follow one another along m (those of other blocks run
+// beside them and share what they read at about the same time).
 inline double StreamKGemmBytes(const Plan& p, const CostModel& c) {
   double bytes = GemmBytes(p);
   if (c.streamk_reread_bytes <= 0 || p.sk_tiles <= 0) return bytes;
   const double a = 2.0 * p.batch * static_cast<double>(p.m) * p.k;
   const double b = 2.0 * p.batch * static_cast<double>(p.n) * p.k;
+  const double per_block = p.sk_blocks > 0 ? static_cast<double>(p.sk_tiles) / p.sk_blocks : 1;
   if (b > c.streamk_reread_bytes && p.tiles_m > 1)
-    bytes += 2.0 * p.tile_n * static_cast<double>(p.k) * p.sk_tiles / p.tiles_m;
+    bytes += 2.0 * p.tile_n * static_cast<double>(p.k) * p.sk_tiles / p.tiles_m *
+             std::min<double>(p.tiles_m - 1, per_block);
   if (a > c.streamk_reread_bytes && p.tiles_n > 1)
-    bytes += 2.0 * p.tile_m * static_cast<double>(p.k) * p.sk_tiles / p.tiles_n;
+    bytes += 2.0 * p.tile_m * static_cast<double>(p.k) * p.sk_tiles / p.tiles_n *
+             std::min<double>(p.tiles_n - 1, per_block);
   return bytes;
 }
 

@@ -375,8 +375,9 @@ DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
     // 256 tokens as A and 28672 weights 8192 deep (470 MB of B, 2 tiles of 128 x 256 along m),
     // every tile Stream-K ran 246.8 us, what reading B twice at the floor's rate takes, against
     // 211.5 data-parallel; the model, reading it once, predicted 214.1 against 223.5. With four
-    // tiles along m (512 tokens, 11008 weights 14336 deep) it ran 256.8 us, compute-bound, under
-    // the 314 that reading B four times would take: counted once more, not once per tile.
+    // tiles along m it ran the time of four reads where each block took 3.4 tiles (28672 weights,
+    // 512 tokens, 8192 deep: 461.5 us, four reads 458; run 265), and under it where each took
+    // 1.3 (11008 weights 14336 deep: 256.8 us, compute-bound; four reads 307).
     c.streamk_reread_bytes = static_cast<double>(spec.l2_bytes);
   }
   // Measured on the 128 x 256 and 128 x 128 configurations only (5 stages of 16 KiB of the

@@ -696,11 +696,17 @@ TEST(PlannerNamedCases, StreamKTilesReadOperandsLargerThanTheL2Again) {
   EXPECT_NEAR(StreamKGemmBytes(all, dev.cost) - GemmBytes(all), 2.0 * 28672 * 8192, 1.0);
   EXPECT_GE(PredictMicros(all, dev.cost),
             StreamKGemmBytes(all, dev.cost) / dev.cost.hbm_bytes_per_us);
-  // Once more however many tiles along m share a panel: with 512 tokens (four) every tile
-  // Stream-K ran 256.8 us, compute-bound (run 262), where three more reads would take 314.
-  const Plan four = MustPlan(Shape(512, 11008, 14336), dev, sk);
-  ASSERT_EQ(four.tiles_m, 4);
-  EXPECT_NEAR(StreamKGemmBytes(four, dev.cost) - GemmBytes(four), 2.0 * 11008 * 14336, 1.0);
+  // Four tiles along m (512 tokens): once per tile where each block takes three or more (28672
+  // weights: 461.5 us every tile Stream-K, four reads 458; run 265), fewer where each takes
+  // fewer (11008 weights 14336 deep, 1.3 a block: 256.8 us, compute-bound; run 262).
+  const Plan many = MustPlan(Shape(512, 28672, 8192), dev, sk);
+  ASSERT_EQ(many.tiles_m, 4);
+  ASSERT_GE(many.sk_tiles, 3 * many.sk_blocks);
+  EXPECT_NEAR(StreamKGemmBytes(many, dev.cost) - GemmBytes(many), 3 * 2.0 * 28672 * 8192, 1.0);
+  const Plan few = MustPlan(Shape(512, 11008, 14336), dev, sk);
+  ASSERT_EQ(few.tiles_m, 4);
+  EXPECT_NEAR(StreamKGemmBytes(few, dev.cost) - GemmBytes(few),
+              2.0 * 11008 * 14336 * few.sk_tiles / few.sk_blocks, 1.0);
   // Stream-K's block count where the floor binds for every count: one block per SM, as the
   // blocks' schedule alone prefers (run 263: 102-106 blocks ran 1.16-1.40x the time).
   EXPECT_EQ(all.sk_blocks, 132) << all;

@@ -114,11 +114,11 @@ struct CostModel {
   // L2's size 1.02x (the cause is not traced). 0: none.
   double pingpong_stream_gain = 0;
   double pingpong_stream_bytes = 0;
-  // The panels of an operand larger than this (bytes; the L2's size) that Stream-K tiles need are
-  // read from the memory once more: data-parallel tiles that share a panel (those along m that
-  // read one of B's, those along n one of A's) run side by side in one round, but Stream-K blocks
-  // reach them at other times and k offsets, after the L2 has dropped it. The memory floor counts
-  // those reads (StreamKGemmBytes). 0: not modelled.
+  // The panels of an operand larger than this (bytes; the L2's size) that Stream-K tiles share are
+  // read from the memory again: data-parallel tiles that share a panel (those along m that read
+  // one of B's, those along n one of A's) run side by side in one round, but a Stream-K block
+  // reaches its tiles one after another, after the L2 has dropped the panel. The memory floor
+  // counts those reads (StreamKGemmBytes). 0: not modelled.
   double streamk_reread_bytes = 0;
 };
 
