@@ -260,6 +260,15 @@ int MaxPeers(const Plan& p) {
   return static_cast<int>(std::min<int64_t>(bound, p.sk_blocks));
 }
 
+// Whether Stream-K blocks straddle tile boundaries: a region of more than one tile whose blocks
+// do not each hold whole tiles or an equal share of one (blocks of a multiple or a divisor of a
+// tile's iterations, none of them big). Split-K's regions are one tile each.
+bool Straddles(const Plan& p) {
+  if (p.sk_blocks == 0 || p.sk_iters_per_region <= p.iters_per_tile) return false;
+  const int normal = p.sk_iters_per_normal_block, ipt = p.iters_per_tile;
+  return p.sk_big_blocks_per_region > 0 || (normal % ipt != 0 && ipt % normal != 0);
+}
+
 Decomposition DataParallel() { return {Mode::kDataParallel, 0, 0, Reduction::kDeterministic}; }
 
 // Whether a separate reduction wave is worth weighing for the plan derived in `p`: more than two
@@ -526,11 +535,24 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   // Each role's cost: iterations (scaled by the round's sharing) plus fixed costs.
   const int peers = MaxPeers(p);
   const int sk_iters = p.sk_iters_per_normal_block + (p.sk_big_blocks_per_region > 0 ? 1 : 0);
-  double sk_fixed = 0;
+  const bool straddle = Straddles(p);
+  const bool dp_after = p.dp_blocks > p.dp_blocks_before_sk;  // data-parallel work follows
+  // sk_fixed: a Stream-K block's exchange, as the memory floor counts it (all of its bytes);
+  // sk_chain: the part of it that delays the block (the schedule's).
+  double sk_fixed = 0, sk_chain = 0;
   if (peers > 1) {
     switch (p.reduction) {
-      case Reduction::kDeterministic:  // turnstile: each later peer reads, adds, stores in turn
+      case Reduction::kDeterministic:
+        // Turnstile: each later peer reads, adds, stores in turn. Where blocks straddle tiles, a
+        // tile's first peer publishes its slice early (blocks walk their tiles backwards) while
+        // the others still run: with middle peers, only their hand-overs wait on one another,
+        // and the finishing block's own store of its next tile runs beside them. Priced so only
+        // where data-parallel tiles follow on the same blocks (the partial round's tiles
+        // Stream-K, ahead of a full round), where it was measured so; every tile Stream-K over
+        // fewer tiles than blocks ran at or over the whole chain's price (runs 266-268,
+        // docs/results/2026-11-23-h200-headline/ and -chain/).
         sk_fixed = (peers - 1) * (b + d) + e;
+        sk_chain = sk_fixed - (straddle && peers > 2 && dp_after ? b : 0);
         break;
       case Reduction::kAtomic:  // the first stores, the middle ones add at once, the last reads
         sk_fixed = (peers > 2 ? 2 * b : b) + d + e;
@@ -539,8 +561,9 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
         sk_fixed = b;
         break;
     }
+    if (p.reduction != Reduction::kDeterministic) sk_chain = sk_fixed;
   } else if (p.sk_blocks > 0) {
-    sk_fixed = e;
+    sk_fixed = sk_chain = e;
   }
   struct RoleCost {
     double iters, fixed;
@@ -553,7 +576,7 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   // tile's mainloop, so each tile costs `hidden` less, and each block's last, whose epilogue
   // nothing hides, gives it back (below, on the most loaded block).
   const double dp_fixed = e + u - terms.hidden;
-  const RoleCost sk{static_cast<double>(sk_iters), sk_fixed + sk_units * u};
+  const RoleCost sk{static_cast<double>(sk_iters), sk_chain + sk_units * u};
   const RoleCost dp_first{static_cast<double>(p.dp_first_wave_tiles) * p.iters_per_tile,
                           p.dp_first_wave_tiles * dp_fixed};
   const RoleCost dp{static_cast<double>(p.iters_per_tile), dp_fixed};

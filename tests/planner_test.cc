@@ -710,9 +710,12 @@ TEST(PlannerNamedCases, StreamKTilesReadOperandsLargerThanTheL2Again) {
   // Stream-K's block count where the floor binds for every count: one block per SM, as the
   // blocks' schedule alone prefers (run 263: 102-106 blocks ran 1.16-1.40x the time).
   EXPECT_EQ(all.sk_blocks, 132) << all;
+  // Auto keeps the full round's tiles data-parallel: since the turnstile's chain is priced as the
+  // blocks walk it (TurnstilesFirstPeersPublishOffTheChain), the partial round's tiles go
+  // Stream-K (run 263: 212.6 us, data-parallel 217.2).
   const Plan pick = MustPlan(Shape(256, 28672, 8192), dev);
-  EXPECT_EQ(pick.mode, Mode::kDataParallel) << pick;
   EXPECT_EQ(pick.tile_n, 256) << pick;
+  EXPECT_EQ(pick.dp_tiles, 132) << pick;
   // Data-parallel tiles, and operands the L2 holds, are read once.
   PlanOptions dp;
   dp.mode = Mode::kDataParallel;
@@ -722,6 +725,66 @@ TEST(PlannerNamedCases, StreamKTilesReadOperandsLargerThanTheL2Again) {
   const Plan held = MustPlan(Shape(5120, 3456, 4096), dev, sk);  // 42 and 28 MB
   ASSERT_GT(held.sk_tiles, 0);
   EXPECT_DOUBLE_EQ(StreamKGemmBytes(held, dev.cost), GemmBytes(held));
+}
+
+TEST(PlannerNamedCases, TurnstilesFirstPeersPublishOffTheChain) {
+  // The partial round's 84 tiles of 128 x 256 Stream-K over 132 blocks of 81-82 iterations, 128
+  // to a tile (384 tokens as A, 18432 weights 8192 deep): 2-3 peers per tile. Blocks walk their
+  // tiles backwards, so a tile's first peer publishes its slice at the start of its run, and the
+  // finishing block stores the start of its next tile while the middle peer hands over: the
+  // chain is one store shorter than peers - 1 hand-overs. Measured on an H200 (fp16, cold, tn;
+  // docs/results/2026-11-23-h200-chain/ run 267 and docs/results/2026-11-23-h200-headline/ run
+  // 266): turnstile 194.0 and 192.1 us, separate 213.8 and 210.6, every tile Stream-K 211.0 and
+  // 210.6 (auto's pick before), data-parallel 213.1 and 210.4; the model had ranked them the
+  // other way round (213.5, 211.1, 209.6, 220.2).
+  const DeviceSpec dev = H200Spec();
+  PlanOptions tail;
+  tail.mode = Mode::kStreamK;
+  tail.sk_tiles = kPartialWaveTiles;
+  tail.tile = dev.tile;
+  tail.reduction = Reduction::kDeterministic;
+  const Plan det = MustPlan(Shape(384, 18432, 8192), dev, tail);
+  ASSERT_EQ(det.sk_tiles, 84) << det;
+  ASSERT_EQ(det.sk_blocks, 132) << det;
+  ASSERT_EQ(det.dp_tiles, 132) << det;
+  tail.reduction = Reduction::kSeparate;
+  const Plan sep = MustPlan(Shape(384, 18432, 8192), dev, tail);
+  EXPECT_LT(PredictMicros(det, dev.cost), PredictMicros(sep, dev.cost));
+  const Plan pick = MustPlan(Shape(384, 18432, 8192), dev);
+  EXPECT_EQ(pick.tile_n, 256) << pick;
+  EXPECT_EQ(pick.sk_tiles, 84) << pick;
+  EXPECT_EQ(pick.reduction, Reduction::kDeterministic) << pick;
+  // What one more partial store adds to a plan's time, in stores of a 128 x 128 tile.
+  auto per_store = [&dev](const Plan& p) {
+    CostModel more = dev.cost;
+    more.partial_us += 1.0;
+    const double area = p.tile_m * p.tile_n / (128.0 * 128.0);
+    return (PredictMicros(p, more) - PredictMicros(p, dev.cost)) / area;
+  };
+  EXPECT_NEAR(per_store(det), 1.0, 1e-6);
+  // Every tile Stream-K over fewer tiles than blocks keeps the whole chain, as measured: 86 tiles
+  // over 132 blocks (256 tokens, 11008 weights, 14336 deep) ran 158.9 us against 147.3 predicted
+  // with it, and data-parallel 128 x 192 129.5 (run 267).
+  PlanOptions all;
+  all.mode = Mode::kStreamK;
+  all.tile = dev.tile;
+  const Plan few = MustPlan(Shape(256, 11008, 14336), dev, all);
+  ASSERT_EQ(few.dp_tiles, 0) << few;
+  ASSERT_LT(few.sk_tiles, few.sk_blocks) << few;
+  int peers = 0;
+  for (int tile = 0; tile < few.sk_tiles; ++tile)
+    peers = std::max(peers, mapping::TilePeers(few, tile).count());
+  ASSERT_EQ(peers, 3) << few;
+  EXPECT_NEAR(per_store(few), 2.0, 1e-6);
+  EXPECT_EQ(MustPlan(Shape(256, 11008, 14336), dev).mode, Mode::kDataParallel);
+  // Split-K's blocks hold one slice of one tile each: the first peer's store is on the chain.
+  PlanOptions split;
+  split.mode = Mode::kSplitK;
+  split.splits = 3;
+  split.tile = dev.tile;
+  const Plan three = MustPlan(Shape(1024, 1024, 8192), dev, split);
+  ASSERT_EQ(three.sk_blocks, 3 * three.sk_tiles) << three;
+  EXPECT_NEAR(per_store(three), 2.0, 1e-6);
 }
 
 TEST(PlannerNamedCases, TileShapesParseAndPrint) {
