@@ -308,6 +308,13 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
   return best;
 }
 
+// A plan's predicted time (PredictMicros) and the blocks' schedule within it, without the memory's
+// floor.
+struct Prediction {
+  double us, schedule;
+};
+Prediction Predict(const Plan& p, const CostModel& cost);
+
 // The Stream-K block count in [lo, hi] with the lowest predicted time for `sk_tiles` Stream-K
 // tiles. Coarse to fine, so the cost is bounded whatever the range: about kSearchPoints counts
 // spread over the range, plus the ends, one wave of SMs and the split-K-aligned counts (multiples
@@ -319,19 +326,15 @@ std::optional<Decomposition> BestStreamK(Plan& scratch, const CostModel& cost, i
                                          int lo, int hi, Reduction reduction, int slices) {
   std::optional<Decomposition> best;
   double best_us = std::numeric_limits<double>::infinity(), best_schedule = best_us;
-  // The blocks' schedule without the memory's floor: where the floor binds for every count, the
-  // counts tie on it, and fewer blocks than SMs then run each block's share slower (run 263:
-  // every tile Stream-K on 102-106 of 132 SMs, 1.16-1.40x the time on 132).
-  CostModel unfloored = cost;
-  unfloored.hbm_bytes_per_us = 0;
   auto weigh = [&](int g) {
     if (g < lo || g > hi) return;
     const Decomposition d{Mode::kStreamK, sk_tiles, g, reduction, slices};
     Derive(d, scratch);
-    const double us = PredictMicros(scratch, cost);
-    const double schedule = PredictMicros(scratch, unfloored);
-    // Ties go to the shorter schedule, then to fewer blocks: fewer peers per tile, less partial
-    // traffic.
+    const auto [us, schedule] = Predict(scratch, cost);
+    // Ties go to the shorter schedule (where the memory's floor binds for every count, the counts
+    // tie on it, and fewer blocks than SMs then run each block's share slower; run 263: every
+    // tile Stream-K on 102-106 of 132 SMs, 1.16-1.40x the time on 132), then to fewer blocks:
+    // fewer peers per tile, less partial traffic.
     if (us < best_us ||
         (us == best_us && best &&
          (schedule < best_schedule || (schedule == best_schedule && g < best->sk_blocks))))
@@ -522,7 +525,11 @@ absl::Status ValidatePlanOptions(const PlanOptions& o) {
   return absl::OkStatus();
 }
 
-double PredictMicros(const Plan& p, const CostModel& cost) {
+double PredictMicros(const Plan& p, const CostModel& cost) { return Predict(p, cost).us; }
+
+namespace {
+
+Prediction Predict(const Plan& p, const CostModel& cost) {
   // The kernel is persistent: block r of `grid` runs work blocks r, r + grid, ... in rounds of
   // `grid` work blocks. The plan takes as long as its most loaded block. A round with more blocks
   // than SMs runs them two (occupancy) to an SM at iter_shared_us per iteration each; which blocks
@@ -535,24 +542,12 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
   // Each role's cost: iterations (scaled by the round's sharing) plus fixed costs.
   const int peers = MaxPeers(p);
   const int sk_iters = p.sk_iters_per_normal_block + (p.sk_big_blocks_per_region > 0 ? 1 : 0);
-  const bool straddle = Straddles(p);
-  const bool dp_after = p.dp_blocks > p.dp_blocks_before_sk;  // data-parallel work follows
-  // sk_fixed: a Stream-K block's exchange, as the memory floor counts it (all of its bytes);
-  // sk_chain: the part of it that delays the block (the schedule's).
-  double sk_fixed = 0, sk_chain = 0;
+  // A Stream-K block's exchange, as the memory floor counts it (all of its bytes).
+  double sk_fixed = 0;
   if (peers > 1) {
     switch (p.reduction) {
-      case Reduction::kDeterministic:
-        // Turnstile: each later peer reads, adds, stores in turn. Where blocks straddle tiles, a
-        // tile's first peer publishes its slice early (blocks walk their tiles backwards) while
-        // the others still run: with middle peers, only their hand-overs wait on one another,
-        // and the finishing block's own store of its next tile runs beside them. Priced so only
-        // where data-parallel tiles follow on the same blocks (the partial round's tiles
-        // Stream-K, ahead of a full round), where it was measured so; every tile Stream-K over
-        // fewer tiles than blocks ran at or over the whole chain's price (runs 266-268,
-        // docs/results/2026-11-23-h200-headline/ and -chain/).
+      case Reduction::kDeterministic:  // turnstile: each later peer reads, adds, stores in turn
         sk_fixed = (peers - 1) * (b + d) + e;
-        sk_chain = sk_fixed - (straddle && peers > 2 && dp_after ? b : 0);
         break;
       case Reduction::kAtomic:  // the first stores, the middle ones add at once, the last reads
         sk_fixed = (peers > 2 ? 2 * b : b) + d + e;
@@ -561,10 +556,20 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
         sk_fixed = b;
         break;
     }
-    if (p.reduction != Reduction::kDeterministic) sk_chain = sk_fixed;
   } else if (p.sk_blocks > 0) {
-    sk_fixed = sk_chain = e;
+    sk_fixed = e;
   }
+  // The part of it that delays the block (the schedule's). The turnstile's chain is one store
+  // shorter where blocks straddle tiles and have middle peers: a tile's first peer publishes its
+  // slice early (blocks walk their tiles backwards) while the others still run, so only the middle
+  // peers' hand-overs wait on one another, and the finishing block's own store of its next tile
+  // runs beside them. Priced so only where data-parallel tiles follow on the same blocks (the
+  // partial round's tiles Stream-K, ahead of a full round), where it was measured so; every tile
+  // Stream-K over fewer tiles than blocks ran at or over the whole chain's price (runs 266-268,
+  // docs/results/2026-11-23-h200-headline/ and -chain/).
+  const bool early_first_peer = p.reduction == Reduction::kDeterministic && peers > 2 &&
+                                Straddles(p) && p.dp_blocks > p.dp_blocks_before_sk;
+  const double sk_chain = sk_fixed - (early_first_peer ? b : 0);
   struct RoleCost {
     double iters, fixed;
   };
@@ -709,8 +714,10 @@ double PredictMicros(const Plan& p, const CostModel& cost) {
       floor = std::max(floor, full * round_us(p.grid_blocks) + (last ? round_us(last) : 0) + e);
     }
   }
-  return terms.fixed + std::max(worst, floor);
+  return {terms.fixed + std::max(worst, floor), terms.fixed + worst};
 }
+
+}  // namespace
 
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& options) {
@@ -1131,7 +1138,7 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
     const CostModel* cost;
     double over_streamk;  // the margin over a Stream-K pick
     double min_dp_us;     // weighed only where the other tiles' dp pick is predicted this long
-    bool one_row = false;  // both tiles hold all of m in the same rows
+    double over_dp = kMinMidTileGain;  // the margin over a data-parallel pick
     absl::StatusOr<Plan> plan = absl::UnknownError("not planned");
     double us = 0;
     PlanExplanation why;
@@ -1151,10 +1158,11 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
       for (Candidate& c : e.why.candidates) c.note = "one block per tile; data-parallel only here";
     // Each against its own margin: where the faster of the two misses its margin over a
     // Stream-K pick, the other may still clear its own (3072 x 2944 x 8192, run 137).
-    e.one_row = problem.m <= e.tile.m && e.tile.m == plan->tile_m;
-    if (e.one_row) e.over_streamk = std::min(e.over_streamk, kMinMidTileGainOneRowOfTiles);
-    const double over_dp = e.one_row ? kMinMidTileGainOneRowOfTiles : kMinMidTileGain;
-    const bool clears = e.us < dp_us * (1 - over_dp) &&
+    if (problem.m <= e.tile.m && e.tile.m == plan->tile_m) {  // both hold all of m in one row
+      e.over_streamk = std::min(e.over_streamk, kMinMidTileGainOneRowOfTiles);
+      e.over_dp = kMinMidTileGainOneRowOfTiles;
+    }
+    const bool clears = e.us < dp_us * (1 - e.over_dp) &&
                         (!stream_k || e.us < pick_us * (1 - e.over_streamk));
     if (clears && (best == nullptr || e.us < best->us)) best = &e;
   }
@@ -1171,8 +1179,7 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
       why->reason = absl::StrFormat(
           "tile %s, data-parallel (predicted %.1f us): %.0f%% or more under the other tiles' "
           "data-parallel pick (%.1f us)%s; %s",
-          TileShapeName(best->tile), best->us,
-          (best->one_row ? kMinMidTileGainOneRowOfTiles : kMinMidTileGain) * 100, dp_us,
+          TileShapeName(best->tile), best->us, best->over_dp * 100, dp_us,
           !stream_k                ? ""
           : best->over_streamk > 0
               ? absl::StrFormat(" and %.0f%% under their %s plan (%.1f us)",
