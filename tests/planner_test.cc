@@ -787,6 +787,44 @@ TEST(PlannerNamedCases, TurnstilesFirstPeersPublishOffTheChain) {
   EXPECT_NEAR(per_store(three), 2.0, 1e-6);
 }
 
+TEST(PlannerNamedCases, OneTileHybridOverATiedTwoTile) {
+  // 336 tiles of 128 x 256 (384 tokens as A, 28672 weights 4096 deep): the two-tile hybrid (the
+  // last full round's 132 tiles and the partial round's 72 Stream-K) and the one-tile (the 72
+  // alone, two full rounds data-parallel) are predicted within 0.2%; the one-tile ran 148.0 us
+  // against 160.4 (run 270, docs/results/2026-11-24-h200-clock/), its blocks reading fewer panels
+  // one after another.
+  const DeviceSpec dev = H200Spec();
+  PlanOptions two;
+  two.mode = Mode::kStreamK;
+  two.tile = dev.tile;
+  two.sk_tiles = 204;
+  two.reduction = Reduction::kDeterministic;
+  PlanOptions one = two;
+  one.sk_tiles = kPartialWaveTiles;
+  const Plan two_tile = MustPlan(Shape(384, 28672, 4096), dev, two);
+  const Plan one_tile = MustPlan(Shape(384, 28672, 4096), dev, one);
+  ASSERT_EQ(one_tile.sk_tiles, 72) << one_tile;
+  const double two_us = PredictMicros(two_tile, dev.cost);
+  const double one_us = PredictMicros(one_tile, dev.cost);
+  EXPECT_LT(two_us, one_us);
+  EXPECT_GT(two_us, one_us * 0.998);
+  const Plan pick = MustPlan(Shape(384, 28672, 4096), dev);
+  EXPECT_EQ(pick.tile_n, 256) << pick;
+  EXPECT_EQ(pick.sk_tiles, 72) << pick;
+  EXPECT_EQ(pick.dp_tiles, 264) << pick;
+  EXPECT_EQ(pick.reduction, Reduction::kDeterministic) << pick;
+  // Where the two-tile is predicted 2% faster it keeps the pick, as measured (2048 tokens, 11008
+  // weights: 286.0 us against 298.2 on the one-tile, run 270).
+  const Plan wide = MustPlan(Shape(2048, 11008, 4096), dev);
+  EXPECT_EQ(wide.sk_tiles, 160) << wide;
+  // A one-tile hybrid with a separate reduction gets no edge: those ran 0.94-1.01x as fast as the
+  // two-tile where predicted within 1.4% (runs 265-266). At 4096 tokens, 13824 weights 5120 deep
+  // it is predicted 0.3% slower than the two-tile, which auto keeps (875 us against dp's 928).
+  const Plan many = MustPlan(Shape(4096, 13824, 5120), dev);
+  EXPECT_EQ(many.sk_tiles, 144) << many;
+  EXPECT_EQ(many.dp_tiles, 1584) << many;
+}
+
 TEST(PlannerNamedCases, TileShapesParseAndPrint) {
   const std::optional<TileShape> t = ParseTileShape("128x256x64");
   ASSERT_TRUE(t.has_value());
