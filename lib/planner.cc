@@ -96,6 +96,17 @@ constexpr double kMinMidOverStreamKGain = 0.05;
 // 0.906-0.999 (geomean 0.953) of auto's pick
 // (docs/results/2026-11-23-h200-headline/onerow.txt).
 constexpr double kMinMidTileGainOneRowOfTiles = 0.02;
+// Where their rows hold all of m in two to this many rows (129-512 tokens as the kernel's A on
+// 128-row tiles), the third tile's data-parallel plan is taken over a Stream-K pick of the same
+// rows where predicted no slower: the pick's blocks read B's panels one after another
+// (StreamKRereadBytes), which the model prices only in its floor, while the third tile's rows read
+// each panel at once. Measured (runs 262-270, docs/results/2026-11-24-h200-clock/moves.txt):
+// the four such Stream-K picks predicted 0.01-4% slower ran 0.6-4.5% slower (11008, 14336,
+// 18432 and 20480 weights, 256-512 tokens, 8192-14336 deep); those predicted 0.03-9% faster ran
+// 4-25% faster. Only where the third tile's tiles fill a round of the SMs: 108 tiles of 128 x 192
+// (512 tokens, 5120 weights, 8192-14336 deep) ran 0.98-1.05x the time of every tile Stream-K on
+// 128 x 128 over all 132 SMs (run 271, inpass.txt).
+constexpr int kMaxFewRowsOfTiles = 4;
 // Auto weighs the fourth tile (192 x 192) only where the other tiles' data-parallel pick is
 // predicted to take at least this long (us). Below it, launches back to back run at the host's
 // pace: in run 137 (docs/results/2026-11-22-h200-wide/) four shapes predicted 7-9 us there and
@@ -1182,6 +1193,9 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
     if (problem.m <= e.tile.m && e.tile.m == plan->tile_m) {  // both hold all of m in one row
       e.over_streamk = std::min(e.over_streamk, kMinMidTileGainOneRowOfTiles);
       e.over_dp = kMinMidTileGainOneRowOfTiles;
+    } else if (e.tile.m == plan->tile_m && problem.m <= kMaxFewRowsOfTiles * e.tile.m &&
+               e.plan->tiles >= e.plan->avail_sms) {
+      e.over_streamk = std::min(e.over_streamk, 0.0);  // a few rows: no slower
     }
     const bool clears = e.us < dp_us * (1 - e.over_dp) &&
                         (!stream_k || e.us < pick_us * (1 - e.over_streamk));
