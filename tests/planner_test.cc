@@ -826,39 +826,33 @@ TEST(PlannerNamedCases, OneTileHybridOverATiedTwoTile) {
 }
 
 TEST(PlannerNamedCases, ThirdTileOverAFewRowsOfStreamKWhereNoSlower) {
+  const DeviceSpec dev = H200Spec();
+  auto expect_pick = [&dev](int m, int n, int k, Mode mode, int tile_n) {
+    const Plan p = MustPlan(Shape(m, n, k), dev);
+    EXPECT_EQ(p.mode, mode) << m << "x" << n << "x" << k << ": " << p;
+    EXPECT_EQ(p.tile_n, tile_n) << m << "x" << n << "x" << k << ": " << p;
+    return p;
+  };
   // 256 tokens as A, 20480 weights 8192 deep: two rows of 128 x 256 tiles, whose 160 tiles auto
   // runs as the partial round's 28 Stream-K (1.23x data-parallel's prediction on that tile), and
-  // 128 x 192 tiles data-parallel, predicted 0.01% faster. Measured over runs 262-270 (docs/
+  // 128 x 192 tiles data-parallel, predicted 0.01% faster. Measured over runs 262-271 (docs/
   // results/2026-11-24-h200-clock/moves.txt), the 128 x 192 plan ran 0.953-1.028x the Stream-K
   // plan's time; with 512 tokens, 18432 weights 14336 deep (predicted 4% faster) 0.974-0.996x.
-  const DeviceSpec dev = H200Spec();
-  const Plan two_rows = MustPlan(Shape(256, 20480, 8192), dev);
-  EXPECT_EQ(two_rows.mode, Mode::kDataParallel) << two_rows;
-  EXPECT_EQ(two_rows.tile_n, 192) << two_rows;
-  const Plan four_rows = MustPlan(Shape(512, 18432, 14336), dev);
-  EXPECT_EQ(four_rows.mode, Mode::kDataParallel) << four_rows;
-  EXPECT_EQ(four_rows.tile_n, 192) << four_rows;
+  expect_pick(256, 20480, 8192, Mode::kDataParallel, 192);
+  expect_pick(512, 18432, 14336, Mode::kDataParallel, 192);
   // Predicted slower than the Stream-K pick, the third tile stays out: 512 tokens, 11008 weights
   // 14336 deep (1.3% slower predicted, 4.6% measured), and 256 tokens, 18432 weights 4096 deep
   // against Stream-K on 128 x 128 tiles (0.03% slower predicted, 4-8% measured, run 270).
-  const Plan deep = MustPlan(Shape(512, 11008, 14336), dev);
-  EXPECT_EQ(deep.mode, Mode::kStreamK) << deep;
-  EXPECT_EQ(deep.tile_n, 256) << deep;
-  const Plan shallow = MustPlan(Shape(256, 18432, 4096), dev);
-  EXPECT_EQ(shallow.mode, Mode::kStreamK) << shallow;
-  EXPECT_EQ(shallow.tile_n, 128) << shallow;
+  expect_pick(512, 11008, 14336, Mode::kStreamK, 256);
+  expect_pick(256, 18432, 4096, Mode::kStreamK, 128);
   // Nor where its tiles leave SMs idle: 108 of 128 x 192 (512 tokens, 5120 weights 14336 deep,
   // predicted 1.3% faster) ran 1.04x the time of every tile Stream-K on 128 x 128 (run 271).
-  const Plan partial = MustPlan(Shape(512, 5120, 14336), dev);
-  EXPECT_EQ(partial.mode, Mode::kStreamK) << partial;
-  EXPECT_EQ(partial.tile_n, 128) << partial;
+  expect_pick(512, 5120, 14336, Mode::kStreamK, 128);
   // Past four rows the margin over Stream-K stays, as measured on the waveq shapes (run 128:
   // data-parallel on 128 x 192 ran 0.92-1.01x Stream-K's speed where predicted up to 3.4%
   // faster): 640 tokens, 14336 weights 8192 deep keeps Stream-K over 128 x 192 predicted 3.8%
   // faster.
-  const Plan five_rows = MustPlan(Shape(640, 14336, 8192), dev);
-  EXPECT_EQ(five_rows.mode, Mode::kStreamK) << five_rows;
-  EXPECT_EQ(five_rows.tile_n, 256) << five_rows;
+  const Plan five_rows = expect_pick(640, 14336, 8192, Mode::kStreamK, 256);
   PlanOptions mid;
   mid.mode = Mode::kDataParallel;
   mid.tile = dev.mid_tile;
