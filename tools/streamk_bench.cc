@@ -55,7 +55,8 @@ ABSL_FLAG(std::vector<std::string>, modes,
           "auto, dp (data-parallel on whichever of the GPU's tiles the planner predicts fastest "
           "for it), splitk (best split) or splitk:S, streamk (all tiles Stream-K) or streamk:B "
           "(B blocks), streamk-tail (the partial wave's tiles Stream-K, the rest data-parallel) or "
-          "streamk-tail:B, cublas; append /BMxBNxBK to run one of the GPU's kernel "
+          "streamk-tail:B, streamk-tiles:T or streamk-tiles:T:B (T tiles Stream-K, the rest "
+          "data-parallel), cublas; append /BMxBNxBK to run one of the GPU's kernel "
           "configurations (e.g. dp/128x256x64: data-parallel on that tile alone), then "
           "@deterministic, @atomic, @separate or @separate:R (R reduction blocks per tile) to "
           "force the reduction");
@@ -106,7 +107,8 @@ struct ModeSpec {
 };
 
 // A mode word: auto | dp | splitk | splitk:S | streamk | streamk:B | streamk-tail |
-// streamk-tail:B | cublas, optionally followed by /BMxBNxBK to force the kernel configuration
+// streamk-tail:B | streamk-tiles:T | streamk-tiles:T:B | cublas, optionally followed by
+// /BMxBNxBK to force the kernel configuration
 // (not for cublas), then by @deterministic, @atomic, @separate or @separate:R to force the
 // reduction strategy (not for dp or cublas).
 absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>& words) {
@@ -154,6 +156,15 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
       m.options.mode = Mode::kDataParallel;
     } else if (absl::StartsWith(w, "streamk-tail") && streamk(w.substr(12))) {
       m.options.sk_tiles = kPartialWaveTiles;
+    } else if (absl::StartsWith(w, "streamk-tiles:")) {
+      // T tiles Stream-K (the rest data-parallel), then an optional :B block count.
+      const std::string rest = w.substr(14);
+      const size_t colon = std::min(rest.find(':'), rest.size());
+      if (!absl::SimpleAtoi(rest.substr(0, colon), &m.options.sk_tiles) ||
+          m.options.sk_tiles < 1 || !streamk(rest.substr(colon)))
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--modes: '", word, "': streamk-tiles:T or streamk-tiles:T:B takes a positive tile "
+            "count T (and block count B)"));
     } else if (absl::StartsWith(w, "streamk") && streamk(w.substr(7))) {
     } else if (w == "splitk") {
       m.options.mode = Mode::kSplitK;
@@ -164,7 +175,7 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
       return absl::InvalidArgumentError(absl::StrCat(
           "--modes: unknown mode '", word,
           "' (auto, dp, splitk, splitk:S, streamk, streamk:B, streamk-tail, streamk-tail:B, "
-          "cublas)"));
+          "streamk-tiles:T, streamk-tiles:T:B, cublas)"));
     }
     if (m.cublas && m.options.tile != kNoTile)
       return absl::InvalidArgumentError(
