@@ -103,9 +103,11 @@ constexpr double kMinMidTileGainOneRowOfTiles = 0.02;
 // each panel at once. Measured (runs 262-270, docs/results/2026-11-24-h200-clock/moves.txt):
 // the four such Stream-K picks predicted 0.01-4% slower ran 0.6-4.5% slower (11008, 14336,
 // 18432 and 20480 weights, 256-512 tokens, 8192-14336 deep); those predicted 0.03-9% faster ran
-// 4-25% faster. Only where the third tile's tiles fill a round of the SMs: 108 tiles of 128 x 192
-// (512 tokens, 5120 weights, 8192-14336 deep) ran 0.98-1.05x the time of every tile Stream-K on
-// 128 x 128 over all 132 SMs (run 271, inpass.txt).
+// 4-25% faster. Where the third tile's tiles leave SMs idle too: 108 tiles of 128 x 192 (512
+// tokens, 5120 weights, 8192-14336 deep) ran 0.98-1.05x the time of every tile Stream-K on
+// 128 x 128 over all 132 SMs on one lent H200 (run 271, inpass.txt) and 0.87-0.93x on another
+// whose SMs ran faster (run 273, grid_check.txt): a close call either way, in which `dp`'s own
+// plan is the one that cannot break the 3% rule.
 constexpr int kMaxFewRowsOfTiles = 4;
 // Auto weighs the fourth tile (192 x 192) only where the other tiles' data-parallel pick is
 // predicted to take at least this long (us). Below it, launches back to back run at the host's
@@ -1193,8 +1195,7 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
     if (problem.m <= e.tile.m && e.tile.m == plan->tile_m) {  // both hold all of m in one row
       e.over_streamk = std::min(e.over_streamk, kMinMidTileGainOneRowOfTiles);
       e.over_dp = kMinMidTileGainOneRowOfTiles;
-    } else if (e.tile.m == plan->tile_m && problem.m <= kMaxFewRowsOfTiles * e.tile.m &&
-               e.plan->tiles >= e.plan->avail_sms) {
+    } else if (e.tile.m == plan->tile_m && problem.m <= kMaxFewRowsOfTiles * e.tile.m) {
       e.over_streamk = std::min(e.over_streamk, 0.0);  // a few rows: no slower
     }
     const bool clears = e.us < dp_us * (1 - e.over_dp) &&

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Session 51: the picks that move, replayed over the CSVs session 50's replays covered, runs
-267-269 and runs 270-271: from OLD_FIT to MID_FIT (the one-tile hybrid over a tied two-tile,
+267-269 and runs 270-271 and 273: from OLD_FIT to MID_FIT (the one-tile hybrid over a tied two-tile,
 kMinTwoTileOverTailGain), then from MID_FIT to NEW_FIT (the third tile over a Stream-K pick of a
 few rows of tiles, kMaxFewRowsOfTiles).
 
@@ -22,7 +22,9 @@ groups = ([H + f'run26{r}/rows3-tn.csv' for r in (5, 6)] +
           [C + f'run26{r}/rows-{l}.csv' for r in (7, 8) for l in ('tn', 'nn')] +
           [C + 'run269/rows-tn.csv'] + rm.RUN259 + rm.DECODE + rm.HEADLINE +
           [K + f'run270/rows-{p}.csv' for p in (1, 2, 3)] +
-          [K + f'run271/new-{p}.csv' for p in (1, 2)])
+          [K + f'run271/new-{p}.csv' for p in (1, 2)] +
+          [K + f'run273/grid-{c}.csv' for c in ('tn-fp16-1', 'tn-fp16-2', 'tn-fp16-3',
+                                                'nn-fp16-1', 'tn-bf16-1')])
 for title, old_fit, new_fit in (('the one-tile hybrid over a tied two-tile', fits[0], fits[1]),
                                 ('the third tile over a few rows of Stream-K', fits[1], fits[2])):
     print(f'# {title}')
