@@ -238,6 +238,15 @@ constexpr double kPingPongIterLoss = 0.028;
 constexpr double kPingPongStreamGain = 0.09;
 constexpr double kPingPongStreamL2s = 1.0;
 
+// Every tile Stream-K on the 128 x 128 kernel over fewer tiles than blocks, against its
+// data-parallel round of those tiles on fewer SMs (CostModel::few_tiles_streamk_gain). The
+// model prices that round 19-28% over its time, the Stream-K plan 2-19% (run 274 of
+// docs/results/2026-11-24-h200-clock/). Over runs 238-274 (few_tiles.txt), the 16 shapes whose
+// plans of this kind were predicted 1.06-1.22x as fast as data-parallel ran 0.89-1.11x, 13 of
+// them under 1.0 (4096 weights x 384 tokens x 14336 deep, auto's pick, predicted 1.095x, ran
+// 0.885-0.954x on two lent H200s); the 23 predicted 1.245x or more ran 1.00-1.67x.
+constexpr double kTma128FewTilesStreamKGain = 0.19;
+
 // Adds the 128 x 128 TMA kernel (and its ping-pong variant) as the second configuration of a
 // Hopper preset.
 DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
@@ -248,6 +257,7 @@ DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
   spec.alt_cost.pingpong_iter_loss = kPingPongIterLoss;
   spec.alt_cost.pingpong_stream_gain = kPingPongStreamGain;
   spec.alt_cost.pingpong_stream_bytes = kPingPongStreamL2s * static_cast<double>(spec.l2_bytes);
+  spec.alt_cost.few_tiles_streamk_gain = kTma128FewTilesStreamKGain;
   return spec;
 }
 

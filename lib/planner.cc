@@ -1014,13 +1014,26 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
       }
 
       // Data-parallel unless another candidate is predicted clearly faster.
-      if (best_us < dp_bar) {
+      // Every tile Stream-K over fewer tiles than blocks, against data-parallel's one partial
+      // round, on its configuration's margin where that is larger (few_tiles_streamk_gain).
+      const bool few_tiles = best_d.mode == Mode::kStreamK && best_d.sk_tiles == p.tiles &&
+                             best_d.sk_tiles < best_d.sk_blocks &&
+                             cost.few_tiles_streamk_gain > min_gain;
+      const double bar = few_tiles ? dp_us * (1 - cost.few_tiles_streamk_gain) : dp_bar;
+      const double candidate_us = best_us;
+      if (best_us < bar) {
         chosen = best_d;
       } else {
         best_name = "dp";
         best_us = dp_us;
       }
-      if (best_name == "dp") {
+      if (best_name == "dp" && few_tiles && candidate_us < dp_bar) {
+        reason = absl::StrFormat(
+            "every tile Stream-K over fewer tiles than blocks is predicted %.2fx as fast as "
+            "data-parallel (%.1f vs %.1f us), under the %g%% gain this configuration needs for "
+            "it (CostModel::few_tiles_streamk_gain)",
+            dp_us / candidate_us, candidate_us, dp_us, cost.few_tiles_streamk_gain * 100);
+      } else if (best_name == "dp") {
         reason = h.sk_tiles == 0 && p.tiles % p.avail_sms == 0 && !resident_loss
                      ? h.note
                      : absl::StrFormat(

@@ -120,6 +120,10 @@ struct CostModel {
   // reaches its tiles one after another, after the L2 has dropped the panel. The memory floor
   // counts those reads (StreamKGemmBytes). 0: not modelled.
   double streamk_reread_bytes = 0;
+  // The least predicted gain over data-parallel at which auto takes every tile Stream-K over
+  // fewer tiles than its blocks, against data-parallel's one partial round on fewer SMs, where
+  // more than the planner's margin (0: the planner's margin). Only where measured so.
+  double few_tiles_streamk_gain = 0;
 };
 
 // A tile of D computed by one block, and the depth of one k-iteration, in elements.
