@@ -246,6 +246,14 @@ constexpr double kPingPongStreamL2s = 1.0;
 // them under 1.0 (4096 weights x 384 tokens x 14336 deep, auto's pick, predicted 1.095x, ran
 // 0.885-0.954x on two lent H200s); the 23 predicted 1.245x or more ran 1.00-1.67x.
 constexpr double kTma128FewTilesStreamKGain = 0.19;
+// And where its tiles fill more than the blocks, the 128 x 192 kernel's data-parallel plan of
+// the same rows is taken over it wherever predicted no slower (CostModel::
+// every_tile_streamk_yields): of 12000 random shapes of 128-8192 per side, 24 move so; with 640
+// tokens as A, 4096 weights 8192 and 14336 deep (every tile Stream-K over 160 tiles, 0.90-0.96
+// of `dp` on three lent H200s) they ran 1.057-1.105x as fast as the old picks forced, over each
+// of four passes (run 277 of docs/results/2026-11-24-h200-rows5/, rows5.txt). The worst, 2408 x
+// 784 x 4256 (133 tiles over 132 blocks, predicted 1% slower than 128 x 192), ran 0.90-1.01x.
+// The margin kMinMidOverStreamKGain was measured against Stream-K on 128 x 256 (run 128).
 
 // Adds the 128 x 128 TMA kernel (and its ping-pong variant) as the second configuration of a
 // Hopper preset.
@@ -258,6 +266,7 @@ DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
   spec.alt_cost.pingpong_stream_gain = kPingPongStreamGain;
   spec.alt_cost.pingpong_stream_bytes = kPingPongStreamL2s * static_cast<double>(spec.l2_bytes);
   spec.alt_cost.few_tiles_streamk_gain = kTma128FewTilesStreamKGain;
+  spec.alt_cost.every_tile_streamk_yields = true;
   return spec;
 }
 

@@ -1175,6 +1175,10 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
   // 3944 x 1224 x 4528 ran Stream-K on 128 x 128 tiles 7-19% slower than data-parallel on
   // 128 x 192, which was predicted 4.9% and 2.2% faster).
   const bool narrow_streamk = stream_k && pick_us > dp_us * (1 - kMinPredictedGain);
+  // Every tile Stream-K on a configuration that yields to the others' rows where no slower
+  // (CostModel::every_tile_streamk_yields).
+  const bool yields =
+      stream_k && plan->dp_tiles == 0 && KernelCost(device, *plan).every_tile_streamk_yields;
   auto over_streamk = [&](double margin) {
     return narrow_streamk ? std::min(margin, 0.0) : margin;
   };
@@ -1208,8 +1212,9 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
     if (problem.m <= e.tile.m && e.tile.m == plan->tile_m) {  // both hold all of m in one row
       e.over_streamk = std::min(e.over_streamk, kMinMidTileGainOneRowOfTiles);
       e.over_dp = kMinMidTileGainOneRowOfTiles;
-    } else if (e.tile.m == plan->tile_m && problem.m <= kMaxFewRowsOfTiles * e.tile.m) {
-      e.over_streamk = std::min(e.over_streamk, 0.0);  // a few rows: no slower
+    } else if (e.tile.m == plan->tile_m &&
+               (problem.m <= kMaxFewRowsOfTiles * e.tile.m || yields)) {
+      e.over_streamk = std::min(e.over_streamk, 0.0);  // a few rows, or yields: no slower
     }
     const bool clears = e.us < dp_us * (1 - e.over_dp) &&
                         (!stream_k || e.us < pick_us * (1 - e.over_streamk));

@@ -896,6 +896,33 @@ TEST(PlannerNamedCases, EveryTileStreamKOverFewerTilesThanBlocksOn128x128NeedsIt
   EXPECT_EQ(other.tile_n, 256) << other;
 }
 
+TEST(PlannerNamedCases, EveryTileStreamKOn128x128YieldsToTheThirdTileWhereNoSlower) {
+  // 640 tokens as A, 4096 weights 8192 deep: 160 tiles of 128 x 128 every one Stream-K over 132
+  // blocks (85.7 us predicted) against 110 tiles of 128 x 192 data-parallel (82.3 us), five rows
+  // of tiles, past kMaxFewRowsOfTiles. The Stream-K plan ran 0.90-0.96 of `dp` on three lent
+  // H200s (runs 273-276), and the 128 x 192 plan 1.03-1.08x as fast as it (run 277, docs/
+  // results/2026-11-24-h200-rows5/); over 26 such moves, 1.057-1.105x per pass.
+  DeviceSpec dev = H200Spec();
+  EXPECT_TRUE(dev.alt_cost.every_tile_streamk_yields);
+  EXPECT_FALSE(dev.cost.every_tile_streamk_yields);  // 128 x 256 keeps the margin (run 128)
+  for (const Problem& shape : {Shape(640, 4096, 8192), Shape(1120, 2176, 6416)}) {
+    const Plan p = MustPlan(shape, dev);
+    EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
+    EXPECT_EQ(p.tile_n, 192) << p;
+  }
+  // 640 tokens, 13824 weights 8192 deep: Stream-K on 128 x 256 (the last full round's tiles and
+  // the partial round's) keeps its margin over 128 x 192, which ran 1-10% slower (runs 273-276).
+  const Plan wide = MustPlan(Shape(640, 13824, 8192), dev);
+  EXPECT_EQ(wide.mode, Mode::kStreamK) << wide;
+  EXPECT_EQ(wide.tile_n, 256) << wide;
+  // Without the rule the margin holds the 128 x 128 Stream-K pick.
+  dev.alt_cost.every_tile_streamk_yields = false;
+  const Plan before = MustPlan(Shape(640, 4096, 8192), dev);
+  EXPECT_EQ(before.mode, Mode::kStreamK) << before;
+  EXPECT_EQ(before.tile_n, 128) << before;
+  EXPECT_EQ(before.dp_tiles, 0) << before;
+}
+
 TEST(PlannerNamedCases, TileShapesParseAndPrint) {
   const std::optional<TileShape> t = ParseTileShape("128x256x64");
   ASSERT_TRUE(t.has_value());

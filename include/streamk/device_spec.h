@@ -124,6 +124,11 @@ struct CostModel {
   // fewer tiles than its blocks, against data-parallel's one partial round on fewer SMs, where
   // more than the planner's margin (0: the planner's margin). Only where measured so.
   double few_tiles_streamk_gain = 0;
+  // Whether auto takes another configuration's data-parallel plan on tiles of the same rows over
+  // this configuration's every-tile Stream-K pick wherever it is predicted no slower, rather than
+  // on that configuration's margin over Stream-K (Hopper: 128 x 192 over every tile Stream-K on
+  // 128 x 128). Only where measured so.
+  bool every_tile_streamk_yields = false;
 };
 
 // A tile of D computed by one block, and the depth of one k-iteration, in elements.
