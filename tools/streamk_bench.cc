@@ -268,11 +268,15 @@ int main(int argc, char** argv) {
   std::optional<RepackOperands> repack;
   if (absl::Status s = ParseRepack(absl::GetFlag(FLAGS_repack), &repack); !s.ok())
     return Fail(std::string(s.message()));
-  for (ModeSpec& m : *modes) {
-    m.options.cooperative = absl::GetFlag(FLAGS_cooperative);
-    m.options.programmatic_launch = absl::GetFlag(FLAGS_programmatic_launch);
-    m.options.repack = repack;
-  }
+  // The launch flags every mode runs with, auto's plan in the table and the JSON among them.
+  auto with_flags = [&repack](Options o) {
+    o.cooperative = absl::GetFlag(FLAGS_cooperative);
+    o.programmatic_launch = absl::GetFlag(FLAGS_programmatic_launch);
+    o.repack = repack;
+    return o;
+  };
+  for (ModeSpec& m : *modes) m.options = with_flags(m.options);
+  const Options auto_options = with_flags(Options{});
   absl::StatusOr<DeviceSpec> device = QueryLocalDevice();
   if (!device.ok())
     return Fail(absl::StrCat("needs a GPU: ", device.status().message()));
@@ -380,7 +384,8 @@ int main(int argc, char** argv) {
       continue;
     }
     PlanExplanation auto_why;
-    if (absl::StatusOr<Plan> plan = PlanGemm(buf->args, *device, {}, &auto_why); plan.ok())
+    if (absl::StatusOr<Plan> plan = PlanGemm(buf->args, *device, auto_options, &auto_why);
+        plan.ok())
       row.auto_plan = *plan, row.auto_why = auto_why;
     const size_t copies = buf->a.size();
     // Check every mode first (poison D, run once, compare with cuBLAS); time the correct ones
@@ -397,7 +402,9 @@ int main(int argc, char** argv) {
         return m.cublas ? cublas.Gemm(g, stream) : gemm(g, stream, m.options);
       };
       const GemmArgs& g = buf->args;
-      if (!m.cublas) {
+      if (m.name == "auto" && row.auto_plan) {  // planned above with the same options
+        r.plan = *row.auto_plan, r.predicted_us = row.auto_why->predicted_us;
+      } else if (!m.cublas) {
         PlanExplanation why;
         absl::StatusOr<Plan> plan = PlanGemm(g, *device, m.options, &why);
         if (plan.ok()) r.plan = *plan, r.predicted_us = why.predicted_us;
