@@ -32,7 +32,8 @@ for name, v in rows.items():
     dps = [float(v[t]['auto']['time_us']) / float(v[t]['dp']['time_us']) for t in tags]
     for t, x in zip(tags, ratios):
         logs[t].append(math.log(x))
-    print(f"{name:4s} {m+' '+n+' '+k:18s} {mode:24s} {o['predicted_us'] / w['predicted_us']:12.3f}  " +
+    gain = o['predicted_us'] / w['predicted_us']
+    print(f"{name:4s} {m+' '+n+' '+k:18s} {mode:24s} {gain:12.3f}  " +
           ' '.join(f'{x:10.3f}' for x in ratios) + f"   new/dp {max(dps):.3f} max")
 for t in tags:
     x = logs[t]
