@@ -19,8 +19,8 @@ for f in sorted(glob.glob(f'{run}/cluster-*.csv')):
         for mode, x in v.items():
             rows[name][mode].append(float(x['time_us']) / a)
 modes = [m for m in next(iter(rows.values())) if m != 'auto']
-print(f"{'shape':24s} " + ' '.join(f'{m.replace("/256x256x64", "/cl"):>15s}' for m in modes) +
-      '   auto plan')
+heads = [m.replace('/256x256x64', '/cl') for m in modes]
+print(f"{'shape':24s} " + ' '.join(f'{h:>15s}' for h in heads) + '   auto plan')
 for name, v in rows.items():
     print(f'{name:24s} ' + ' '.join(
         f'{math.exp(sum(map(math.log, v[m])) / len(v[m])):15.3f}' for m in modes) +

@@ -32,7 +32,8 @@ for f in sorted(glob.glob(f'{run}/ncu-*.txt')):
     for who in ('cublas', 'ours'):
         r = last.get(who)
         if r:
-            print(f"{shape if who == 'cublas' else '':22s} {r['name'][:52]:52s} {r.get('grid', 0):4.0f} "
+            label = shape if who == 'cublas' else ''
+            print(f"{label:22s} {r['name'][:52]:52s} {r.get('grid', 0):4.0f} "
                   f"{r.get('cx', 0):.0f}x{r.get('cy', 0):.0f} {r.get('us', 0):7.1f} "
                   f"{r.get('MB', 0):8.1f} {r.get('L2hit', 0):6.1f} {r.get('SM%', 0):5.1f} "
                   f"{r.get('GHz', 0):5.2f}")
