@@ -15,7 +15,8 @@ for f in sorted(glob.glob(f'{run}/cluster-*.csv')):
     for name, v in by.items():
         a = float(v['auto']['time_us'])
         r = v['auto']
-        plan[name] = f"{r['plan_mode']} {r['tile_m']}x{r['tile_n']} dp{r['dp_tiles']}+sk{r['sk_tiles']}"
+        plan[name] = (f"{r['plan_mode']} {r['tile_m']}x{r['tile_n']} "
+                      f"dp{r['dp_tiles']}+sk{r['sk_tiles']}")
         for mode, x in v.items():
             rows[name][mode].append(float(x['time_us']) / a)
 modes = [m for m in next(iter(rows.values())) if m != 'auto']
