@@ -63,7 +63,7 @@ constexpr int kMinDeepIters = 64;
 // Stream-K, every full round data-parallel) with the turnstile over the two-tile hybrid (the last
 // full round's tiles Stream-K too) unless the two-tile is predicted this much faster, where both
 // clear data-parallel's margin. The two-tile's blocks read more panels one after another, after
-// the L2 has dropped them (StreamKRereadBytes), and the model prices those reads only in its floor
+// the L2 has dropped them (StreamKGemmBytes), and the model prices those reads only in its floor
 // over the whole plan. Measured (runs 265-270, docs/results/2026-11-24-h200-clock/): on the nine
 // shapes of 384-1024 tokens as A, 4096-14336 deep, where the two were predicted within 0.2% (ties
 // since TurnstilesFirstPeersPublishOffTheChain), the one-tile ran 1.027x as fast (0.985-1.089x);
@@ -99,7 +99,7 @@ constexpr double kMinMidTileGainOneRowOfTiles = 0.02;
 // Where their rows hold all of m in two to this many rows (129-512 tokens as the kernel's A on
 // 128-row tiles), the third tile's data-parallel plan is taken over a Stream-K pick of the same
 // rows where predicted no slower: the pick's blocks read B's panels one after another
-// (StreamKRereadBytes), which the model prices only in its floor, while the third tile's rows read
+// (StreamKGemmBytes), which the model prices only in its floor, while the third tile's rows read
 // each panel at once. Measured (runs 262-270, docs/results/2026-11-24-h200-clock/moves.txt):
 // the four such Stream-K picks predicted 0.01-4% slower ran 0.6-4.5% slower (11008, 14336,
 // 18432 and 20480 weights, 256-512 tokens, 8192-14336 deep); those predicted 0.03-9% faster ran
