@@ -1162,7 +1162,8 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
   // constants favour them in close calls that they then lost by up to 3% (kMinMidTileGain).
   PlanOptions dp = o;
   dp.mode = Mode::kDataParallel;
-  const double pick_us = PredictMicros(*plan, KernelCost(device, *plan));
+  const CostModel& pick_cost = KernelCost(device, *plan);
+  const double pick_us = PredictMicros(*plan, pick_cost);
   const bool stream_k = plan->sk_blocks > 0;
   double dp_us = pick_us;  // the two tiles' data-parallel pick
   if (stream_k) {
@@ -1177,8 +1178,7 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
   const bool narrow_streamk = stream_k && pick_us > dp_us * (1 - kMinPredictedGain);
   // Every tile Stream-K on a configuration that yields to the others' rows where no slower
   // (CostModel::every_tile_streamk_yields).
-  const bool yields =
-      stream_k && plan->dp_tiles == 0 && KernelCost(device, *plan).every_tile_streamk_yields;
+  const bool yields = stream_k && plan->dp_tiles == 0 && pick_cost.every_tile_streamk_yields;
   auto over_streamk = [&](double margin) {
     return narrow_streamk ? std::min(margin, 0.0) : margin;
   };
@@ -1277,7 +1277,8 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
       int64_t{o.avail_sms > 0 ? o.avail_sms : device.sms} * std::max(device.occupancy, 1);
   const int64_t tiles = CeilDiv(problem.m, small.m) * CeilDiv(problem.n, small.n) * problem.batch;
   if (tiles > slots) return plan;
-  const double pick_us = PredictMicros(*plan, KernelCost(device, *plan));
+  const CostModel& pick_cost = KernelCost(device, *plan);
+  const double pick_us = PredictMicros(*plan, pick_cost);
   if (pick_us < kMinSmallTileMicros) return plan;
   PlanExplanation small_why;
   absl::StatusOr<Plan> alt = PlanForKernel(problem, device, o, small, device.small_cost,
