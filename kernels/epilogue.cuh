@@ -1,12 +1,13 @@
 // Epilogue: D = alpha * acc + beta * C for one kTileM x kTileN tile (128 x 128, 128 x 192,
-// 128 x 256 or 192 x 192; 2 kTileM compute threads), converted to fp16, bf16 or fp32.
-// The accumulators are staged through shared memory in 64-row passes so that every thread
-// then reads and writes 8 consecutive columns: 16-byte (fp16/bf16) or 2 x 16-byte (fp32) global
-// accesses, coalesced along rows. Tiles at the matrix edge fall back to per-element accesses for
-// the chunks that straddle n. Where C or D is not 16-byte aligned (GemmKernelArgs::cd_vectors),
-// every access is per element (StoreElements). On sm_90a the TMA mainloop's tiles are written by
-// TMA stores from swizzled boxes (RunTma) or, where D's rows do not allow them, by a bulk copy per
-// row (RunRows; beta == 0; for a 16-bit D also CopyRows on the copying warp). beta == 0 never
+// 128 x 256, 128 x 320, 192 x 192 or 64 x 128; 2 kTileM compute threads), converted to fp16, bf16
+// or fp32. The accumulators are staged through shared memory in 64-row passes (32 for 128 x 320)
+// so that every thread then reads and writes 8 consecutive columns: 16-byte (fp16/bf16) or
+// 2 x 16-byte (fp32) global accesses, coalesced along rows. Tiles at the matrix edge fall back to
+// per-element accesses for the chunks that straddle n. Where C or D is not 16-byte aligned
+// (GemmKernelArgs::cd_vectors), every access is per element (StoreElements). On sm_90a the TMA
+// mainloop's tiles up to 256 columns wide (AsyncStoresOf, tma_operands.h) are written by TMA
+// stores from swizzled boxes (RunTma) or, where D's rows do not allow them, by a bulk copy per row
+// (RunRows; beta == 0; for a 16-bit D also CopyRows on the copying warp). beta == 0 never
 // reads C; C may be the same buffer as D (each element is read before the tile's D is written).
 #pragma once
 
@@ -19,6 +20,7 @@
 #include "compute_sync.cuh"
 #include "kernel_args.h"
 #include "tma.cuh"
+#include "tma_operands.h"
 
 namespace streamk::kernels {
 
@@ -40,7 +42,12 @@ __device__ inline float FromFloat<float>(float x) { return x; }
 // tiles in its own area, with a barrier of its own, Sync; RunTma only).
 template <int kTileN, int kTileM = 128, int kGroupThreads = 2 * kTileM>
 struct Epilogue {
-  static constexpr int kPassRows = 64;
+  // Rows of fp32 staged at a time by Run (and summed by the Stream-K fixup): 64, 32 for the
+  // 320-wide tile (StagedRowsOf, tma_operands.h), whose area must fit beside its ring.
+  static constexpr int kPassRows = StagedRowsOf(kTileN);
+  // Whether RunTma and RunRows exist for this width (AsyncStoresOf): the launch then never asks
+  // for them (TmaOperands::d_store, d_rows).
+  static constexpr bool kAsyncStores = AsyncStoresOf(kTileN);
   // Row pitch in floats: kTileN + 8 (= 8 banks mod 32) keeps the float2 stores of the mma
   // fragment layout (4 rows x 4 column pairs per half-warp phase) on distinct banks, and rows
   // 16-byte aligned.
@@ -88,8 +95,9 @@ struct Epilogue {
 
  public:
   // One pass of fp32 rows, RunTma's boxes or RunRows' rows: 34,816, 51,200, 67,584 or
-  // (192 x 192) 76,800 bytes, at a 16-byte boundary.
-  static constexpr int kSmemBytes = Max(Max(kStagedBytes, kBoxesBytes), kRowsBytes);
+  // (192 x 192) 76,800 bytes, at a 16-byte boundary; 320 wide, a pass of 32 rows: 41,984.
+  static constexpr int kSmemBytes =
+      kAsyncStores ? Max(Max(kStagedBytes, kBoxesBytes), kRowsBytes) : kStagedBytes;
   // RunTma's boxes alone (ping-pong's area, which no other path uses): 33,776 bytes for 128 x 128.
   static constexpr int kTmaSmemBytes = kBoxesBytes;
 
@@ -153,6 +161,7 @@ struct Epilogue {
                       Mainloop::kMI * 64 * kThreads / 128 == kTileM,
                   "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows per 64");
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16-bit or fp32 D");
+    static_assert(kAsyncStores, "a staging area for the tile's boxes");
     char* boxes = AlignedBoxes(smem);
     const Rest rest{args, m, n, d_cols, batch, tile_m0, tile_n0};
     TmaRound<Mainloop, T, 0>(boxes, acc, alpha, beta, d, c, bar, batch, tile_m0, tile_n0);
@@ -201,6 +210,7 @@ struct Epilogue {
                       !kGroups,
                   "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows");
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16-bit or fp32 D");
+    static_assert(kAsyncStores, "a staging area for the tile's rows");
     T* const d = static_cast<T*>(args.d) + batch * args.stride_d + tile_n0;
     RowsRound<Mainloop, T, 0>(smem, acc, alpha, args, m, n - tile_n0, d, tile_m0, copies);
     if constexpr (kRowRounds<T> > 1) {

@@ -27,6 +27,7 @@
 #include "compute_sync.cuh"
 #include "fixup_protocol.h"
 #include "mainloop_sm80.cuh"  // sm80::CpAsync16 and friends
+#include "tma_operands.h"     // StagedRowsOf
 
 namespace streamk::kernels {
 
@@ -67,8 +68,9 @@ struct Fixup {
   using Acc = typename Mainloop::Accumulators;
   static constexpr int kThreads = Mainloop::kThreads;
   static constexpr int kFragments = Mainloop::kMI * Mainloop::kNI;  // float4s per thread
-  // SumToStage's rows per pass: one warp group's fragments (the caller's stage holds as many).
-  static constexpr int kPassRows = 64;
+  // SumToStage's rows per pass: one warp group's fragments, or half of them for the 320-wide tile
+  // (the caller's stage holds as many: StagedRowsOf, Epilogue::kPassRows).
+  static constexpr int kPassRows = StagedRowsOf(Mainloop::kBN);
 
   // Whether thread tid's fragment f (v[f / kNI][f % kNI]) holds an element of D: its first row
   // and column are inside the extent (its others are the next column and 8 rows down). The one
@@ -279,7 +281,8 @@ struct Fixup {
   template <int kItems, int kGroup, class SlotOf>
   __device__ static void SumToStageBy(const SlotOf& slot_of, int count, int pass, int col_begin,
                                       int col_end, const TileExtent& e, float* stage, int pitch) {
-    // Source threads whose rows are in one pass: one warp group.
+    // Source threads whose rows are in one pass: one warp group (its first or second half in
+    // 32-row passes).
     constexpr int kSources = kThreads * kPassRows / Mainloop::kBM;
     constexpr int kItemsPerPass = kSources * kFragments;
 #pragma unroll 1

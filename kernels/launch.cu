@@ -21,7 +21,7 @@ cudaError_t PrepareBF16Kernel(Arch arch, int tile_m, int tile_n, int cluster_m, 
 
 namespace {
 
-// tile_m x tile_n: 128 x 128, 128 x 192, 128 x 256, 192 x 192 or 64 x 128 (kSm90Tma's
+// tile_m x tile_n: 128 x 128, 128 x 192, 128 x 256, 128 x 320, 192 x 192 or 64 x 128 (kSm90Tma's
 // configurations; the other arches compute 128 x 128 only); cluster_m 2: kSm90Tma's 256-wide
 // configuration on 2-block clusters (Plan::cluster_m); pingpong: kSm90Tma's 128 x 128
 // configuration's ping-pong variant (PingPongOf).
@@ -185,6 +185,7 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t c
 // issues them, for tests and measurements); the rest by the epilogue's own loads and stores.
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = tma->d_rows = 0;
+  if (!AsyncStoresOf(plan.tile_n)) return;  // the 320-wide tile's epilogue stores D itself
   const int64_t cols =
       TensorColumnsOf(plan.n, DTypeBytes(args.output), args.beta, args.cd_vectors);
   const bool tensor =
@@ -438,6 +439,7 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
     };
     const Configuration configurations[] = {{kTileM, kTmaTileN, false},
                                             {kTileM, kTmaMidTileN, false},
+                                            {kTileM, kTmaBroadTileN, false},
                                             {kTileM, kTileN, false},
                                             {kTmaWideTileM, kTmaWideTileN, false},
                                             {kTmaSmallTileM, kTileN, false},

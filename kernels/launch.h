@@ -24,13 +24,18 @@ enum class Arch { kSm80, kSm90, kSm90Tma };
 // fourth, kTmaWideTileM x kTmaWideTileN x kTmaTileK (192 x 192, three compute warp groups), holds
 // 12% more of D per tile than 128 x 256, so that shapes a few tiles past one round of those fit
 // one round of it; a fifth, kTmaSmallTileM x kTileN x kTmaTileK (64 x 128, one compute warp
-// group), makes twice the 128 x 128 tile's count where that leaves most SMs idle.
+// group), makes twice the 128 x 128 tile's count where that leaves most SMs idle; a sixth,
+// kTileM x kTmaBroadTileN x kTmaTileK (128 x 320, two wgmmas of n 256 and 64 per k step), holds
+// 25% more of D per tile than 128 x 256, so that a shape whose 128 x 256 tiles spill a few past one
+// round fills one round of it (cuBLAS ran 640 tokens on 8192 weights as 130 tiles of 320 x 128,
+// docs/performance.md, session 52).
 #ifndef STREAMK_SM90_TMA_BK
 #define STREAMK_SM90_TMA_BK 64
 #endif
 constexpr int kTileM = 128, kTileN = 128, kTileK = 32;
 constexpr int kTmaTileN = 256, kTmaTileK = STREAMK_SM90_TMA_BK, kTmaMidTileN = 192;
 constexpr int kTmaWideTileM = 192, kTmaWideTileN = 192;
+constexpr int kTmaBroadTileN = 320;
 // The 64 x 128 tile (one compute warp group): twice the 128 x 128 tile's count, for shapes whose
 // 128 x 128 tiles fill half a round or less (small GEMMs, and decode rows: a 4096-row weight as
 // 64 tiles of 64 rows split two ways, one peer per tile, instead of 32 of 128 split four ways).
@@ -76,16 +81,22 @@ constexpr KernelTile TileOf(Arch arch) {
 #ifndef STREAMK_SM90_TMA_STAGES_PINGPONG
 #define STREAMK_SM90_TMA_STAGES_PINGPONG (kTmaTileK == 64 ? 6 : 12)
 #endif
+// The 128 x 320 tile: three stages of 56 KiB at k 64 (168 KiB beside its 41 KiB epilogue area:
+// 32 rows of fp32 at a time, Epilogue::kPassRows), six of 28 KiB at k 32.
+#ifndef STREAMK_SM90_TMA_STAGES_320
+#define STREAMK_SM90_TMA_STAGES_320 (kTmaTileK == 64 ? 3 : 6)
+#endif
 constexpr int TmaStagesOf(int tile_m, int tile_n) {
   return tile_m == kTmaWideTileM    ? STREAMK_SM90_TMA_STAGES_WIDE
          : tile_m == kTmaSmallTileM ? STREAMK_SM90_TMA_STAGES_SMALL
          : tile_n == kTmaTileN      ? STREAMK_SM90_TMA_STAGES
          : tile_n == kTmaMidTileN   ? STREAMK_SM90_TMA_STAGES_192
+         : tile_n == kTmaBroadTileN ? STREAMK_SM90_TMA_STAGES_320
                                     : STREAMK_SM90_TMA_STAGES_128;
 }
 // Whether `arch` has a kernel configuration for a tile_m x tile_n x tile_k tile: 128 x 128, and
-// on kSm90Tma 128 x 256, 128 x 192, 192 x 192 and 64 x 128, and 256 x 256 computed by 2-block
-// clusters (ClusterOf) that share B.
+// on kSm90Tma 128 x 256, 128 x 192, 128 x 320, 192 x 192 and 64 x 128, and 256 x 256 computed by
+// 2-block clusters (ClusterOf) that share B.
 constexpr int kClusterTileM = 2 * kTileM;
 constexpr bool ComputesTile(Arch arch, int tile_m, int tile_n, int tile_k) {
   if (tile_k != TileOf(arch).k) return false;
@@ -94,7 +105,8 @@ constexpr bool ComputesTile(Arch arch, int tile_m, int tile_n, int tile_k) {
   if (arch == Arch::kSm90Tma && tile_m == kTmaSmallTileM) return tile_n == kTileN;
   return tile_m == kTileM &&
          (tile_n == kTileN ||
-          (arch == Arch::kSm90Tma && (tile_n == kTmaTileN || tile_n == kTmaMidTileN)));
+          (arch == Arch::kSm90Tma &&
+           (tile_n == kTmaTileN || tile_n == kTmaMidTileN || tile_n == kTmaBroadTileN)));
 }
 // Thread blocks per cluster of the configuration for tiles of tile_m rows (Plan::cluster_m).
 constexpr int ClusterOf(Arch arch, int tile_m) {

@@ -56,11 +56,11 @@ __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
 }
 
 // The warp-specialized Hopper kernels: a TMA producer warp group + two wgmma warp groups
-// (mainloop_sm90_tma.cuh), 384 threads, 128 x 256 tiles (kTmaTileN), 128 x 128 or 128 x 192, or
-// three wgmma warp groups (512 threads) for 192 x 192, or one (256 threads) for 64 x 128 (the
-// planner picks per shape). With 128 x 128 tiles every SM streams 16 KiB of operands per 1 MFLOP
-// iteration and, all 132 SMs together, saturated the H200's L2 (0.235 us per iteration against
-// 0.15-0.165 us for an SM alone); 128 x 256 tiles stream 24 KiB per 2 MFLOP (0.334 us per
+// (mainloop_sm90_tma.cuh), 384 threads, 128 x 256 tiles (kTmaTileN), 128 x 128, 128 x 192 or
+// 128 x 320, or three wgmma warp groups (512 threads) for 192 x 192, or one (256 threads) for
+// 64 x 128 (the planner picks per shape). With 128 x 128 tiles every SM streams 16 KiB of operands
+// per 1 MFLOP iteration and, all 132 SMs together, saturated the H200's L2 (0.235 us per iteration
+// against 0.15-0.165 us for an SM alone); 128 x 256 tiles stream 24 KiB per 2 MFLOP (0.334 us per
 // iteration whatever the load). Both run 64-deep k-iterations (kTmaTileK, launch.h): a K-major
 // operand's rows are then 128 bytes, which the TMA unit loads at nearly full speed even where they
 // start at odd multiples of 16 bytes (K an odd multiple of 8), and which took the 128 x 256
@@ -130,6 +130,8 @@ cudaError_t PrepareKernel(Arch arch, int tile_m, int tile_n, int cluster_m, bool
                         kSm90MaxSmemBytes &&
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaMidTileN>::kSmemBytes <=
                         kSm90MaxSmemBytes &&
+                    Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaBroadTileN>::kSmemBytes <=
+                        kSm90MaxSmemBytes &&
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN>::kSmemBytes <=
                         kSm90MaxSmemBytes &&
                     Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTileN, 1,
@@ -171,6 +173,9 @@ cudaError_t PrepareKernel(Arch arch, int tile_m, int tile_n, int cluster_m, bool
       if (tile_n == kTmaMidTileN)
         return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaMidTileN>>(
             StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaMidTileN, 1>, config);
+      if (tile_n == kTmaBroadTileN)
+        return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaBroadTileN>>(
+            StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaBroadTileN, 1>, config);
       return PrepareGemm<Sm90TmaGemm<Element, kAColMajor, kBRowMajor, kTmaTileN>>(
           StreamKGemmKernelSm90Tma<Element, kAColMajor, kBRowMajor, kTmaTileN, 1>, config);
     case Arch::kSm90:

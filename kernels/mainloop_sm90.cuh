@@ -224,9 +224,9 @@ struct TileLoader {
 
 // The tile, thread and accumulator layout of the wgmma mainloops (MainloopSm90 here and
 // MainloopSm90Tma in mainloop_sm90_tma.cuh): a kBM x kBN tile (128 x 128, 128 x 192, 128 x 256,
-// 192 x 192 or 64 x 128) over kBK-deep k-iterations (32, or 64 in the TMA mainloop), kBM / 64 warp
-// groups of compute threads, 64 rows of the tile each, one m64nkBN fp32 accumulator per thread
-// (kBN / 2 registers).
+// 128 x 320, 192 x 192 or 64 x 128) over kBK-deep k-iterations (32, or 64 in the TMA mainloop),
+// kBM / 64 warp groups of compute threads, 64 rows of the tile each, one m64nkBN fp32
+// accumulator per thread (kBN / 2 registers; 320 columns as two wgmmas' of 256 and 64).
 template <int kBN_, int kBK_ = 32, int kBM_ = 128>
 struct WgmmaTile {
   static constexpr int kBM = kBM_, kBN = kBN_, kBK = kBK_;  // tile, elements
@@ -302,10 +302,25 @@ struct WgmmaStages {
     constexpr uint64_t kBStep = kBRowMajor ? 2048 >> 4 : 32 >> 4;
     const uint64_t offset = static_cast<uint64_t>(stage * kStageBytes) >> 4;
     WgmmaFence();
+    if constexpr (kN > 256) {
+      // Wider than one wgmma (n <= 256): B's first 256 columns into fragments 0-31, the rest into
+      // the fragments after them. Both layouts put B's column 256 at 256 kBK elements into the
+      // stage's B: 32 8-row groups of k-contiguous rows, or four 64-wide mn-contiguous halves.
+      constexpr uint64_t kBTail = static_cast<uint64_t>(256 * kBK * 2) >> 4;
+      auto& tail = *reinterpret_cast<float(*)[kBN / 8 - 32][4]>(&acc[32]);
 #pragma unroll
-    for (int ks = 0; ks < kBK / 16; ++ks)
-      WgmmaM64K16<Element, kN, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
-          acc, a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
+      for (int ks = 0; ks < kBK / 16; ++ks) {
+        WgmmaM64K16<Element, 256, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
+            acc, a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
+        WgmmaM64K16<Element, kN - 256, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
+            tail, a_desc + offset + ks * kAStep, b_desc + offset + kBTail + ks * kBStep);
+      }
+    } else {
+#pragma unroll
+      for (int ks = 0; ks < kBK / 16; ++ks)
+        WgmmaM64K16<Element, kN, kAColMajor ? 1 : 0, kBRowMajor ? 1 : 0>(
+            acc, a_desc + offset + ks * kAStep, b_desc + offset + ks * kBStep);
+    }
     WgmmaCommit();
   }
 };

@@ -1,12 +1,12 @@
 // Warp-specialized Hopper mainloop (sm_90a): the shared-memory layouts, accumulators and wgmma
 // instructions of MainloopSm90 (mainloop_sm90.cuh) for a kBM x kBN tile over kBK-deep
-// k-iterations (the library runs 128 x 256, 128 x 192, 128 x 128 and 192 x 192, kBK = 64), fed by
-// the TMA unit instead of cp.async.
+// k-iterations (the library runs 128 x 256, 128 x 192, 128 x 320, 128 x 128, 192 x 192 and
+// 64 x 128, kBK = 64), fed by the TMA unit instead of cp.async.
 //
 //   - A producer (thread kThreads, the first of a warp group after the compute threads) walks the
 //     same (tile, k-range) sequence as the compute threads and, for each k-iteration, waits for a
 //     free stage of a kStages-deep ring, announces its bytes on the stage's "full" mbarrier and
-//     issues the TMA copies of the A and B tiles (2-6 instructions, zero-filled past m, n and k;
+//     issues the TMA copies of the A and B tiles (2-7 instructions, zero-filled past m, n and k;
 //     a partial last tile along m or n loads only the rows it holds, TmaOperands).
 //   - The compute warp groups (threads 0 .. kThreads - 1, 64 rows of the tile each) wait on
 //     "full", issue their kBK / 16 wgmma.m64n{kBN}k16 per k-iteration (narrower where the tile
@@ -231,6 +231,12 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
         for (int h = 0; h < kBN / 64; ++h)
           if (h < b_load.boxes)
             sm90::TmaLoad(b + kHalf * h, b_map, full, tile_n0 + 64 * h, k0, b_batch);
+      } else if constexpr (kBN > kMaxBoxRows) {
+        // Two boxes of b_load.box_rows rows (LoadOf), the second where the first ends.
+        sm90::TmaLoad(b, b_map, full, k0, tile_n0, b_batch);
+        if (b_load.boxes > 1)
+          sm90::TmaLoad(b + static_cast<uint32_t>(b_load.box_rows * kBK * 2), b_map, full, k0,
+                        tile_n0 + b_load.box_rows, b_batch);
       } else {
         sm90::TmaLoad(b, b_map, full, k0, tile_n0, b_batch);
       }

@@ -159,7 +159,8 @@ struct StreamKGemm {
                                 const TmaOperands* tma, const mapping::TileCoord& c,
                                 const Acc& acc) {
     const int tile_m0 = mapping::RankRow0(p, c, Rank()), tile_n0 = c.tn * Mainloop::kBN;
-    if constexpr (kSpecialized) {
+    // A configuration too wide for them never has d_store or d_rows set (AsyncStoresOf).
+    if constexpr (kSpecialized && Epi::kAsyncStores) {
       if (tma->d_store) {
         FinishByTma(smem, p, a, tma, c, acc);
         return;

@@ -25,6 +25,20 @@
 
 namespace streamk::kernels {
 
+// Whether the epilogue of a tile_n-wide configuration may store D asynchronously, by TMA
+// (TmaOperands::d_store, Epilogue::RunTma) or by bulk copies of rows (d_rows, RunRows): up to 256
+// columns. Their staging areas (a 16-bit tile's boxes or rows at once) do not fit beside the
+// 128 x 320 configuration's ring (launch.h), whose epilogue stores D by its own threads from
+// StagedRowsOf rows of fp32 at a time (Epilogue::Run; the Stream-K fixup sums as many).
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr bool AsyncStoresOf(int tile_n) { return tile_n <= 256; }
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr int StagedRowsOf(int tile_n) { return AsyncStoresOf(tile_n) ? 64 : 32; }
+
 // Who issues the bulk copies of a 16-bit D's rows (TmaOperands::d_rows; Epilogue::RunRows). The
 // TMA unit takes a 128 x 256 tile's rows in 3.6-3.9 us, against 1.0 for the TMA store's boxes
 // (H200, streamk-trace, run 182), and the warps that issue them wait that long. The compute warps
@@ -109,9 +123,14 @@ constexpr bool PingPongOf(const Plan& plan, bool d_store, int forced = 0) {
 // k-iteration writing zeros. The stage's remaining rows keep stale values, which only reach
 // accumulator rows or columns past m or n: the epilogue never stores those, and no other entry
 // depends on them.
+// A box spans at most 256 rows (the TMA unit's limit per dimension): a k-contiguous operand's
+// tile of more (the 128 x 320 configuration's B) loads as two boxes of half its rows each,
+// rounded up to the swizzle atom's 8, one after the other in the stage.
+inline constexpr int kMaxBoxRows = 256;
 struct OperandLoad {
-  int box_rows;  // k-contiguous: rows per box (<= tile_mn); m/n-contiguous: 64 (one box's width)
-  int boxes;     // boxes per k-iteration: 1 (k-contiguous) or 1 .. tile_mn / 64
+  // k-contiguous: rows per box (<= tile_mn, <= kMaxBoxRows); m/n-contiguous: 64 (a box's width)
+  int box_rows;
+  int boxes;  // boxes per k-iteration: 1 .. tile_mn / 64 (m/n-contiguous), 1 or 2 (k-contiguous)
   uint32_t bytes;  // bytes per k-iteration (2-byte elements)
 };
 // `rows`: the operand's rows (or columns) in the tile, at most tile_mn.
@@ -122,8 +141,10 @@ constexpr OperandLoad LoadOf(bool mn_contiguous, int64_t rows, int tile_mn, int 
     return {64, boxes, static_cast<uint32_t>(boxes * 64 * tile_k * 2)};
   }
   const int64_t rounded = (rows + 7) / 8 * 8;
-  const int box_rows = rounded < tile_mn ? static_cast<int>(rounded) : tile_mn;
-  return {box_rows, 1, static_cast<uint32_t>(box_rows * tile_k * 2)};
+  const int held = rounded < tile_mn ? static_cast<int>(rounded) : tile_mn;
+  const int boxes = held > kMaxBoxRows ? 2 : 1;
+  const int box_rows = (held / boxes + 7) / 8 * 8;
+  return {box_rows, boxes, static_cast<uint32_t>(boxes * box_rows * tile_k * 2)};
 }
 
 // One operand's loads: whole tiles, and the partial last tile along its m or n (from `edge_from`

@@ -297,6 +297,16 @@ DeviceSpec WithSmallTile(DeviceSpec spec, double epilogue_scale) {
   return spec;
 }
 
+// Adds the 128 x 320 TMA kernel (kernels::kTmaBroadTileN) as the sixth configuration of a Hopper
+// preset, priced by the main configuration's constants, which scale with the tile's volume and
+// area (cost_terms.h), its epilogue scaled as the others' (H100: by the HBM bandwidth ratio).
+DeviceSpec WithBroadTile(DeviceSpec spec, double epilogue_scale) {
+  spec.broad_tile = TileShape{kHopperTmaTile.m, kernels::kTmaBroadTileN, kHopperTmaTile.k};
+  spec.broad_cost = kHopperTmaCost;
+  spec.broad_cost.epilogue_us *= epilogue_scale;
+  return spec;
+}
+
 // Adds the 128 x 256 TMA kernel on 2-SM clusters that share B (256 x 256 tiles per cluster) as
 // the cluster configuration of a Hopper preset. A cluster's 256 x 256 x 64 iteration is each of
 // its SMs' 128 x 256 x 64 iteration, and each SM exchanges its own 128 x 256 partials, so the
@@ -330,11 +340,13 @@ constexpr double kNarrowMnMisalignedIterUs = 0.22;
 constexpr double kNarrowMnSmallFloorIterUs = 0.035;
 
 // Every TMA configuration beside a Hopper preset's main one (its tile and constants set): the
-// 128 x 128, 128 x 192, 192 x 192 and 64 x 128 tiles, their epilogues scaled by epilogue_scale,
-// and the 2-SM clusters priced with the main constants; and the TMA unit's terms of them all.
+// 128 x 128, 128 x 192, 192 x 192, 64 x 128 and 128 x 320 tiles, their epilogues scaled by
+// epilogue_scale, and the 2-SM clusters priced with the main constants; and the TMA unit's terms
+// of them all.
 DeviceSpec WithTmaConfigurations(DeviceSpec spec, double epilogue_scale) {
   const double e = epilogue_scale;
-  spec = WithSmallTile(WithWideTile(WithMidTile(WithTma128(WithClusters(spec), e), e), e), e);
+  spec = WithBroadTile(
+      WithSmallTile(WithWideTile(WithMidTile(WithTma128(WithClusters(spec), e), e), e), e), e);
   for (const KernelConfiguration& k : kKernelConfigurations) {
     CostModel& c = spec.*k.cost;
     c.narrow_mn_iter_us = kNarrowMnIterUs;

@@ -18,7 +18,7 @@ status=0
 for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:GemmGpu.Every*:GemmGpu.Partial*:GemmGpu.Edge*' \
               'GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
               'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.Chained*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*' \
-              'GemmGpu.Cluster*:GemmGpu.MidTile*:GemmGpu.WideTile*' \
+              'GemmGpu.Cluster*:GemmGpu.MidTile*:GemmGpu.WideTile*:GemmGpu.BroadTile*' \
               'GemmGpu.FifthTile*:GemmGpu.StreamKBlocks*:GemmGpu.PingPong*:GemmGpu.Narrow*' 'GemmGpu.Random*'; do
   t0=$SECONDS
   timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests --gtest_filter="$filter" \

@@ -688,6 +688,24 @@ TEST(GemmGpu, FifthTileEveryLayoutModeAndEpilogue) {
                               {456, 584, 2000, 2});
 }
 
+// The sixth configuration (Hopper: 128 x 320, a wgmma of n 256 and one of n 64 per k step, B's
+// k-contiguous tile loaded as two boxes of 160 rows, D stored by the epilogue's own threads from
+// 32 rows at a time): tails of 8, 136 and 319 columns past a multiple of 320 along the tile's
+// 320-wide side (an n-contiguous B's last tile loading one, three or five of its 64-wide boxes, a
+// k-contiguous one's own box of 136 rows), of 1 and 72 rows past a multiple of 128, in k, a batch
+// (ExpectTileCorrectEverywhere), in both orientations of the call's m and n.
+TEST(GemmGpu, BroadTileEveryLayoutModeAndEpilogue) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  if (dev->broad_tile == kNoTile) GTEST_SKIP() << dev->name << " has no sixth configuration";
+  ExpectTileCorrectEverywhere(dev->broad_tile,
+                              {{100, 328, 45, 1}, {328, 100, 45, 1}, {200, 456, 700, 1},
+                               {456, 200, 700, 1}, {129, 639, 1000, 1}, {639, 129, 1000, 1},
+                               {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
+                              {456, 584, 2000, 2});
+}
+
 // Tiles with few columns inside D run narrower wgmmas on the 128-wide configurations
 // (kernels::NarrowWidthOf): 16, 32 or 64 columns where B is k-contiguous, 64 where it is
 // n-contiguous. Every width and its edges, as the only tile along n (decode) and as the last of

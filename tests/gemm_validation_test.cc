@@ -166,7 +166,7 @@ TEST(GemmValidation, OptionsTileRunsOneOfTheDevicesKernels) {
   const DeviceSpec h200 = H200Spec();
   for (const TileShape& tile :
        {h200.tile, h200.alt_tile, h200.mid_tile, h200.wide_tile, h200.small_tile,
-        h200.cluster_tile}) {
+        h200.broad_tile, h200.cluster_tile}) {
     Options o;
     o.tile = tile;
     absl::StatusOr<Plan> p = PlanGemm(g, h200, o);
@@ -186,8 +186,8 @@ TEST(GemmValidation, OptionsTileRunsOneOfTheDevicesKernels) {
   const std::string message(p.status().message());
   for (const char* part :
        {"tile = 128x64x64",
-        "128x256x64, 128x128x64, 128x192x64, 192x192x64, 64x128x64, 256x256x64 (2-SM "
-        "clusters)"})
+        "128x256x64, 128x128x64, 128x192x64, 192x192x64, 64x128x64, 128x320x64, "
+        "256x256x64 (2-SM clusters)"})
     EXPECT_NE(message.find(part), std::string::npos) << message;
   // A device with one configuration runs only its tile.
   const DeviceSpec one = H200CpAsyncSpec();
@@ -204,6 +204,7 @@ TEST(GemmValidation, KernelConfigurationsListEachOnce) {
   DeviceSpec h200 = H200Spec();
   h200.alt_cost.iter_us = 1, h200.mid_cost.iter_us = 2, h200.wide_cost.iter_us = 3;
   h200.cluster_cost.iter_us = 4, h200.cost.iter_us = 5, h200.small_cost.iter_us = 6;
+  h200.broad_cost.iter_us = 7;
   std::vector<std::string> names;
   std::vector<double> iters;
   for (const KernelConfiguration& c : kKernelConfigurations) {
@@ -213,8 +214,8 @@ TEST(GemmValidation, KernelConfigurationsListEachOnce) {
     EXPECT_EQ(c.clusters, h200.*c.tile == h200.cluster_tile) << c.name;
   }
   EXPECT_EQ(names,
-            (std::vector<std::string>{"main", "alt", "mid", "wide", "small", "cluster"}));
-  EXPECT_EQ(iters, (std::vector<double>{5, 1, 2, 3, 6, 4}));
+            (std::vector<std::string>{"main", "alt", "mid", "wide", "small", "broad", "cluster"}));
+  EXPECT_EQ(iters, (std::vector<double>{5, 1, 2, 3, 6, 7, 4}));
   EXPECT_EQ(h200.*kKernelConfigurations[0].tile, h200.tile);
 }
 

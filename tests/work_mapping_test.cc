@@ -235,6 +235,9 @@ TEST(WorkMappingInvariants, Sweep) {
               // The fourth's (192 x 192: three 64-row passes of a separate reduction).
               variants.push_back({Mode::kStreamK, 0, 0, red, dev.wide_tile});
               variants.push_back({Mode::kSplitK, 0, 0, red, dev.wide_tile});
+              // The sixth's (128 x 320: 40 fragment columns, 32-row passes).
+              variants.push_back({Mode::kStreamK, 0, 0, red, dev.broad_tile});
+              variants.push_back({Mode::kSplitK, 0, 0, red, dev.broad_tile});
             }
             for (const Variant& v : variants) {
               PlanOptions o;
@@ -447,6 +450,18 @@ TEST(TmaLoads, PartialTilesLoadOnlyTheirRows) {
   loads = LoadsOf(true, 300, 256, 64);
   EXPECT_EQ(loads.edge_from, 256);
   EXPECT_TRUE(same(loads.edge, 64, 1, 64 * 128));
+
+  // A k-contiguous side of more than 256 rows (the TMA unit's largest box: the 128 x 320 tile's
+  // B) loads as two boxes of half its rows, rounded up to 8; 256 rows or fewer as one.
+  EXPECT_TRUE(same(LoadOf(false, 320, 320, 64), 160, 2, 320 * 128));
+  EXPECT_TRUE(same(LoadOf(false, 257, 320, 64), 136, 2, 272 * 128));
+  EXPECT_TRUE(same(LoadOf(false, 256, 320, 64), 256, 1, 256 * 128));
+  EXPECT_TRUE(same(LoadOf(false, 136, 320, 64), 136, 1, 136 * 128));
+  EXPECT_TRUE(same(LoadOf(true, 320, 320, 64), 64, 5, 5 * 64 * 128));
+  loads = LoadsOf(false, 456, 320, 64);  // the second tile holds 136 rows: one box of its own
+  EXPECT_TRUE(same(loads.whole, 160, 2, 320 * 128));
+  EXPECT_EQ(loads.edge_from, 320);
+  EXPECT_TRUE(same(loads.edge, 136, 1, 136 * 128));
 }
 
 // A tile with few columns inside D (a decode projection's tokens, the last tile along n) runs

@@ -169,6 +169,12 @@ struct DeviceSpec {
   // for shapes whose 128 x 128 tiles leave most SMs idle (small GEMMs, decode projections).
   TileShape small_tile = kNoTile;
   CostModel small_cost;
+  // A sixth configuration without clusters (kNoTile: none) with its own tile and costs and the
+  // same occupancy. Hopper: 128 x 320, 25% more of D per tile than 128 x 256, so that shapes whose
+  // 128 x 256 tiles spill a few past one round fill one round of it (cuBLAS's Hopper kernels
+  // run 320 x 128 tiles on such shapes).
+  TileShape broad_tile = kNoTile;
+  CostModel broad_cost;
   // A configuration run by clusters of two SMs (kNoTile: none), planned where asked for
   // (PlanOptions::tile): cluster_tile is the cluster's tile (Hopper: 256 x 256 x 64, each SM
   // computing 128 x 256 of it, the two sharing B's loads by TMA multicast; Plan::cluster_m), its
@@ -197,6 +203,7 @@ inline constexpr KernelConfiguration kKernelConfigurations[] = {
     {"mid", &DeviceSpec::mid_tile, &DeviceSpec::mid_cost, false},
     {"wide", &DeviceSpec::wide_tile, &DeviceSpec::wide_cost, false},
     {"small", &DeviceSpec::small_tile, &DeviceSpec::small_cost, false},
+    {"broad", &DeviceSpec::broad_tile, &DeviceSpec::broad_cost, false},
     {"cluster", &DeviceSpec::cluster_tile, &DeviceSpec::cluster_cost, true},
 };
 
