@@ -123,6 +123,24 @@ constexpr double kMinWideTileMicros = 12.0;
 // x 4096, 1792 x 2432 x 8192, 3072 x 2944 x 8192); predicted 3.4-4.8% slower, 1.3% faster to 2%
 // slower. Auto's Stream-K pick on the first ran 0.938-0.986 of dp's speed in runs 139-145.
 constexpr double kMinWideOverStreamKGain = -0.03;
+// Auto weighs the sixth tile (128 x 320) data-parallel only where one round of its tiles holds the
+// problem, and takes it where predicted this much faster than the other tiles' pick, data-parallel
+// or Stream-K. Measured (run 284, docs/results/2026-11-24-h200-broad/): on the 11 prefill shapes
+// of 256-1024 tokens as A (4096-14336 deep) where its 116-132 tiles were predicted 1.024-1.084x as
+// fast as auto's pick, they ran 1.013-1.164x as fast (four passes, tn and nn fp16, tn bf16), and
+// within 0.95-1.01 of cuBLAS's time; over more rounds (256-384 tiles) its plans ran 0.88-0.99x
+// the time of the pick, whose narrower tiles stream as fast and whose epilogues store D by TMA.
+// Only on aligned rows: with misaligned ones (paper shapes, run 285) it ran one shape 4.5% faster
+// than auto's clusters and another 11% slower, and the misaligned loads' terms were fitted on the
+// other tiles.
+constexpr double kMinBroadTileGain = 0.02;
+// And only with this many k-iterations a tile or more: its epilogue stores D from 32 rows at a
+// time by its own threads (kernels::AsyncStoresOf), which the main configuration's constants do
+// not price. Over run 286's 48 moved picks (docs/results/2026-11-24-h200-broad/moved_check.txt),
+// against the old pick forced in the same passes, the 32 of 17-224 iterations ran 1.106x as fast
+// (0.999-1.479x per shape), the 5 of 10-14 iterations 1.000x (0.955-1.028x), and the 11 of 2-9
+// iterations (128-544 deep, 8-20 us) 0.913x (0.869-1.005x).
+constexpr int kMinBroadTileIters = 16;
 // Auto weighs the fifth tile (64 x 128) only where one round of its tiles holds the problem (at
 // most one per resident slot: the 128 x 128 tiles leave half the SMs idle or more), in every mode
 // its own planning picks, and takes it where predicted this much faster than the other tiles'
@@ -1146,12 +1164,14 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
 // is predicted kMinMidTileGain under the two's data-parallel pick (and, against auto's Stream-K
 // pick of theirs, kMinMidOverStreamKGain or kMinWideOverStreamKGain under that too; the latter is
 // negative); both margins are kMinMidTileGainOneRowOfTiles at most where the tiles' rows are the
-// same and hold all of m.
+// same and hold all of m. The sixth tile likewise, where one round of its tiles holds the problem,
+// kMinBroadTileGain under both picks.
 absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& device,
                                    const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanTwoTiles(problem, device, o, why);
   if (!plan.ok() || o.tile != kNoTile ||
-      (device.mid_tile == kNoTile && device.wide_tile == kNoTile) ||
+      (device.mid_tile == kNoTile && device.wide_tile == kNoTile &&
+       device.broad_tile == kNoTile) ||
       (o.mode != Mode::kAuto && o.mode != Mode::kDataParallel))
     return plan;
 
@@ -1190,6 +1210,7 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
     double over_streamk;  // the margin over a Stream-K pick
     double min_dp_us;     // weighed only where the other tiles' dp pick is predicted this long
     double over_dp = kMinMidTileGain;  // the margin over a data-parallel pick
+    bool one_round = false;  // weighed only where one round of its tiles holds the problem
     absl::StatusOr<Plan> plan = absl::UnknownError("not planned");
     double us = 0;
     PlanExplanation why;
@@ -1197,19 +1218,33 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
   Extra extras[] = {
       {device.mid_tile, &device.mid_cost, over_streamk(kMinMidOverStreamKGain), 0.0},
       {device.wide_tile, &device.wide_cost, over_streamk(kMinWideOverStreamKGain),
-       kMinWideTileMicros}};
+       kMinWideTileMicros},
+      {device.broad_tile, &device.broad_cost, kMinBroadTileGain, 0.0}};
+  Extra& broad = extras[2];
+  broad.over_dp = kMinBroadTileGain, broad.one_round = true;
   Extra* best = nullptr;
   for (Extra& e : extras) {
     if (e.tile == kNoTile || dp_us < e.min_dp_us) continue;
+    // The sixth tile only on aligned rows (it was not measured on misaligned ones), and deep
+    // enough that its epilogue does not show.
+    if (e.one_round && (problem.a_rows_misaligned || problem.b_rows_misaligned ||
+                        problem.k < int64_t{kMinBroadTileIters} * e.tile.k))
+      continue;
     e.plan = PlanForKernel(problem, device, dp, e.tile, *e.cost, why != nullptr ? &e.why : nullptr);
     if (!e.plan.ok()) continue;
+    if (e.one_round && e.plan->tiles > int64_t{e.plan->avail_sms} * e.plan->occupancy) {
+      e.plan = absl::FailedPreconditionError("more than one round of tiles");
+      continue;
+    }
     e.us = PredictMicros(*e.plan, *e.cost);
     // Planned as a forced data-parallel plan, its candidate reads "requested"; auto asked nothing.
     if (o.mode == Mode::kAuto)
       for (Candidate& c : e.why.candidates) c.note = "one block per tile; data-parallel only here";
     // Each against its own margin: where the faster of the two misses its margin over a
     // Stream-K pick, the other may still clear its own (3072 x 2944 x 8192, run 137).
-    if (problem.m <= e.tile.m && e.tile.m == plan->tile_m) {  // both hold all of m in one row
+    if (e.one_round) {
+      // Its own margins: the other tiles' rows do not relax them.
+    } else if (problem.m <= e.tile.m && e.tile.m == plan->tile_m) {  // all of m in one row
       e.over_streamk = std::min(e.over_streamk, kMinMidTileGainOneRowOfTiles);
       e.over_dp = kMinMidTileGainOneRowOfTiles;
     } else if (e.tile.m == plan->tile_m &&
@@ -1658,15 +1693,17 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
     return p;
   }
   // Misaligned rows: clusters are weighed against the plan of the two other tiles first, as they
-  // were measured (runs 88-93), and the third and fourth tiles only where they are not taken.
+  // were measured (runs 88-93), and the third, fourth and sixth tiles only where they are not
+  // taken.
   // The third tile's estimate there rests on the L2's misaligned rate measured with 128x256
   // loads, and took 960 x 5584 x 1816 off clusters onto 128x192 tiles, which ran it 10% slower
   // (run 127).
   if ((problem.a_rows_misaligned || problem.b_rows_misaligned) && o.mode == Mode::kAuto &&
       o.tile == kNoTile && !CopiesForced(o) && device.cluster_tile != kNoTile &&
-      (device.mid_tile != kNoTile || device.wide_tile != kNoTile)) {
+      (device.mid_tile != kNoTile || device.wide_tile != kNoTile ||
+       device.broad_tile != kNoTile)) {
     DeviceSpec two = device;
-    two.mid_tile = two.wide_tile = two.small_tile = kNoTile;
+    two.mid_tile = two.wide_tile = two.small_tile = two.broad_tile = kNoTile;
     PlanExplanation two_why;
     absl::StatusOr<Plan> p = PlanRows(problem, two, o, why != nullptr ? &two_why : nullptr);
     if (p.ok() && p->cluster_m > 1) {

@@ -54,6 +54,13 @@ DeviceSpec WithoutSmallTile(DeviceSpec dev) {
   return dev;
 }
 
+// `dev` without its sixth tile (128 x 320): for the cases that pin the other tiles' rules on
+// shapes one round of that tile holds.
+DeviceSpec WithoutBroadTile(DeviceSpec dev) {
+  dev.broad_tile = kNoTile;
+  return dev;
+}
+
 Plan MustPlan(const Problem& problem, const DeviceSpec& dev, const PlanOptions& o = {}) {
   absl::StatusOr<Plan> plan = MakePlan(problem, dev, o);
   EXPECT_TRUE(plan.ok()) << plan.status();
@@ -103,8 +110,9 @@ TEST(PlannerNamedCases, OneTileOverAWaveUsesStreamK) {
   // 144 tiles = one wave of 132 + 12: the last wave would leave 120 SMs idle. The TMA kernel
   // (one block per SM, 128x256 tiles: 1536 x 3072) and the cp.async one (two per SM, 128x128
   // tiles: 1536 x 1536). (With its fourth tile the H200 runs 1536 x 3072 as one round of 128
-  // tiles of 192 x 192 instead: TheFourthTileTakesShapesOneRoundOfItFills.)
-  for (const auto& [dev, n] : {std::pair{WithoutWideTile(H200Spec()), 3072},
+  // tiles of 192 x 192 instead, TheFourthTileTakesShapesOneRoundOfItFills; with its sixth alone,
+  // as 120 of 128 x 320, TheSixthTileTakesShapesOneRoundOfItHolds.)
+  for (const auto& [dev, n] : {std::pair{WithoutBroadTile(WithoutWideTile(H200Spec())), 3072},
                                {H200CpAsyncSpec(), 1536}}) {
     PlanExplanation why;
     absl::StatusOr<Plan> p = MakePlan(Shape(1536, n, 4096), dev, {}, &why);
@@ -164,13 +172,15 @@ TEST(PlannerNamedCases, HopperPicksTheTileShapePerShape) {
 TEST(PlannerNamedCases, AForcedTileIsPricedWithItsOwnConstants) {
   // PlanOptions::tile = the 128 x 128 configuration must plan and predict as a device whose only
   // kernel is that configuration: its constants, not the 128 x 256 kernel's. So must the third
-  // and fourth configurations with theirs.
+  // and fourth configurations with theirs. (The sixth is priced by the main one's.)
   const DeviceSpec dev = H200Spec();
+  EXPECT_EQ(dev.broad_cost.iter_us, dev.cost.iter_us);
   for (const auto& [tile, cost] : {std::pair{dev.alt_tile, dev.alt_cost},
                                    std::pair{dev.mid_tile, dev.mid_cost},
                                    std::pair{dev.wide_tile, dev.wide_cost}}) {
     DeviceSpec only = dev;
-    only.tile = tile, only.cost = cost, only.alt_tile = only.mid_tile = only.wide_tile = kNoTile;
+    only.tile = tile, only.cost = cost;
+    only.alt_tile = only.mid_tile = only.wide_tile = only.broad_tile = kNoTile;
     for (const Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK}) {
       PlanOptions o;
       o.mode = mode;
@@ -417,6 +427,67 @@ TEST(PlannerNamedCases, DeepAlignedProjectionsTakeStreamKOnASmallerMargin) {
   p = MustPlan(Shape(7168, 2360, 4112), dev);
   EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
   EXPECT_EQ(p.tile_n, 192) << p;
+}
+
+TEST(PlannerNamedCases, TheSixthTileTakesShapesOneRoundOfItHolds) {
+  // Planner M x N x K (tokens as A, weights, depth): one round of 116-132 tiles of 128 x 320,
+  // data-parallel, predicted 2.4-8.4% faster than auto's pick on the other tiles, ran 1.01-1.16x
+  // as fast (run 284, docs/results/2026-11-24-h200-broad/; cuBLAS ran 320 x 128 tiles there).
+  const DeviceSpec dev = H200Spec();
+  ASSERT_EQ(dev.broad_tile, (TileShape{128, 320, 64}));
+  struct Case {
+    int64_t m, n, k;
+    int tiles;
+  };
+  for (const Case& c : {Case{640, 8192, 8192, 130}, Case{256, 20480, 8192, 128},
+                        Case{384, 13824, 8192, 132}, Case{1024, 5120, 14336, 128}}) {
+    PlanExplanation why;
+    absl::StatusOr<Plan> p = MakePlan(Shape(c.m, c.n, c.k), dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->mode, Mode::kDataParallel) << FormatPlan(*p, &why);
+    EXPECT_EQ(p->tile_n, 320) << FormatPlan(*p, &why);
+    EXPECT_EQ(p->tiles, c.tiles) << *p;
+    EXPECT_NE(why.reason.find("tile 128x320x64, data-parallel"), std::string::npos)
+        << why.reason;
+    // Without it: Stream-K on 128 x 256, or data-parallel on 128 x 192.
+    const Plan before = MustPlan(Shape(c.m, c.n, c.k), WithoutBroadTile(dev));
+    EXPECT_NE(before.tile_n, 320) << before;
+    EXPECT_GT(PredictMicros(before, KernelCost(dev, before)),
+              PredictMicros(*p, dev.broad_cost) * (1 + 0.02))
+        << before;
+  }
+  // Over more than one round its plans ran 0.88-0.99x the time of the other tiles' (run 284): at
+  // 1024 tokens on 14336 weights 4096 deep, 360 tiles of it are predicted 2.5% faster than 896
+  // of 128 x 128, and auto keeps those.
+  PlanOptions broad;
+  broad.mode = Mode::kDataParallel, broad.tile = dev.broad_tile;
+  const Plan many = MustPlan(Shape(1024, 14336, 4096), dev, broad);
+  EXPECT_EQ(many.tiles, 360);
+  const Plan pick = MustPlan(Shape(1024, 14336, 4096), dev);
+  EXPECT_NE(pick.tile_n, 320) << pick;
+  EXPECT_LT(PredictMicros(many, dev.broad_cost), PredictMicros(pick, KernelCost(dev, pick)));
+  // `dp` takes it too: the fastest data-parallel plan over the device's tiles.
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  EXPECT_EQ(MustPlan(Shape(640, 8192, 8192), dev, dp).tile_n, 320);
+  // Not under 16 k-iterations a tile (kMinBroadTileIters): at 2928 x 1424 x 128, 115 tiles of it
+  // predicted 12% faster than 128 x 128 ran 0.87x as fast (run 286).
+  for (const PlanOptions& o : {PlanOptions{}, dp}) {
+    const Plan shallow = MustPlan(Shape(2928, 1424, 128), dev, o);
+    EXPECT_NE(shallow.tile_n, 320) << shallow;
+    EXPECT_GT(PredictMicros(shallow, KernelCost(dev, shallow)),
+              1.1 * PredictMicros(MustPlan(Shape(2928, 1424, 128), dev, broad), dev.broad_cost));
+  }
+  // 17 iterations: 2696 x 1632 x 1040, 1.033x the old pick's speed (run 286).
+  EXPECT_EQ(MustPlan(Shape(2696, 1632, 1040), dev).tile_n, 320);
+  // Nor on misaligned rows (two paper shapes in run 285 ran 1.05x and 0.90x as fast on it as on
+  // auto's clusters):
+  // 5584 x 960 x 1816, whose K-major rows start at odd multiples of 16 bytes.
+  Problem odd = MisalignedShape(5584, 960, 1816);
+  const Plan clusters = MustPlan(odd, dev);
+  EXPECT_NE(clusters.tile_n, 320) << clusters;
+  odd.a_rows_misaligned = odd.b_rows_misaligned = false;
+  EXPECT_EQ(MustPlan(odd, dev).tile_n, 320);
 }
 
 TEST(PlannerNamedCases, TheFourthTileTakesShapesOneRoundOfItFills) {
@@ -828,7 +899,9 @@ TEST(PlannerNamedCases, OneTileHybridOverATiedTwoTile) {
 }
 
 TEST(PlannerNamedCases, ThirdTileOverAFewRowsOfStreamKWhereNoSlower) {
-  const DeviceSpec dev = H200Spec();
+  // (Without the sixth tile, which takes 256 x 20480 x 8192 and 256 x 18432 x 4096 now:
+  // TheSixthTileTakesShapesOneRoundOfItHolds.)
+  const DeviceSpec dev = WithoutBroadTile(H200Spec());
   auto expect_pick = [&dev](int m, int n, int k, Mode mode, int tile_n) {
     const Plan p = MustPlan(Shape(m, n, k), dev);
     EXPECT_EQ(p.mode, mode) << m << "x" << n << "x" << k << ": " << p;

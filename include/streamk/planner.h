@@ -123,9 +123,10 @@ struct PlanOptions {
   // kNoTile: the device's kernel tile, or, where the device has two kernel configurations
   // (DeviceSpec::alt_tile), whichever of the two is predicted faster for the shape, and for
   // data-parallel plans the third (DeviceSpec::mid_tile) where predicted clearly faster still
-  // (MakePlan), or the fourth (DeviceSpec::wide_tile): the faster of those two that clear their
-  // margins (docs/planner.md). The cluster configuration is weighed by auto for misaligned rows
-  // only.
+  // (MakePlan), or the fourth (DeviceSpec::wide_tile) or the sixth (DeviceSpec::broad_tile,
+  // where one round of its tiles holds the problem): the fastest of those that clear their
+  // margins (docs/planner.md); the fifth (small_tile) where one round of it holds the problem.
+  // The cluster configuration is weighed by auto for misaligned rows only.
   TileShape tile = kNoTile;
   // Operands with misaligned rows (Problem::a_rows_misaligned, b_rows_misaligned) or narrow
   // M- or N-major ones (NarrowMnExtent), copied to aligned K-major rows before the kernel
@@ -198,8 +199,8 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
 double PredictMicros(const Plan& plan, const CostModel& cost);
 
 // The cost model of the kernel configuration that runs `plan` on `device`: alt_cost for a plan
-// of the device's alt_tile, mid_cost for its mid_tile, wide_cost for its wide_tile, cluster_cost
-// for its cluster tile, cost otherwise.
+// of the device's alt_tile, mid_cost for its mid_tile, wide_cost for its wide_tile (and so on
+// for each of kKernelConfigurations), cluster_cost for its cluster tile, cost otherwise.
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan);
 
 // Bytes of the copy of the plan's A ('a') or B ('b') with rows Plan::repack_ld apart, every batch
