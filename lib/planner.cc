@@ -128,8 +128,8 @@ constexpr double kMinWideOverStreamKGain = -0.03;
 // or Stream-K. Measured (run 284, docs/results/2026-11-24-h200-broad/): on the 11 prefill shapes
 // of 256-1024 tokens as A (4096-14336 deep) where its 116-132 tiles were predicted 1.024-1.084x as
 // fast as auto's pick, they ran 1.013-1.164x as fast (four passes, tn and nn fp16, tn bf16), and
-// within 0.95-1.01 of cuBLAS's time; over more rounds (256-384 tiles) its plans ran 0.88-0.99x
-// the time of the pick, whose narrower tiles stream as fast and whose epilogues store D by TMA.
+// cuBLAS ran 0.96 of their time (0.87-0.99); over more rounds (256-385 tiles) its plans ran
+// 0.88-0.99x as fast as the pick, whose narrower tiles keep the TMA store's epilogue.
 // Only on aligned rows: with misaligned ones (paper shapes, run 285) it ran one shape 4.5% faster
 // than auto's clusters and another 11% slower, and the misaligned loads' terms were fitted on the
 // other tiles.
