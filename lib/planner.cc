@@ -1159,6 +1159,16 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
   return plan;
 }
 
+// The blocks resident at once on the SMs the options balance over, and the problem's tiles of
+// `tile`: the fifth and sixth tiles are weighed only where one round of them holds the problem
+// (tiles <= slots).
+int64_t ResidentSlots(const DeviceSpec& device, const PlanOptions& o) {
+  return int64_t{o.avail_sms > 0 ? o.avail_sms : device.sms} * std::max(device.occupancy, 1);
+}
+int64_t TilesOf(const Problem& problem, const TileShape& tile) {
+  return CeilDiv(problem.m, tile.m) * CeilDiv(problem.n, tile.n) * problem.batch;
+}
+
 // PlanKernel without the fifth tile: the options' tile, or the faster of the device's two, then
 // its third or fourth (the faster of those that clear their margins) where its data-parallel plan
 // is predicted kMinMidTileGain under the two's data-parallel pick (and, against auto's Stream-K
@@ -1203,14 +1213,20 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
     return narrow_streamk ? std::min(margin, 0.0) : margin;
   };
   struct Extra {
-    Extra(TileShape t, const CostModel* c, double over, double min_us)
-        : tile(t), cost(c), over_streamk(over), min_dp_us(min_us) {}
+    Extra(TileShape t, const CostModel* c, double over, double min_us,
+          double over_dp_margin = kMinMidTileGain, bool round = false)
+        : tile(t),
+          cost(c),
+          over_streamk(over),
+          min_dp_us(min_us),
+          over_dp(over_dp_margin),
+          one_round(round) {}
     TileShape tile;
     const CostModel* cost;
     double over_streamk;  // the margin over a Stream-K pick
     double min_dp_us;     // weighed only where the other tiles' dp pick is predicted this long
-    double over_dp = kMinMidTileGain;  // the margin over a data-parallel pick
-    bool one_round = false;  // weighed only where one round of its tiles holds the problem
+    double over_dp;   // the margin over a data-parallel pick
+    bool one_round;   // weighed only where one round of its tiles holds the problem
     absl::StatusOr<Plan> plan = absl::UnknownError("not planned");
     double us = 0;
     PlanExplanation why;
@@ -1219,35 +1235,30 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
       {device.mid_tile, &device.mid_cost, over_streamk(kMinMidOverStreamKGain), 0.0},
       {device.wide_tile, &device.wide_cost, over_streamk(kMinWideOverStreamKGain),
        kMinWideTileMicros},
-      {device.broad_tile, &device.broad_cost, kMinBroadTileGain, 0.0}};
-  Extra& broad = extras[2];
-  broad.over_dp = kMinBroadTileGain, broad.one_round = true;
+      {device.broad_tile, &device.broad_cost, kMinBroadTileGain, 0.0, kMinBroadTileGain,
+       /*round=*/true}};
   Extra* best = nullptr;
   for (Extra& e : extras) {
     if (e.tile == kNoTile || dp_us < e.min_dp_us) continue;
-    // The sixth tile only on aligned rows (it was not measured on misaligned ones), and deep
-    // enough that its epilogue does not show.
-    if (e.one_round && (problem.a_rows_misaligned || problem.b_rows_misaligned ||
+    // The sixth tile only where one round of it holds the problem, on aligned rows (it was not
+    // measured on misaligned ones), and deep enough that its epilogue does not show.
+    if (e.one_round && (TilesOf(problem, e.tile) > ResidentSlots(device, o) ||
+                        problem.a_rows_misaligned || problem.b_rows_misaligned ||
                         problem.k < int64_t{kMinBroadTileIters} * e.tile.k))
       continue;
     e.plan = PlanForKernel(problem, device, dp, e.tile, *e.cost, why != nullptr ? &e.why : nullptr);
     if (!e.plan.ok()) continue;
-    if (e.one_round && e.plan->tiles > int64_t{e.plan->avail_sms} * e.plan->occupancy) {
-      e.plan = absl::FailedPreconditionError("more than one round of tiles");
-      continue;
-    }
     e.us = PredictMicros(*e.plan, *e.cost);
     // Planned as a forced data-parallel plan, its candidate reads "requested"; auto asked nothing.
     if (o.mode == Mode::kAuto)
       for (Candidate& c : e.why.candidates) c.note = "one block per tile; data-parallel only here";
     // Each against its own margin: where the faster of the two misses its margin over a
     // Stream-K pick, the other may still clear its own (3072 x 2944 x 8192, run 137).
-    if (e.one_round) {
-      // Its own margins: the other tiles' rows do not relax them.
-    } else if (problem.m <= e.tile.m && e.tile.m == plan->tile_m) {  // all of m in one row
+    // The sixth tile keeps its own margins: the other tiles' rows do not relax them.
+    if (!e.one_round && problem.m <= e.tile.m && e.tile.m == plan->tile_m) {  // m in one row
       e.over_streamk = std::min(e.over_streamk, kMinMidTileGainOneRowOfTiles);
       e.over_dp = kMinMidTileGainOneRowOfTiles;
-    } else if (e.tile.m == plan->tile_m &&
+    } else if (!e.one_round && e.tile.m == plan->tile_m &&
                (problem.m <= kMaxFewRowsOfTiles * e.tile.m || yields)) {
       e.over_streamk = std::min(e.over_streamk, 0.0);  // a few rows, or yields: no slower
     }
@@ -1308,9 +1319,8 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   if (!plan.ok() || o.tile != kNoTile || small == kNoTile ||
       (o.mode != Mode::kAuto && o.mode != Mode::kDataParallel))
     return plan;
-  const int64_t slots =
-      int64_t{o.avail_sms > 0 ? o.avail_sms : device.sms} * std::max(device.occupancy, 1);
-  const int64_t tiles = CeilDiv(problem.m, small.m) * CeilDiv(problem.n, small.n) * problem.batch;
+  const int64_t slots = ResidentSlots(device, o);
+  const int64_t tiles = TilesOf(problem, small);
   if (tiles > slots) return plan;
   const CostModel& pick_cost = KernelCost(device, *plan);
   const double pick_us = PredictMicros(*plan, pick_cost);
