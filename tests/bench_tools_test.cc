@@ -253,6 +253,75 @@ TEST(BenchReport, RenderingsCarryEveryFigure) {
   EXPECT_EQ(std::count(svg.begin(), svg.end(), '<') - std::count(svg.begin(), svg.end(), '>'), 0);
 }
 
+// Where auto ran dp's very plan, auto/dp times one launch twice: the table marks those rows, and
+// the summary adds the ratio over the other rows alone (dp*), which the 3% rule is about. The
+// marks survive a CSV round trip (--replot) and the plot draws those points hollow.
+TEST(BenchReport, MarksTheShapesWhereAutoRanDpsPlan) {
+  BenchReport r = TwoShapeReport();
+  Problem pr;
+  pr.m = pr.n = pr.k = 128;
+  const Plan p = *MakePlan(pr, H200Spec());
+  Plan other = p;
+  other.tile_n = 2 * p.tile_n;
+  EXPECT_TRUE(SamePlan(p, p));
+  EXPECT_FALSE(SamePlan(p, other));
+  Plan swizzled = p;
+  swizzled.swizzle = p.swizzle + 1;
+  EXPECT_FALSE(SamePlan(p, swizzled));
+  // waveq: auto 2x faster than dp on another plan, 1.0 on dp's plan; llm: dp's plan, 0.9.
+  r.rows[0].modes[0].plan = p, r.rows[0].modes[1].plan = other;
+  r.rows[1].modes[0].plan = p, r.rows[1].modes[1].plan = p;
+  r.rows[2].modes[0].plan = p, r.rows[2].modes[1].plan = p;
+  EXPECT_FALSE(r.rows[0].AutoRanThePlanOf("dp"));
+  EXPECT_TRUE(r.rows[1].AutoRanThePlanOf("dp"));
+  EXPECT_FALSE(r.rows[1].AutoRanThePlanOf("cublas"));  // no plan
+  const RatioSummary all = Summarize(r, "waveq", "dp");
+  const RatioSummary differing = Summarize(r, "waveq", "dp", /*differing_plans=*/true);
+  EXPECT_EQ(all.count, 2);
+  EXPECT_EQ(differing.count, 1);
+  EXPECT_DOUBLE_EQ(differing.geomean, 2.0);
+  EXPECT_EQ(Summarize(r, "llm", "dp", true).count, 0);
+  const std::string table = FormatTable(r);
+  EXPECT_NE(table.find(" 1.000= "), std::string::npos) << table;
+  EXPECT_NE(table.find(" 0.900= "), std::string::npos) << table;
+  EXPECT_NE(table.find(" 2.000  "), std::string::npos) << table;  // aligned with the marks
+  EXPECT_NE(table.find("auto's plan is dp's, the same launch timed twice"), std::string::npos);
+  EXPECT_NE(table.find("waveq  dp*           1    2.000    2.000    2.000  128x128x128"),
+            std::string::npos)
+      << table;
+  EXPECT_NE(table.find("llm    dp*           0        -        -        -  (auto ran dp's plan"),
+            std::string::npos)
+      << table;
+  EXPECT_EQ(table.find("cublas*"), std::string::npos) << table;
+  // Without plans (cuBLAS only, or all plans differing) neither the marks nor the lines appear.
+  const std::string plain = FormatTable(TwoShapeReport());
+  EXPECT_EQ(plain.find("dp*"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("timed twice"), std::string::npos) << plain;
+
+  absl::StatusOr<BenchReport> back = FromCsv(ToCsv(r));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_FALSE(back->rows[0].AutoRanThePlanOf("dp"));
+  EXPECT_TRUE(back->rows[1].AutoRanThePlanOf("dp"));
+  EXPECT_TRUE(back->rows[2].AutoRanThePlanOf("dp"));
+  EXPECT_FALSE(back->rows[2].Find("cublas")->plan.has_value());
+  EXPECT_EQ(back->rows[0].Find("auto")->plan->tile_n, p.tile_n);
+  EXPECT_EQ(back->rows[0].Find("dp")->plan->tile_n, other.tile_n);
+  EXPECT_NE(FormatTable(*back).find("waveq  dp*           1    2.000"), std::string::npos)
+      << FormatTable(*back);
+  // A plan column that does not parse names its line.
+  std::string bad = ToCsv(r);
+  const size_t at = bad.find(",deterministic,");
+  ASSERT_NE(at, std::string::npos) << bad;
+  bad.replace(at, 15, ",nonsense,");
+  EXPECT_FALSE(FromCsv(bad).ok());
+
+  const std::string svg = ToSvg(r);
+  EXPECT_NE(svg.find("(dp's plan)"), std::string::npos);
+  EXPECT_NE(svg.find("fill=\"none\" stroke=\"#1f6fd1\"><title>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("auto ran dp's plan</text>"), std::string::npos);
+  EXPECT_EQ(ToSvg(TwoShapeReport()).find("fill=\"none\""), std::string::npos);
+}
+
 TEST(BenchReport, TableAndJsonSayHowTheTimesWereTaken) {
   BenchReport r = TwoShapeReport();
   EXPECT_EQ(FormatTable(r).find("# timed:"), std::string::npos);  // not recorded: no line

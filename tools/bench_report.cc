@@ -82,6 +82,16 @@ std::optional<double> ShapeResult::AutoSpeedupOver(const std::string& other) con
   return o->us / a->us;
 }
 
+bool SamePlan(const Plan& a, const Plan& b) {
+  return PlanSummary(a) == PlanSummary(b) && a.raster == b.raster && a.swizzle == b.swizzle;
+}
+
+bool ShapeResult::AutoRanThePlanOf(const std::string& other) const {
+  const ModeResult* a = Find("auto");
+  const ModeResult* o = Find(other);
+  return a != nullptr && o != nullptr && a->plan && o->plan && SamePlan(*a->plan, *o->plan);
+}
+
 namespace {
 
 // Geometric mean, min and max of ratio(row) over the rows of `set` that have one.
@@ -104,8 +114,10 @@ RatioSummary SummarizeRows(const BenchReport& r, const std::string& set, Ratio r
 
 }  // namespace
 
-RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other) {
-  return SummarizeRows(r, set, [&other](const ShapeResult& row) {
+RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other,
+                       bool differing_plans) {
+  return SummarizeRows(r, set, [&](const ShapeResult& row) -> std::optional<double> {
+    if (differing_plans && row.AutoRanThePlanOf(other)) return std::nullopt;
     return row.AutoSpeedupOver(other);
   });
 }
@@ -131,6 +143,7 @@ std::string FormatTable(const BenchReport& r) {
   absl::StrAppendFormat(&t, "%-6s %-26s %-24s", "set", "shape", "auto plan");
   for (const std::string& m : r.modes) absl::StrAppendFormat(&t, " %10s", m + "_us");
   absl::StrAppendFormat(&t, " %9s %9s %9s\n", "auto_TF/s", "auto/dp", "auto/cublas");
+  bool any_same = false;
   for (const ShapeResult& row : r.rows) {
     absl::StrAppendFormat(&t, "%-6s %-26s %-24s", row.shape.set, ShapeText(row.shape),
                           row.auto_plan ? PlanName(*row.auto_plan) : std::string("-"));
@@ -149,10 +162,15 @@ std::string FormatTable(const BenchReport& r) {
     const ModeResult* a = row.Find("auto");
     const std::optional<double> dp = row.AutoSpeedupOver("dp");
     const std::optional<double> cu = row.AutoSpeedupOver("cublas");
+    const bool same = row.AutoRanThePlanOf("dp");
+    any_same |= same && dp.has_value();
     absl::StrAppendFormat(&t, " %9.1f %9s %9s\n", a && a->status == "ok" ? a->tflops : 0.0,
-                          dp ? absl::StrFormat("%.3f", *dp) : "-",
+                          dp ? absl::StrFormat("%.3f%s", *dp, same ? "=" : " ") : "- ",
                           cu ? absl::StrFormat("%.3f", *cu) : "-");
   }
+  if (any_same)
+    t += "(auto/dp ending in '=': auto's plan is dp's, the same launch timed twice;\n"
+         " the ratio is the timing's noise)\n";
   for (const ShapeResult& row : r.rows)
     for (const ModeResult& m : row.modes)
       if (m.status != "ok")
@@ -160,6 +178,7 @@ std::string FormatTable(const BenchReport& r) {
   t += "\n# summary: time(other) / time(auto); > 1 means auto is faster\n";
   absl::StrAppendFormat(&t, "%-6s %-8s %6s %8s %8s %8s  %s\n", "set", "vs", "shapes", "geomean",
                         "min", "max", "worst shape");
+  bool differing = false;
   for (const std::string& set : Sets(r)) {
     for (const std::string& other : r.modes) {
       if (other == "auto") continue;
@@ -167,8 +186,23 @@ std::string FormatTable(const BenchReport& r) {
       if (s.count == 0) continue;
       absl::StrAppendFormat(&t, "%-6s %-8s %6d %8.3f %8.3f %8.3f  %s\n", set, other, s.count,
                             s.geomean, s.min, s.max, s.min_shape);
+      // The same over the shapes where auto chose another plan than `other`'s: the planner's
+      // choices alone, without the shapes that time one launch twice.
+      const RatioSummary d = Summarize(r, set, other, /*differing_plans=*/true);
+      if (d.count == s.count) continue;
+      differing = true;
+      if (d.count == 0) {
+        absl::StrAppendFormat(&t, "%-6s %-8s %6d %8s %8s %8s  (auto ran %s's plan on every "
+                              "shape)\n", set, other + "*", 0, "-", "-", "-", other);
+      } else {
+        absl::StrAppendFormat(&t, "%-6s %-8s %6d %8.3f %8.3f %8.3f  %s\n", set, other + "*",
+                              d.count, d.geomean, d.min, d.max, d.min_shape);
+      }
     }
   }
+  if (differing)
+    t += "(a mode with '*': only the shapes where auto ran another plan than that mode's;\n"
+         " on the others the two timed the same launch)\n";
   // How far the planner's model was off, per set: what a user checks before trusting
   // streamk-plan on shapes of their own.
   bool header = false;
@@ -232,6 +266,26 @@ absl::StatusOr<BenchReport> FromCsv(const std::string& csv) {
     // predicted_us (older CSVs end at repack): empty where the planner predicted nothing.
     if (f.size() > 26 && !f[26].empty() && !absl::SimpleAtod(f[26], &m.predicted_us))
       return absl::InvalidArgumentError(absl::StrCat("CSV line ", i + 1, ": malformed"));
+    // The plan's columns (empty for cuBLAS): enough for SamePlan to tell auto's plan from the
+    // other modes' as it did when the run wrote them.
+    if (f.size() > 24 && !f[15].empty()) {
+      Plan p;
+      const std::optional<Mode> mode = ParseMode(f[15]);
+      const std::optional<Reduction> reduction = ParseReduction(f[20]);
+      if (!mode || !reduction || !absl::SimpleAtoi(f[16], &p.dp_tiles) ||
+          !absl::SimpleAtoi(f[17], &p.sk_tiles) || !absl::SimpleAtoi(f[18], &p.sk_blocks) ||
+          !absl::SimpleAtoi(f[19], &p.sk_regions) ||
+          !absl::SimpleAtoi(f[21], &p.reduction_blocks) ||
+          !absl::SimpleAtoi(f[22], &p.grid_blocks) || !absl::SimpleAtoi(f[23], &p.tile_m) ||
+          !absl::SimpleAtoi(f[24], &p.tile_n))
+        return absl::InvalidArgumentError(absl::StrCat("CSV line ", i + 1, ": malformed plan"));
+      p.mode = *mode, p.reduction = *reduction;
+      if (f.size() > 25) {
+        p.repack_a = absl::StrContains(f[25], 'a');
+        p.repack_b = absl::StrContains(f[25], 'b');
+      }
+      m.plan = p;
+    }
     shape.set = f[1], shape.name = f[2];
     m.mode = f[9], m.status = f[10];
     r.gpu = f[0], r.dtype = f[6], r.out_dtype = f[7], r.layout = f[8];
@@ -322,6 +376,7 @@ std::string ToSvg(const BenchReport& r) {
     struct Point {
       double dp, cu;
       bool has_dp, has_cu;
+      bool same_plan;  // auto ran dp's plan: drawn hollow
       std::string label;
     };
     std::vector<Point> pts;
@@ -331,7 +386,7 @@ std::string ToSvg(const BenchReport& r) {
       const auto cu = row.AutoSpeedupOver("cublas");
       if (!dp && !cu) continue;
       pts.push_back({dp.value_or(0), cu.value_or(0), dp.has_value(), cu.has_value(),
-                     ShapeText(row.shape)});
+                     row.AutoRanThePlanOf("dp"), ShapeText(row.shape)});
     }
     std::sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.dp < b.dp; });
     const RatioSummary sdp = Summarize(r, sets[p], "dp"), scu = Summarize(r, sets[p], "cublas");
@@ -357,12 +412,15 @@ std::string ToSvg(const BenchReport& r) {
     for (size_t i = 0; i < pts.size(); ++i) {
       const double x = left + step * (i + 0.5);
       const Point& q = pts[i];
-      std::string title = absl::StrFormat("%s: vs dp %.3f, vs cuBLAS %.3f", q.label, q.dp, q.cu);
+      std::string title = absl::StrFormat("%s: vs dp %.3f%s, vs cuBLAS %.3f", q.label, q.dp,
+                                          q.same_plan ? " (dp's plan)" : "", q.cu);
       if (q.has_dp)
         absl::StrAppendFormat(&s,
-                              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#1f6fd1\"><title>"
-                              "%s</title></circle>\n",
-                              x, y_of(q.dp, y0), Xml(title));
+                              "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" %s><title>%s</title>"
+                              "</circle>\n",
+                              x, y_of(q.dp, y0),
+                              q.same_plan ? "fill=\"none\" stroke=\"#1f6fd1\"" : "fill=\"#1f6fd1\"",
+                              Xml(title));
       if (q.has_cu)
         absl::StrAppendFormat(&s,
                               "<rect x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"6\" "
@@ -381,6 +439,12 @@ std::string ToSvg(const BenchReport& r) {
                           "cuBLAS</text>\n",
                           left + plot_w - 200, y0 + 12, left + plot_w - 192, y0 + 16,
                           left + plot_w - 110, y0 + 8, left + plot_w - 99, y0 + 16);
+    if (std::any_of(pts.begin(), pts.end(), [](const Point& q) { return q.same_plan; }))
+      absl::StrAppendFormat(&s,
+                            "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"none\" "
+                            "stroke=\"#1f6fd1\"/><text x=\"%d\" y=\"%d\">auto ran dp's plan"
+                            "</text>\n",
+                            left + plot_w - 340, y0 + 12, left + plot_w - 332, y0 + 16);
   }
   return s + "</svg>\n";
 }

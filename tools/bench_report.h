@@ -38,6 +38,9 @@ struct ShapeResult {
   const ModeResult* Find(const std::string& mode) const;
   // t(other) / t(auto) when both timed (> 1: auto is faster).
   std::optional<double> AutoSpeedupOver(const std::string& other) const;
+  // Whether auto and `other` ran the same plan (SamePlan), so that their ratio is the timing's
+  // noise, not the planner's choice; false where either has no plan (cuBLAS).
+  bool AutoRanThePlanOf(const std::string& other) const;
 };
 
 struct BenchReport {
@@ -56,8 +59,11 @@ struct RatioSummary {
   std::string min_shape, max_shape;
 };
 
-// Summary of AutoSpeedupOver(other) over the rows of `set` ("" for all rows).
-RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other);
+// Summary of AutoSpeedupOver(other) over the rows of `set` ("" for all rows); with
+// `differing_plans`, only over the rows where auto ran another plan than `other`
+// (!AutoRanThePlanOf): the rows where the planner's choice, not noise, sets the ratio.
+RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other,
+                       bool differing_plans = false);
 
 // Summary of measured / predicted time of `mode` (ModeResult::predicted_us) over the rows of
 // `set` ("" for all rows) whose `mode` was timed and predicted: > 1, slower than predicted.
@@ -69,10 +75,14 @@ RatioSummary SummarizePrediction(const BenchReport& r, const std::string& set,
 // (plan_print.h) end the name of a plan that repacks.
 std::string PlanName(const Plan& p);
 
+// Whether two plans launch the same work: every field PlanSummary prints, the raster and the
+// swizzle. Plans read back from a CSV (FromCsv) hold only its columns and compare on those.
+bool SamePlan(const Plan& a, const Plan& b);
+
 std::string FormatTable(const BenchReport& r);
 std::string ToCsv(const BenchReport& r);
-// Reads ToCsv's output back (times, statuses and errors; not the plans), to redraw or re-summarize
-// a run without a GPU: streamk-bench --replot FILE.csv --svg out.svg.
+// Reads ToCsv's output back (times, statuses, errors, predictions and the plans' CSV columns), to
+// redraw or re-summarize a run without a GPU: streamk-bench --replot FILE.csv --svg out.svg.
 absl::StatusOr<BenchReport> FromCsv(const std::string& csv);
 std::string ToJson(const BenchReport& r);
 std::string ToSvg(const BenchReport& r);
