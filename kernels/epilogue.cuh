@@ -45,8 +45,9 @@ struct Epilogue {
   // Rows of fp32 staged at a time by Run (and summed by the Stream-K fixup): 64, 32 for the
   // 320-wide tile (StagedRowsOf, tma_operands.h), whose area must fit beside its ring.
   static constexpr int kPassRows = StagedRowsOf(kTileN);
-  // Whether RunTma and RunRows exist for this width (AsyncStoresOf): the launch then never asks
-  // for them (TmaOperands::d_store, d_rows).
+  // Whether RunTma for every output and RunRows exist for this width (AsyncStoresOf); otherwise
+  // RunTma for a 16-bit D without C alone (TmaStoresOf), and the launch never asks for the others
+  // (TmaOperands::d_store, d_rows).
   static constexpr bool kAsyncStores = AsyncStoresOf(kTileN);
   // Row pitch in floats: kTileN + 8 (= 8 banks mod 32) keeps the float2 stores of the mma
   // fragment layout (4 rows x 4 column pairs per half-warp phase) on distinct banks, and rows
@@ -74,9 +75,17 @@ struct Epilogue {
  private:
   // RunTma's boxes: kTileM rows x 128 bytes of columns each (64 16-bit elements, 32 fp32), at a
   // 1024-byte boundary (the 128-byte swizzle repeats there) inside the stage area, kBoxes of them
-  // per round: a 16-bit tile's columns in one round, an fp32 tile's in two.
+  // per round: a 16-bit tile's columns in one round, an fp32 tile's in two. The 320-wide tile's
+  // area holds three (its ring leaves no room for five): a 16-bit tile in two rounds, of three
+  // boxes and of two (kRoundBoxes).
   static constexpr int kBoxBytes = kTileM * 128;
-  static constexpr int kBoxes = kTileN / 64;
+  static constexpr int kBoxes = kAsyncStores ? kTileN / 64 : 3;
+  template <typename T, int kRound>
+  static constexpr int kRoundBoxes = kTileN * static_cast<int>(sizeof(T)) / 128 -
+                                     kRound * kBoxes < kBoxes
+                                         ? kTileN * static_cast<int>(sizeof(T)) / 128 -
+                                               kRound * kBoxes
+                                         : kBoxes;
   template <typename T>
   static constexpr int kBoxElements = 128 / static_cast<int>(sizeof(T));
   template <typename T>
@@ -95,9 +104,10 @@ struct Epilogue {
 
  public:
   // One pass of fp32 rows, RunTma's boxes or RunRows' rows: 34,816, 51,200, 67,584 or
-  // (192 x 192) 76,800 bytes, at a 16-byte boundary; 320 wide, a pass of 32 rows: 41,984.
+  // (192 x 192) 76,800 bytes, at a 16-byte boundary; 320 wide, three boxes: 50,160.
   static constexpr int kSmemBytes =
-      kAsyncStores ? Max(Max(kStagedBytes, kBoxesBytes), kRowsBytes) : kStagedBytes;
+      kAsyncStores ? Max(Max(kStagedBytes, kBoxesBytes), kRowsBytes)
+                   : Max(kStagedBytes, kBoxesBytes);
   // RunTma's boxes alone (ping-pong's area, which no other path uses): 33,776 bytes for 128 x 128.
   static constexpr int kTmaSmemBytes = kBoxesBytes;
 
@@ -152,6 +162,9 @@ struct Epilogue {
   // 128 x 256 tile (streamk-trace, H200), 5-7 us with C. The caller has made the stage free
   // (AwaitStoreReads) and waits again before its next use of the area and before the block
   // exits. A round whose columns all lie at or past n (a narrow D: decode shapes) is skipped.
+  // The 320-wide tile (kAsyncStores false) runs this for a 16-bit D without C alone
+  // (TmaStoresOf): its second round restages each box once the unit has read it from the first,
+  // as fp32 D's does.
   template <class Mainloop, typename T>
   __device__ static void RunTma(char* smem, const typename Mainloop::Accumulators& acc, float alpha,
                                 float beta, const CUtensorMap* d, const CUtensorMap* c,
@@ -161,9 +174,19 @@ struct Epilogue {
                       Mainloop::kMI * 64 * kThreads / 128 == kTileM,
                   "wgmma fragments: fragment j = columns 8 j .. 8 j + 7 of two rows per 64");
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "16-bit or fp32 D");
-    static_assert(kAsyncStores, "a staging area for the tile's boxes");
+    static_assert(kAsyncStores || sizeof(T) == 2, "a staging area for the tile's boxes");
     char* boxes = AlignedBoxes(smem);
     const Rest rest{args, m, n, d_cols, batch, tile_m0, tile_n0};
+    if constexpr (!kAsyncStores) {  // beta == 0 (TmaStoresOf)
+      StageTile<Mainloop, T, false, 0>(boxes, acc, alpha, 0.0f);
+      IssueStores<T, 0>(boxes, d, batch, tile_m0, tile_n0);
+      StoreRest<T, 0>(boxes, rest);
+      if (tile_n0 + kRoundCols<T> >= n) return;
+      StageBoxesAsRead<Mainloop, T, 0>(boxes, acc, alpha);
+      IssueStores<T, 1>(boxes, d, batch, tile_m0, tile_n0);
+      StoreRest<T, 1>(boxes, rest);
+      return;
+    }
     TmaRound<Mainloop, T, 0>(boxes, acc, alpha, beta, d, c, bar, batch, tile_m0, tile_n0);
     StoreRest<T, 0>(boxes, rest);
     if constexpr (sizeof(T) == 4) {
@@ -312,7 +335,9 @@ struct Epilogue {
   __device__ static void StoreRest(const char* boxes, const Rest& r) {
     const int col = r.d_cols - r.tile_n0 - kRound * kRoundCols<T>;  // within the round
     const int row = Tid();
-    if (r.d_cols >= r.n || col < 0 || col >= kRoundCols<T> || row >= kTileM ||
+    // The round's columns: the 320-wide tile's second round holds two boxes, not three.
+    constexpr int kCols = kRoundBoxes<T, kRound> * kBoxElements<T>;
+    if (r.d_cols >= r.n || col < 0 || col >= kCols || row >= kTileM ||
         r.tile_m0 + row >= r.m)
       return;
     const int chunk = (col % kBoxElements<T>) * static_cast<int>(sizeof(T)) / 16;
@@ -323,31 +348,34 @@ struct Epilogue {
              (r.n - r.d_cols) * static_cast<int>(sizeof(T)));
   }
 
-  // Hands round kRound's staged boxes to the TMA unit (after every thread's writes). fp32 boxes
-  // are committed one bulk group each, so that the second round can wait for them one at a time.
+  // Hands round kRound's staged boxes to the TMA unit (after every thread's writes). Where a
+  // second round follows (fp32, or the 320-wide tile), boxes are committed one bulk group each, so
+  // that it can wait for them one at a time.
   template <typename T, int kRound>
   __device__ static void IssueStores(char* boxes, const CUtensorMap* d, int batch, int tile_m0,
                                      int tile_n0) {
+    constexpr bool kEachBox = sizeof(T) == 4 || !kAsyncStores;
     sm90::FenceProxyAsync();
     Sync();
     if (Tid() == 0) {
       const uint32_t base = static_cast<uint32_t>(__cvta_generic_to_shared(boxes));
       const int col0 = tile_n0 + kRound * kRoundCols<T>;
 #pragma unroll
-      for (int b = 0; b < kBoxes; ++b) {
+      for (int b = 0; b < kRoundBoxes<T, kRound>; ++b) {
         sm90::TmaStore(d, base + b * kBoxBytes, col0 + b * kBoxElements<T>, tile_m0, batch);
-        if constexpr (sizeof(T) == 4) sm90::BulkCommit();
+        if constexpr (kEachBox) sm90::BulkCommit();
       }
-      if constexpr (sizeof(T) != 4) sm90::BulkCommit();
+      if constexpr (!kEachBox) sm90::BulkCommit();
     }
   }
 
-  // fp32 D's second round without C: box kBox of it once the TMA unit has read the first
-  // round's box kBox (kBoxes - 1 - kBox groups may still be reading), then the boxes after it.
+  // The second round without C (fp32 D, or the 320-wide tile's 16-bit D): box kBox of it once
+  // the TMA unit has read the first round's box kBox (kBoxes - 1 - kBox groups may still be
+  // reading), then the boxes after it.
   template <class Mainloop, typename T, int kBox>
   __device__ static void StageBoxesAsRead(char* boxes, const typename Mainloop::Accumulators& acc,
                                           float alpha) {
-    if constexpr (kBox < kBoxes) {
+    if constexpr (kBox < kRoundBoxes<T, 1>) {
       if (Tid() == 0) sm90::BulkWaitReadAllBut<kBoxes - 1 - kBox>();
       Sync();
       StageTile<Mainloop, T, false, 1, kBox>(boxes, acc, alpha, 0.0f);
@@ -364,7 +392,7 @@ struct Epilogue {
   __device__ static void StageTile(char* boxes, const typename Mainloop::Accumulators& acc,
                                    float alpha, float beta) {
     if constexpr (!kBeta && sizeof(T) == 2 && kBox < 0) {
-      static_assert(kRound == 0, "a 16-bit tile is one round");
+      static_assert(kRound == 0, "the first round of a 16-bit tile");
       if (alpha == 1.0f) {
         StageMatrices<Mainloop, T, false>(boxes, acc, alpha);
       } else {

@@ -185,7 +185,13 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t c
 // issues them, for tests and measurements); the rest by the epilogue's own loads and stores.
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = tma->d_rows = 0;
-  if (!AsyncStoresOf(plan.tile_n)) return;  // the 320-wide tile's epilogue stores D itself
+  // The 320-wide tile's epilogue stores other Ds itself, and with STREAMK_BROAD_TMA_STORE=off
+  // every D (its epilogue before session 54, for measurements).
+  if (!TmaStoresOf(plan.tile_n, DTypeBytes(args.output), args.beta != 0.0f)) return;
+  if (!AsyncStoresOf(plan.tile_n)) {
+    const char* forced = std::getenv("STREAMK_BROAD_TMA_STORE");
+    if (forced != nullptr && std::strcmp(forced, "off") == 0) return;
+  }
   const int64_t cols =
       TensorColumnsOf(plan.n, DTypeBytes(args.output), args.beta, args.cd_vectors);
   const bool tensor =
@@ -196,7 +202,7 @@ void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma
     tma->d_store = 1;
     tma->d_cols = static_cast<int>(cols);
     tma->c_load = args.beta != 0.0f;
-  } else {
+  } else if (AsyncStoresOf(plan.tile_n)) {
     const char* forced = std::getenv("STREAMK_ROW_COPIES");
     tma->d_rows = RowsOf(args.output == DType::kF32, args.beta, args.cd_vectors, plan.tiles,
                          plan.grid_blocks,

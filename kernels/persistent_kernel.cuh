@@ -159,12 +159,15 @@ struct StreamKGemm {
                                 const TmaOperands* tma, const mapping::TileCoord& c,
                                 const Acc& acc) {
     const int tile_m0 = mapping::RankRow0(p, c, Rank()), tile_n0 = c.tn * Mainloop::kBN;
-    // A configuration too wide for them never has d_store or d_rows set (AsyncStoresOf).
-    if constexpr (kSpecialized && Epi::kAsyncStores) {
+    // A configuration too wide for them never has d_rows set (AsyncStoresOf), and d_store only
+    // for a 16-bit D without C (TmaStoresOf).
+    if constexpr (kSpecialized) {
       if (tma->d_store) {
         FinishByTma(smem, p, a, tma, c, acc);
         return;
       }
+    }
+    if constexpr (kSpecialized && Epi::kAsyncStores) {
       if (tma->d_rows) {
         const bool copies = tma->d_rows == kRowsByComputeWarps;
         if (copies) {
@@ -207,8 +210,9 @@ struct StreamKGemm {
                                                      bar, a, p.m, p.n, tma->d_cols, c.batch,
                                                      tile_m0, tile_n0);
     } else if (a.output == DType::kF32) {
-      Epi::template RunTma<Mainloop, float>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar, a,
-                                            p.m, p.n, tma->d_cols, c.batch, tile_m0, tile_n0);
+      if constexpr (Epi::kAsyncStores)  // never set for the 320-wide tile's fp32 D (TmaStoresOf)
+        Epi::template RunTma<Mainloop, float>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar, a,
+                                              p.m, p.n, tma->d_cols, c.batch, tile_m0, tile_n0);
     } else {
       Epi::template RunTma<Mainloop, __half>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar, a,
                                              p.m, p.n, tma->d_cols, c.batch, tile_m0, tile_n0);

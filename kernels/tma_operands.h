@@ -26,14 +26,24 @@
 namespace streamk::kernels {
 
 // Whether the epilogue of a tile_n-wide configuration may store D asynchronously, by TMA
-// (TmaOperands::d_store, Epilogue::RunTma) or by bulk copies of rows (d_rows, RunRows): up to 256
-// columns. Their staging areas (a 16-bit tile's boxes or rows at once) do not fit beside the
-// 128 x 320 configuration's ring (launch.h), whose epilogue stores D by its own threads from
-// StagedRowsOf rows of fp32 at a time (Epilogue::Run; the Stream-K fixup sums as many).
+// (TmaOperands::d_store, Epilogue::RunTma) or by bulk copies of rows (d_rows, RunRows), whatever D
+// and C are: up to 256 columns. Their staging areas (a 16-bit tile's boxes or rows at once) do
+// not fit beside the 128 x 320 configuration's ring (launch.h), whose epilogue stores D by its own
+// threads from StagedRowsOf rows of fp32 at a time (Epilogue::Run; the Stream-K fixup sums as
+// many), except as TmaStoresOf says.
 #if defined(__CUDACC__)
 __host__ __device__
 #endif
 constexpr bool AsyncStoresOf(int tile_n) { return tile_n <= 256; }
+// Whether the epilogue of a tile_n-wide configuration may store a D of `out_bytes` per element by
+// TMA (Epilogue::RunTma), with C (beta != 0) or not: every one AsyncStoresOf allows, and the
+// 128 x 320 tile's 16-bit D without C, in two rounds through an area of three boxes.
+#if defined(__CUDACC__)
+__host__ __device__
+#endif
+constexpr bool TmaStoresOf(int tile_n, int out_bytes, bool with_c) {
+  return AsyncStoresOf(tile_n) || (out_bytes == 2 && !with_c);
+}
 #if defined(__CUDACC__)
 __host__ __device__
 #endif

@@ -75,6 +75,17 @@ std::string DescribeOutputWrites(const Plan& plan, DType output, float beta, int
     return absl::StrFormat("the epilogue's own stores%s, %s (%s)", c_too,
                            aligned ? "16 bytes at a time" : "element by element", rows);
   }
+  // The 320-wide tile's area holds three of its five boxes: TMA stores for a 16-bit D without C
+  // alone, in two rounds; no bulk copies of rows.
+  const bool narrow_area = !kernels::AsyncStoresOf(plan.tile_n);
+  if (narrow_area && (cols == 0 || !kernels::TmaStoresOf(plan.tile_n, bytes, beta != 0.0f))) {
+    return absl::StrFormat(
+        "the epilogue's own stores%s, %s (%s; the %d-wide tile stores a 16-bit D without C "
+        "alone by TMA)",
+        c_too, aligned ? "16 bytes at a time where the row allows" : "element by element", rows,
+        plan.tile_n);
+  }
+  const char* const rounds = narrow_area ? " in two rounds a tile (three boxes, then two)" : "";
   // Ping-pong: the two compute warp groups take turns at the tiles (PingPongOf).
   const std::string turns =
       kernels::PingPongOf(plan, cols > 0)
@@ -83,14 +94,14 @@ std::string DescribeOutputWrites(const Plan& plan, DType output, float beta, int
                             plan.tiles, plan.grid_blocks)
           : "";
   if (cols == plan.n) {
-    return absl::StrFormat("TMA stores from swizzled boxes%s (%s)%s",
+    return absl::StrFormat("TMA stores from swizzled boxes%s%s (%s)%s", rounds,
                            beta != 0.0f ? ", C loaded by TMA" : "", rows, turns);
   }
   if (cols > 0) {
     return absl::StrFormat(
-        "TMA stores of columns 0-%d, the compute threads storing the last %d of each row (%s: "
+        "TMA stores of columns 0-%d%s, the compute threads storing the last %d of each row (%s: "
         "n ends inside a 16-byte chunk)%s",
-        cols - 1, plan.n - cols, rows, turns);
+        cols - 1, rounds, plan.n - cols, rows, turns);
   }
   const int by = kernels::RowsOf(output == DType::kF32, beta, aligned, plan.tiles,
                                  plan.grid_blocks);

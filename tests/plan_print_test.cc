@@ -2,6 +2,7 @@
 #include "streamk/plan_print.h"
 
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -366,6 +367,31 @@ TEST(PlanPrint, EpilogueLineNamesHowDIsWritten) {
             std::string::npos);
   EXPECT_EQ(DescribeOutputWrites(*q, DType::kF16, 0, 2560, false).find("ping-pong"),
             std::string::npos);
+  // The 320-wide tile: TMA stores in two rounds for a 16-bit D without C; other Ds, and rows the
+  // TMA unit cannot store, by the epilogue's own stores (no bulk copies of rows).
+  PlanOptions broad;
+  broad.tile = {128, 320, 64};
+  Problem one_round;
+  one_round.m = 640, one_round.n = 8192, one_round.k = 4096;
+  const absl::StatusOr<Plan> b = MakePlan(one_round, H200Spec(), broad);
+  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_EQ(b->tile_n, 320);
+  for (DType out : {DType::kF16, DType::kBF16}) {
+    EXPECT_NE(DescribeOutputWrites(*b, out, 0, 8192, true)
+                  .find("TMA stores from swizzled boxes in two rounds a tile (three boxes, then "
+                        "two) ("),
+              std::string::npos)
+        << DescribeOutputWrites(*b, out, 0, 8192, true);
+  }
+  for (const auto& [out, beta, ldd] : {std::tuple{DType::kF32, 0.0f, int64_t{8192}},
+                                       std::tuple{DType::kF16, 0.5f, int64_t{8192}},
+                                       std::tuple{DType::kF16, 0.0f, int64_t{8193}}}) {
+    const std::string own = DescribeOutputWrites(*b, out, beta, ldd, true);
+    EXPECT_EQ(own.rfind("the epilogue's own stores", 0), 0u) << own;
+    EXPECT_NE(own.find("the 320-wide tile stores a 16-bit D without C alone by TMA"),
+              std::string::npos)
+        << own;
+  }
   const std::string line = DescribeOutputWrites(*p, DType::kF16, 0, 50304, true);
   EXPECT_NE(PlanToJson(*p, nullptr, "H200", line).find("\"epilogue\": \"" + line + "\""),
             std::string::npos);
