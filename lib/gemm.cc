@@ -112,6 +112,7 @@ Lowered Lower(const GemmArgs& g) {
   // As the launch decides whether the TMA unit stores D (launch.cu, TmaOperands::d_store).
   l.problem.d_tma_store =
       kernels::TensorColumnsOf(l.problem.n, static_cast<int>(out), k.beta, k.cd_vectors) > 0;
+  l.problem.reads_c = k.beta != 0.0f;
   return l;
 }
 
@@ -220,7 +221,7 @@ class PlanCache {
                       (pr.d_tma_store ? 16 : 0) + (pr.a_rows_on_lines ? 32 : 0) +
                       (pr.b_rows_on_lines ? 64 : 0) + (pr.a_mn_major ? 128 : 0) +
                       (pr.b_mn_major ? 256 : 0) + (pr.a_mn_rows_misaligned ? 512 : 0) +
-                      (pr.b_mn_rows_misaligned ? 1024 : 0),
+                      (pr.b_mn_rows_misaligned ? 1024 : 0) + (pr.reads_c ? 2048 : 0),
                   static_cast<int>(o.mode),
                   o.splits,
                   o.blocks,

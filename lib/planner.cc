@@ -26,6 +26,7 @@
 #include "absl/strings/str_split.h"
 #include "cost_terms.h"
 #include "streamk/plan_print.h"
+#include "tma_operands.h"
 #include "work_mapping.h"
 
 namespace streamk {
@@ -134,12 +135,15 @@ constexpr double kMinWideOverStreamKGain = -0.03;
 // than auto's clusters and another 11% slower, and the misaligned loads' terms were fitted on the
 // other tiles.
 constexpr double kMinBroadTileGain = 0.02;
-// And only with this many k-iterations a tile or more: its epilogue stores D from 32 rows at a
-// time by its own threads (kernels::AsyncStoresOf), which the main configuration's constants do
-// not price. Over run 286's 48 moved picks (docs/results/2026-11-24-h200-broad/moved_check.txt),
-// against the old pick forced in the same passes, the 32 of 17-224 iterations ran 1.106x as fast
-// (0.999-1.479x per shape), the 5 of 10-14 iterations 1.000x (0.955-1.028x), and the 11 of 2-9
-// iterations (128-544 deep, 8-20 us) 0.913x (0.869-1.005x).
+// And, where its epilogue stores D by its own threads from 32 rows at a time (an fp32 D, a D read
+// with C or one the TMA unit cannot store: kernels::TmaStoresOf), only with this many k-iterations
+// a tile or more, since the main configuration's constants do not price that epilogue. Over run
+// 286's 48 moved picks (docs/results/2026-11-24-h200-broad/moved_check.txt), against the old pick
+// forced in the same passes, the 32 of 17-224 iterations ran 1.106x as fast (0.999-1.479x per
+// shape), the 5 of 10-14 iterations 1.000x (0.955-1.028x), and the 11 of 2-9 iterations (128-544
+// deep, 8-20 us) 0.913x (0.869-1.005x). Its TMA store (session 54) ran data-parallel 128 x 320
+// 1.270x as fast as that epilogue on the one-round shapes of 2-14 iterations, 1.059x on deeper
+// ones (run 289, docs/results/2026-11-24-h200-async320/ab.txt): no gate there.
 constexpr int kMinBroadTileIters = 16;
 // Auto weighs the fifth tile (64 x 128) only where one round of its tiles holds the problem (at
 // most one per resident slot: the 128 x 128 tiles leave half the SMs idle or more), in every mode
@@ -1241,10 +1245,14 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
   for (Extra& e : extras) {
     if (e.tile == kNoTile || dp_us < e.min_dp_us) continue;
     // The sixth tile only where one round of it holds the problem, on aligned rows (it was not
-    // measured on misaligned ones), and deep enough that its epilogue does not show.
+    // measured on misaligned ones), and, where its threads store D, deep enough that its epilogue
+    // does not show.
+    const bool tma_store = problem.d_tma_store &&
+                           kernels::TmaStoresOf(e.tile.n, DTypeBytes(problem.output),
+                                                problem.reads_c);
     if (e.one_round && (TilesOf(problem, e.tile) > ResidentSlots(device, o) ||
                         problem.a_rows_misaligned || problem.b_rows_misaligned ||
-                        problem.k < int64_t{kMinBroadTileIters} * e.tile.k))
+                        (!tma_store && problem.k < int64_t{kMinBroadTileIters} * e.tile.k)))
       continue;
     e.plan = PlanForKernel(problem, device, dp, e.tile, *e.cost, why != nullptr ? &e.why : nullptr);
     if (!e.plan.ok()) continue;

@@ -470,13 +470,28 @@ TEST(PlannerNamedCases, TheSixthTileTakesShapesOneRoundOfItHolds) {
   PlanOptions dp;
   dp.mode = Mode::kDataParallel;
   EXPECT_EQ(MustPlan(Shape(640, 8192, 8192), dev, dp).tile_n, 320);
-  // Not under 16 k-iterations a tile (kMinBroadTileIters): at 2928 x 1424 x 128, 115 tiles of it
-  // predicted 12% faster than 128 x 128 ran 0.87x as fast (run 286).
+  // Shallow shapes take it where its epilogue stores D by TMA (a 16-bit D without C, rows the
+  // TMA unit can store: kernels::TmaStoresOf): at 2928 x 1424 x 128, 115 tiles of it predicted
+  // 12% faster than 128 x 128 ran 0.87x as fast with its threads storing D (run 286) and 1.16x
+  // as fast as auto's pick with the TMA store (run 289). Where its threads store D (fp32 D, C
+  // read, rows the TMA unit cannot store), not under 16 k-iterations a tile (kMinBroadTileIters).
   for (const PlanOptions& o : {PlanOptions{}, dp}) {
-    const Plan shallow = MustPlan(Shape(2928, 1424, 128), dev, o);
-    EXPECT_NE(shallow.tile_n, 320) << shallow;
-    EXPECT_GT(PredictMicros(shallow, KernelCost(dev, shallow)),
-              1.1 * PredictMicros(MustPlan(Shape(2928, 1424, 128), dev, broad), dev.broad_cost));
+    Problem shallow = Shape(2928, 1424, 128);
+    EXPECT_EQ(MustPlan(shallow, dev, o).tile_n, 320) << MustPlan(shallow, dev, o);
+    for (int variant = 0; variant < 3; ++variant) {
+      Problem own = shallow;
+      if (variant == 0) own.output = DType::kF32;
+      if (variant == 1) own.reads_c = true;
+      if (variant == 2) own.d_tma_store = false;
+      const Plan p = MustPlan(own, dev, o);
+      EXPECT_NE(p.tile_n, 320) << variant << " " << p;
+      EXPECT_GT(PredictMicros(p, KernelCost(dev, p)),
+                1.1 * PredictMicros(MustPlan(own, dev, broad), dev.broad_cost))
+          << variant;
+    }
+    // bf16 is a 16-bit D too.
+    shallow.input = shallow.output = DType::kBF16;
+    EXPECT_EQ(MustPlan(shallow, dev, o).tile_n, 320);
   }
   // 17 iterations: 2696 x 1632 x 1040, 1.033x the old pick's speed (run 286).
   EXPECT_EQ(MustPlan(Shape(2696, 1632, 1040), dev).tile_n, 320);

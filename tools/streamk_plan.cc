@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
   const float beta = static_cast<float>(absl::GetFlag(FLAGS_beta));
   problem.d_tma_store =
       streamk::kernels::TensorColumnsOf(problem.n, out_bytes, beta, ldd * out_bytes % 16 == 0) > 0;
+  problem.reads_c = beta != 0.0f;
   // As gemm() sets them for packed K-major operands (the default layouts) on 256-byte-aligned
   // allocations: a row starts kFastRowBytes-aligned iff K x element bytes is a multiple of it.
   const int64_t row_bytes = problem.k * streamk::DTypeBytes(*dtype);

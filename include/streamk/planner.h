@@ -44,6 +44,10 @@ struct Problem {
   // 16-byte chunks). Its ping-pong variant needs it (kernels::PingPongOf), and the cost model
   // prices ping-pong only then (CostModel::pingpong_hidden_us). PlanGemm sets it.
   bool d_tma_store = true;
+  // Whether the epilogue reads C (beta != 0). The 128 x 320 configuration stores D by TMA only
+  // for a 16-bit D without C (kernels::TmaStoresOf); otherwise its own threads store it, whose
+  // cost auto weighs by that tile's depth (PlanFourTiles). PlanGemm sets it.
+  bool reads_c = false;
   // The kernel's operands that are K-major with every row starting at a multiple of
   // kLineRowBytes: each 64-element row piece of a k-iteration is one whole 128-byte line. Rows
   // that start kFastRowBytes- but not line-aligned (packed rows with K not a multiple of 64) load
