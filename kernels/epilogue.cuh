@@ -80,11 +80,13 @@ struct Epilogue {
   // boxes and of two (kRoundBoxes).
   static constexpr int kBoxBytes = kTileM * 128;
   static constexpr int kBoxes = kAsyncStores ? kTileN / 64 : 3;
+  // A tile's boxes of T (one per 128 bytes of its columns), and those of round kRound: kBoxes,
+  // or what is left of the tile's boxes after the rounds before it.
+  template <typename T>
+  static constexpr int kTileBoxes = kTileN * static_cast<int>(sizeof(T)) / 128;
   template <typename T, int kRound>
-  static constexpr int kRoundBoxes = kTileN * static_cast<int>(sizeof(T)) / 128 -
-                                     kRound * kBoxes < kBoxes
-                                         ? kTileN * static_cast<int>(sizeof(T)) / 128 -
-                                               kRound * kBoxes
+  static constexpr int kRoundBoxes = kTileBoxes<T> - kRound * kBoxes < kBoxes
+                                         ? kTileBoxes<T> - kRound * kBoxes
                                          : kBoxes;
   template <typename T>
   static constexpr int kBoxElements = 128 / static_cast<int>(sizeof(T));
