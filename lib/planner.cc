@@ -23,6 +23,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "cost_terms.h"
 #include "streamk/plan_print.h"
@@ -131,9 +132,11 @@ constexpr double kMinWideOverStreamKGain = -0.03;
 // fast as auto's pick, they ran 1.013-1.164x as fast (four passes, tn and nn fp16, tn bf16), and
 // cuBLAS ran 0.96 of their time (0.87-0.99); over more rounds (256-385 tiles) its plans ran
 // 0.88-0.99x as fast as the pick, whose narrower tiles keep the TMA store's epilogue.
-// Only on aligned rows: with misaligned ones (paper shapes, run 285) it ran one shape 4.5% faster
-// than auto's clusters and another 11% slower, and the misaligned loads' terms were fitted on the
-// other tiles.
+// On misaligned rows too (session 55, run 291 of docs/results/2026-11-24-h200-misbroad/): over 60
+// one-round shapes whose K-major rows start at odd multiples of 16 bytes, where the model put it
+// 2-42% under auto's pick, it ran 1.183x as fast (0.955-1.327x per shape); the 38 of them it now
+// takes ran 1.056-1.327x, but for two where auto copied B first (1.014x, 0.975x). Auto's
+// clusters, weighed after it (PlanRows), keep the others.
 constexpr double kMinBroadTileGain = 0.02;
 // And, where its epilogue stores D by its own threads from 32 rows at a time (an fp32 D, a D read
 // with C or one the TMA unit cannot store: kernels::TmaStoresOf), only with this many k-iterations
@@ -184,6 +187,14 @@ constexpr double kMinSmallTileMicros = 8.0;
 // estimate's parts: the L2 floor (LoadFloorMicros) within 8% of five measured shapes, the aligned
 // plan's prediction 10-30% above its measurement (a bias against repacking).
 constexpr double kMinRepackGain = 0.03;
+// Where auto would run misaligned rows on clusters, it runs data-parallel's own pick instead
+// where that is estimated this much under them (DataParallelOverClusters). Measured (run 295,
+// docs/results/2026-11-24-h200-misbroad/clusters_margin.txt): of 91 shapes whose clusters a 2%
+// margin moved to data-parallel's pick, the 44 it was estimated 8% or more under ran 1.19x as
+// fast on it (1.011-1.42x per shape); a 5% margin moves 61 (1.15x, two 3% slower or more), 2% 73
+// (1.12x, seven, down to 0.885x). The other 47 ran 1.007x, from 0.83x (1216 x 728 x 7608: split-K
+// on clusters against data-parallel 128 x 128) to 1.51x.
+constexpr double kMinDpOverClustersGain = 0.08;
 // Misaligned rows' time estimates combine the aligned plan's prediction c and the L2 floor f as
 // (c^p + f^p)^(1/p) with this p (LoadBoundMicros): the loads and the math overlap imperfectly where
 // they take about as long. Chosen on run 89 (the paper set's 74 misaligned shapes, each timed on
@@ -1173,6 +1184,19 @@ int64_t TilesOf(const Problem& problem, const TileShape& tile) {
   return CeilDiv(problem.m, tile.m) * CeilDiv(problem.n, tile.n) * problem.batch;
 }
 
+// Whether the sixth tile (DeviceSpec::broad_tile) is weighed: only where one round of its tiles
+// holds the problem and, where its threads store D (an fp32 D, a D read with C, or rows the TMA
+// unit cannot store: kernels::TmaStoresOf), kMinBroadTileIters deep or more, so that its
+// epilogue does not show.
+bool BroadTileWeighed(const Problem& problem, const DeviceSpec& device, const PlanOptions& o) {
+  const TileShape& tile = device.broad_tile;
+  if (tile == kNoTile || TilesOf(problem, tile) > ResidentSlots(device, o)) return false;
+  const bool tma_store =
+      problem.d_tma_store &&
+      kernels::TmaStoresOf(tile.n, DTypeBytes(problem.output), problem.reads_c);
+  return tma_store || problem.k >= int64_t{kMinBroadTileIters} * tile.k;
+}
+
 // PlanKernel without the fifth tile: the options' tile, or the faster of the device's two, then
 // its third or fourth (the faster of those that clear their margins) where its data-parallel plan
 // is predicted kMinMidTileGain under the two's data-parallel pick (and, against auto's Stream-K
@@ -1244,16 +1268,7 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
   Extra* best = nullptr;
   for (Extra& e : extras) {
     if (e.tile == kNoTile || dp_us < e.min_dp_us) continue;
-    // The sixth tile only where one round of it holds the problem, on aligned rows (it was not
-    // measured on misaligned ones), and, where its threads store D, deep enough that its epilogue
-    // does not show.
-    const bool tma_store = problem.d_tma_store &&
-                           kernels::TmaStoresOf(e.tile.n, DTypeBytes(problem.output),
-                                                problem.reads_c);
-    if (e.one_round && (TilesOf(problem, e.tile) > ResidentSlots(device, o) ||
-                        problem.a_rows_misaligned || problem.b_rows_misaligned ||
-                        (!tma_store && problem.k < int64_t{kMinBroadTileIters} * e.tile.k)))
-      continue;
+    if (e.one_round && !BroadTileWeighed(problem, device, o)) continue;
     e.plan = PlanForKernel(problem, device, dp, e.tile, *e.cost, why != nullptr ? &e.why : nullptr);
     if (!e.plan.ok()) continue;
     e.us = PredictMicros(*e.plan, *e.cost);
@@ -1673,6 +1688,49 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
                          : std::string());
 }
 
+// Misaligned rows that auto would run on clusters: data-parallel's own pick (every tile, the sixth
+// included, on the rows as they are) where estimated kMinDpOverClustersGain under the clusters,
+// both by the estimate PlanRows gives every way of running misaligned rows (MisalignedEstimate).
+// On entry `why` holds the clusters' explanation; where data-parallel's pick is taken it becomes
+// that plan's, the ways weighed for the clusters listed before it.
+std::optional<Plan> DataParallelOverClusters(const Problem& problem, const DeviceSpec& device,
+                                             const PlanOptions& o, const Plan& clusters,
+                                             PlanExplanation* why) {
+  const bool ma = problem.a_rows_misaligned || WideMnMisaligned(problem, 'a');
+  const bool mb = problem.b_rows_misaligned || WideMnMisaligned(problem, 'b');
+  double cluster_floor = 0, floor = 0;
+  const double cluster_us =
+      MisalignedEstimate(clusters, ma, mb, KernelCost(device, clusters), &cluster_floor);
+  PlanOptions dp = o;
+  dp.mode = Mode::kDataParallel;
+  PlanExplanation dp_why;
+  absl::StatusOr<Plan> plan = PlanRows(problem, device, dp, why != nullptr ? &dp_why : nullptr);
+  if (!plan.ok()) return std::nullopt;
+  const double us = MisalignedEstimate(*plan, ma, mb, KernelCost(device, *plan), &floor);
+  if (us >= cluster_us * (1 - kMinDpOverClustersGain)) return std::nullopt;
+  if (why != nullptr) {
+    std::vector<RowsOption> weighed = std::move(why->rows_options);
+    for (RowsOption& r : weighed) r.chosen = false;
+    *why = std::move(dp_why);
+    weighed.push_back({"data-parallel's pick",
+                       absl::StrCat("dp ", TileShapeName({plan->tile_m, plan->tile_n,
+                                                          plan->tile_k})),
+                       us, floor, 0, /*chosen=*/true});
+    why->rows_options = std::move(weighed);
+    why->predicted_us = us;
+    // Planned as forced data-parallel, its candidates and reason read "requested"; auto asked
+    // nothing.
+    for (Candidate& c : why->candidates)
+      if (c.note == "requested") c.note = "data-parallel, weighed against clusters";
+    why->reason = absl::StrFormat(
+        "data-parallel's pick on the rows as they are, estimated %.1f us (the L2 serves their "
+        "loads in %.1f us): %.0f%% or more under 2-SM clusters (%.1f us; their loads %.1f); %s",
+        us, floor, 100 * kMinDpOverClustersGain, cluster_us, cluster_floor,
+        absl::StrReplaceAll(why->reason, {{"; mode dp requested", ""}}));
+  }
+  return *plan;
+}
+
 }  // namespace
 
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
@@ -1712,10 +1770,11 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   }
   // Misaligned rows: clusters are weighed against the plan of the two other tiles first, as they
   // were measured (runs 88-93), and the third, fourth and sixth tiles only where they are not
-  // taken.
-  // The third tile's estimate there rests on the L2's misaligned rate measured with 128x256
-  // loads, and took 960 x 5584 x 1816 off clusters onto 128x192 tiles, which ran it 10% slower
-  // (run 127).
+  // taken, or where data-parallel's pick over every tile is estimated kMinDpOverClustersGain
+  // under them (DataParallelOverClusters, session 55). The third tile's estimate there rests on
+  // the L2's misaligned rate measured with 128x256 loads, and on a 3% margin took 960 x 5584 x
+  // 1816 off clusters onto 128x192 tiles, which ran it 10% slower (run 127); the sixth tile runs
+  // it 1.10x as fast as clusters (run 294).
   if ((problem.a_rows_misaligned || problem.b_rows_misaligned) && o.mode == Mode::kAuto &&
       o.tile == kNoTile && !CopiesForced(o) && device.cluster_tile != kNoTile &&
       (device.mid_tile != kNoTile || device.wide_tile != kNoTile ||
@@ -1725,7 +1784,10 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
     PlanExplanation two_why;
     absl::StatusOr<Plan> p = PlanRows(problem, two, o, why != nullptr ? &two_why : nullptr);
     if (p.ok() && p->cluster_m > 1) {
+      std::optional<Plan> dp =
+          DataParallelOverClusters(problem, device, o, *p, why != nullptr ? &two_why : nullptr);
       if (why != nullptr) *why = std::move(two_why);
+      if (dp) return *dp;
       return p;
     }
   }

@@ -495,14 +495,20 @@ TEST(PlannerNamedCases, TheSixthTileTakesShapesOneRoundOfItHolds) {
   }
   // 17 iterations: 2696 x 1632 x 1040, 1.033x the old pick's speed (run 286).
   EXPECT_EQ(MustPlan(Shape(2696, 1632, 1040), dev).tile_n, 320);
-  // Nor on misaligned rows (two paper shapes in run 285 ran 1.05x and 0.90x as fast on it as on
-  // auto's clusters):
-  // 5584 x 960 x 1816, whose K-major rows start at odd multiples of 16 bytes.
-  Problem odd = MisalignedShape(5584, 960, 1816);
-  const Plan clusters = MustPlan(odd, dev);
-  EXPECT_NE(clusters.tile_n, 320) << clusters;
-  odd.a_rows_misaligned = odd.b_rows_misaligned = false;
-  EXPECT_EQ(MustPlan(odd, dev).tile_n, 320);
+  // On misaligned K-major rows (starting at odd multiples of 16 bytes) too: 2816 x 1560 x 824
+  // ran data-parallel on 154 tiles of 128 x 256 (two rounds), and 1.28x as fast on 110 of it
+  // (run 291, docs/results/2026-11-24-h200-misbroad/); `dp` takes it there as well.
+  for (const PlanOptions& o : {PlanOptions{}, dp}) {
+    const Plan odd = MustPlan(MisalignedShape(2816, 1560, 824), dev, o);
+    EXPECT_EQ(odd.tile_n, 320) << odd;
+    EXPECT_EQ(odd.tiles, 110) << odd;
+    EXPECT_EQ(odd.mode, Mode::kDataParallel) << odd;
+    EXPECT_NE(MustPlan(MisalignedShape(2816, 1560, 824), WithoutBroadTile(dev), o).tile_n, 320);
+  }
+  // Where auto would run misaligned rows on clusters, data-parallel's pick is weighed against them
+  // (PlannerClusters.DataParallelsPickWhereEstimatedWellUnderClusters): 5584 x 960 x 1816 takes
+  // the tile so.
+  EXPECT_EQ(MustPlan(MisalignedShape(5584, 960, 1816), dev).tile_n, 320);
 }
 
 TEST(PlannerNamedCases, TheFourthTileTakesShapesOneRoundOfItFills) {
@@ -1825,11 +1831,12 @@ TEST(PlannerClusters, ShortKShapesWhoseLoadsAndMathTieRunOnClusters) {
   // 101.4 / 81.8, 1952 x 7848 x 600 50.4 / 41.4, 960 x 5584 x 1816 56.4 / 49.0, 7520 x 688 x 2264
   // 67.6 / 60.9. Clusters are weighed against the two other tiles first: 960 x 5584 x 1816 ran
   // 46.6 us on clusters, 51.4 data-parallel on 128x192 tiles (run 127), predicted 3% under them.
+  // (One round of 128 x 320 tiles runs it faster still: TheSixthTileTakesShapesOneRoundOfItHolds.)
   const DeviceSpec dev = H200Spec();
   for (const Problem& q : {MisalignedShape(6176, 3312, 520), MisalignedShape(3320, 5200, 1160),
                            MisalignedShape(7848, 1952, 600), MisalignedShape(5584, 960, 1816),
                            MisalignedShape(688, 7520, 2264)}) {
-    EXPECT_EQ(MustPlan(q, dev).cluster_m, 2) << q.m << "x" << q.n << "x" << q.k;
+    EXPECT_EQ(MustPlan(q, WithoutBroadTile(dev)).cluster_m, 2) << q.m << "x" << q.n << "x" << q.k;
   }
   // And where clusters lost in the same run they stay on blocks: 328 x 5656 x 1400 20.7 / 26.1,
   // 5704 x 392 x 840 16.2 / 17.2, 1000 x 1264 x 2648 24.8 / 29.8, 3408 x 320 x 728 10.6 / 15.2.
@@ -1837,6 +1844,57 @@ TEST(PlannerClusters, ShortKShapesWhoseLoadsAndMathTieRunOnClusters) {
                            MisalignedShape(1264, 1000, 2648), MisalignedShape(320, 3408, 728)}) {
     EXPECT_EQ(MustPlan(q, dev).cluster_m, 1) << q.m << "x" << q.n << "x" << q.k;
   }
+}
+
+TEST(PlannerClusters, DataParallelsPickWhereEstimatedWellUnderClusters) {
+  // Where auto would run misaligned rows on clusters (weighed against the two other tiles
+  // first), it runs data-parallel's own pick over every tile instead where that is estimated 8%
+  // under them (kMinDpOverClustersGain). Run 295 (docs/results/2026-11-24-h200-misbroad/;
+  // planner M x N x K), us on clusters / on data-parallel's pick: 5584 x 960 x 1816 49.1 / 44.0
+  // (128 x 320), 7296 x 568 x 5928 145 / 106 (192 x 192), 7784 x 296 x 1752 39.2 / 29.5
+  // (128 x 192); the 44 shapes of that run that moved so ran 1.011-1.42x as fast.
+  const DeviceSpec dev = H200Spec();
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  struct Case {
+    int64_t m, n, k;
+    int tile_m, tile_n;
+  };
+  for (const Case& c : {Case{5584, 960, 1816, 128, 320}, Case{7296, 568, 5928, 192, 192},
+                        Case{7784, 296, 1752, 128, 192}}) {
+    const Problem q = MisalignedShape(c.m, c.n, c.k);
+    EXPECT_EQ(MustPlan(q, WithoutBroadTile(WithoutWideTile(WithoutMidTile(dev)))).cluster_m, 2)
+        << c.m << "x" << c.n << "x" << c.k;
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->cluster_m, 1) << FormatPlan(*p, &why);
+    EXPECT_EQ(p->mode, Mode::kDataParallel) << *p;
+    EXPECT_EQ(p->tile_m, c.tile_m) << *p;
+    EXPECT_EQ(p->tile_n, c.tile_n) << *p;
+    const Plan own = MustPlan(q, dev, dp);  // the very plan `dp` runs
+    EXPECT_EQ(own.tile_m, p->tile_m);
+    EXPECT_EQ(own.tile_n, p->tile_n);
+    EXPECT_EQ(own.grid_blocks, p->grid_blocks);
+    EXPECT_EQ(why.reason.rfind("data-parallel's pick on the rows as they are", 0), 0u)
+        << why.reason;
+    ASSERT_GE(why.rows_options.size(), 2u);
+    EXPECT_TRUE(why.rows_options.back().chosen);
+    EXPECT_EQ(why.rows_options.back().name, "data-parallel's pick");
+    int clusters = 0;
+    for (const RowsOption& r : why.rows_options) clusters += r.name == "2-SM clusters" && !r.chosen;
+    EXPECT_EQ(clusters, 1) << FormatPlan(*p, &why);
+  }
+  // Clusters keep the shapes it is not estimated 8% under: 1240 x 3944 x 3656 ran 70.6 us on
+  // them, 75.3 on data-parallel 128 x 320 (run 294); 5272 x 952 x 7464 134.6, 150.1 on 128 x 320
+  // (run 285, before that tile's TMA store); 728 x 1216 x 7608 (split-K on clusters, estimated
+  // 1.2% faster than data-parallel 128 x 128) 1.21x as fast as it, and where that pick was
+  // estimated 2-8% faster, 2416 x 1704 x 4056 (Stream-K on clusters) 1.13x as fast as data-parallel
+  // 192 x 192, 1864 x 7144 x 1784 1.09x (run 295).
+  for (const Problem& q : {MisalignedShape(1240, 3944, 3656), MisalignedShape(5272, 952, 7464),
+                           MisalignedShape(728, 1216, 7608), MisalignedShape(2416, 1704, 4056),
+                           MisalignedShape(1864, 7144, 1784)})
+    EXPECT_EQ(MustPlan(q, dev).cluster_m, 2) << q.m << "x" << q.n << "x" << q.k;
 }
 
 TEST(PlannerClusters, LoadBoundIsALittleOverTheLongerTermWhereTheyTie) {
