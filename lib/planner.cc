@@ -135,8 +135,9 @@ constexpr double kMinWideOverStreamKGain = -0.03;
 // On misaligned rows too (session 55, run 291 of docs/results/2026-11-24-h200-misbroad/): over 60
 // one-round shapes whose K-major rows start at odd multiples of 16 bytes, where the model put it
 // 2-42% under auto's pick, it ran 1.183x as fast (0.955-1.327x per shape); the 38 of them it now
-// takes ran 1.056-1.327x, but for two where auto copied B first (1.014x, 0.975x). Auto's
-// clusters, weighed after it (PlanRows), keep the others.
+// takes ran 1.056-1.327x, but for two where auto copied B first (1.014x, 0.975x). The other 22
+// were on auto's clusters, which are weighed first (MakePlan) and yield only to data-parallel's
+// pick (DataParallelOverClusters).
 constexpr double kMinBroadTileGain = 0.02;
 // And, where its epilogue stores D by its own threads from 32 rows at a time (an fp32 D, a D read
 // with C or one the TMA unit cannot store: kernels::TmaStoresOf), only with this many k-iterations
@@ -1507,6 +1508,15 @@ std::string NarrowName(bool a, bool b) {
                       a && b ? "M-major A and N-major B" : a ? "M-major A" : "N-major B");
 }
 
+// Whether the L2 serves the operand's loads at the misaligned rate: K-major rows that start at odd
+// multiples of 16 bytes, or a wide M- or N-major operand's k-rows that do (WideMnMisaligned; run
+// 252: the same data-parallel plans 1.0-1.4x slower than on aligned rows, in step with
+// LoadFloorMicros at the misaligned rate).
+bool LoadsMisaligned(const Problem& problem, char operand) {
+  return (operand == 'a' ? problem.a_rows_misaligned : problem.b_rows_misaligned) ||
+         WideMnMisaligned(problem, operand);
+}
+
 // MakePlan after validation: the plan for the rows as they are, repacked or on clusters.
 absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
@@ -1515,12 +1525,9 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // Narrow M- or N-major operands: their plan prices their loads (CostModel::narrow_mn_iter_us);
   // a copy makes them K-major.
   const bool na = NarrowMn(problem, 'a'), nb = NarrowMn(problem, 'b');
-  // Wide M- or N-major operands whose k-rows start at odd multiples of 16 bytes: the L2 serves
-  // their loads about as slowly as misaligned K-major rows (run 252: the same data-parallel plans
-  // 1.0-1.4x slower than on aligned rows, in step with LoadFloorMicros at the misaligned rate), and
-  // a copy makes them aligned K-major rows. ma, mb: the rows the L2 serves at the misaligned rate.
-  const bool wa = WideMnMisaligned(problem, 'a'), wb = WideMnMisaligned(problem, 'b');
-  const bool ma = a || wa, mb = b || wb;
+  // ma, mb: the rows the L2 serves at the misaligned rate (LoadsMisaligned); a copy makes them
+  // aligned K-major rows.
+  const bool ma = LoadsMisaligned(problem, 'a'), mb = LoadsMisaligned(problem, 'b');
   // Unset, repacking is auto mode's to decide: a forced decomposition runs on the rows as they
   // are unless repacking is forced too.
   const bool forced = CopiesForced(o);
@@ -1696,8 +1703,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
 std::optional<Plan> DataParallelOverClusters(const Problem& problem, const DeviceSpec& device,
                                              const PlanOptions& o, const Plan& clusters,
                                              PlanExplanation* why) {
-  const bool ma = problem.a_rows_misaligned || WideMnMisaligned(problem, 'a');
-  const bool mb = problem.b_rows_misaligned || WideMnMisaligned(problem, 'b');
+  const bool ma = LoadsMisaligned(problem, 'a'), mb = LoadsMisaligned(problem, 'b');
   double cluster_floor = 0, floor = 0;
   const double cluster_us =
       MisalignedEstimate(clusters, ma, mb, KernelCost(device, clusters), &cluster_floor);
