@@ -312,9 +312,26 @@ DeviceSpec WithBroadTile(DeviceSpec spec, double epilogue_scale) {
 // its SMs' 128 x 256 x 64 iteration, and each SM exchanges its own 128 x 256 partials, so the
 // main configuration's constants price it per cluster (unmeasured as such; only its L2 loads,
 // LoadFloorMicros, differ: B is read once per cluster).
+//
+// padded_columns_load: on an H200 (run 298 of docs/results/2026-11-24-h200-clusters/, 509 random
+// paper-like shapes whose rows auto ran on clusters, and run 295's 135; clusters_replay.txt), the
+// clusters' estimate for misaligned rows erred with the share w of their tiles' columns past N:
+// least squares on log time put the measured times at exp(-0.13 + 0.79 w) of it (rms 0.072, 0.10
+// without w). With 2 tiles along n, the last holding 8-112 of 256 columns, data-parallel on
+// clusters ran a median 1.21x (0.98-1.41x) the time of 128 x 256 tiles on single SMs; with 9 or
+// more, 0.80x (0.67-1.09x). Replayed over those 644 shapes against data-parallel's pick at its 8%
+// margin, 1 + 0.8 w keeps every shape within 3% of data-parallel (without it down to 0.66x) and
+// loses least to the clusters where they are faster; 1 + w lost more, and the fit itself (its
+// 0.88 too) left shapes at 0.87-0.92x. Split-K's plans on clusters (few deep tiles) erred with w at
+// under half that slope (0.37 over run 298's 24), and the 12 random shapes the term moved off them
+// would run 0.97x as fast on data-parallel's pick (run 300, final_check.txt): it leaves them out.
+// The picks it moves (82 of 18000 random shapes, 28 of run 298's 509) ran 1.04x as fast as on
+// their clusters (0.90-1.47x), all within 1.3% of data-parallel; on clusters 41-47 of the 110 were
+// 3% or more behind it (fp16 and bf16).
 DeviceSpec WithClusters(DeviceSpec spec) {
   spec.cluster_tile = TileShape{2 * kHopperTmaTile.m, kHopperTmaTile.n, kHopperTmaTile.k};
   spec.cluster_cost = spec.cost;
+  spec.cluster_cost.padded_columns_load = 0.8;
   spec.cluster_slots = spec.sms / 2;
   return spec;
 }

@@ -1476,6 +1476,12 @@ double LoadBoundMicros(double compute_us, double load_us) {
 
 namespace {
 
+// The share of a plan's tile columns past N (0 where tile_n divides N).
+double PaddedColumnsShare(const Plan& p) {
+  const double columns = static_cast<double>(p.tiles_n) * p.tile_n;
+  return columns > 0 ? 1 - p.n / columns : 0;
+}
+
 // How MakePlan estimates a plan for rows that are misaligned (a, b): its prediction for aligned
 // rows combined with the L2's time for its loads at the misaligned rate (*floor).
 double MisalignedEstimate(Plan p, bool a, bool b, const CostModel& cost, double* floor) {
@@ -1697,31 +1703,57 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
 
 // Misaligned rows that auto would run on clusters: data-parallel's own pick (every tile, the sixth
 // included, on the rows as they are) where estimated kMinDpOverClustersGain under the clusters,
-// both by the estimate PlanRows gives every way of running misaligned rows (MisalignedEstimate).
-// On entry `why` holds the clusters' explanation; where data-parallel's pick is taken it becomes
-// that plan's, the ways weighed for the clusters listed before it.
+// both by the estimate PlanRows gives every way of running misaligned rows (MisalignedEstimate),
+// the clusters' with the columns their tiles pad priced (CostModel::padded_columns_load: against
+// the single-SM tiles of data-parallel's pick; PlanRows weighs clusters against 128 x 256 tiles,
+// which the clusters' estimate already puts 12% over their time where they pad few columns, run
+// 298). On
+// entry `why` holds the clusters' explanation; where data-parallel's pick is taken it becomes
+// that plan's, the ways weighed for the clusters listed before it; where not, it is listed too.
 std::optional<Plan> DataParallelOverClusters(const Problem& problem, const DeviceSpec& device,
                                              const PlanOptions& o, const Plan& clusters,
                                              PlanExplanation* why) {
   const bool ma = LoadsMisaligned(problem, 'a'), mb = LoadsMisaligned(problem, 'b');
   double cluster_floor = 0, floor = 0;
+  // The clusters' estimate, with the columns their tiles pad priced (padded_columns_load) but for
+  // split-K's.
+  const CostModel& cluster_cost = KernelCost(device, clusters);
+  const double padded = PaddedColumnsShare(clusters);
+  const double padded_scale =
+      clusters.mode == Mode::kSplitK ? 1 : 1 + cluster_cost.padded_columns_load * padded;
   const double cluster_us =
-      MisalignedEstimate(clusters, ma, mb, KernelCost(device, clusters), &cluster_floor);
+      MisalignedEstimate(clusters, ma, mb, cluster_cost, &cluster_floor) * padded_scale;
   PlanOptions dp = o;
   dp.mode = Mode::kDataParallel;
   PlanExplanation dp_why;
   absl::StatusOr<Plan> plan = PlanRows(problem, device, dp, why != nullptr ? &dp_why : nullptr);
   if (!plan.ok()) return std::nullopt;
   const double us = MisalignedEstimate(*plan, ma, mb, KernelCost(device, *plan), &floor);
-  if (us >= cluster_us * (1 - kMinDpOverClustersGain)) return std::nullopt;
+  const std::string dp_name =
+      absl::StrCat("dp ", TileShapeName({plan->tile_m, plan->tile_n, plan->tile_k}));
+  // The clusters' estimate as weighed here, for the explanation: "57.4 us, their tiles' columns
+  // 47% past N priced 1.47x; their loads 28.4".
+  const std::string cluster_text = absl::StrCat(
+      absl::StrFormat("%.1f us", cluster_us),
+      padded_scale > 1 ? absl::StrFormat(", their tiles' columns %.0f%% past N priced %.2fx",
+                                         100 * padded, padded_scale)
+                       : "",
+      absl::StrFormat("; their loads %.1f", cluster_floor));
+  if (us >= cluster_us * (1 - kMinDpOverClustersGain)) {
+    if (why != nullptr) {
+      why->rows_options.push_back({"data-parallel's pick", dp_name, us, floor, 0, false});
+      absl::StrAppendFormat(&why->reason,
+                            "; data-parallel's pick (%s) estimated %.1f us, not %.0f%% under "
+                            "the clusters (%s)",
+                            dp_name, us, 100 * kMinDpOverClustersGain, cluster_text);
+    }
+    return std::nullopt;
+  }
   if (why != nullptr) {
     std::vector<RowsOption> weighed = std::move(why->rows_options);
     for (RowsOption& r : weighed) r.chosen = false;
     *why = std::move(dp_why);
-    weighed.push_back({"data-parallel's pick",
-                       absl::StrCat("dp ", TileShapeName({plan->tile_m, plan->tile_n,
-                                                          plan->tile_k})),
-                       us, floor, 0, /*chosen=*/true});
+    weighed.push_back({"data-parallel's pick", dp_name, us, floor, 0, /*chosen=*/true});
     why->rows_options = std::move(weighed);
     why->predicted_us = us;
     // Planned as forced data-parallel, its candidates and reason read "requested"; auto asked
@@ -1730,8 +1762,8 @@ std::optional<Plan> DataParallelOverClusters(const Problem& problem, const Devic
       if (c.note == "requested") c.note = "data-parallel, weighed against clusters";
     why->reason = absl::StrFormat(
         "data-parallel's pick on the rows as they are, estimated %.1f us (the L2 serves their "
-        "loads in %.1f us): %.0f%% or more under 2-SM clusters (%.1f us; their loads %.1f); %s",
-        us, floor, 100 * kMinDpOverClustersGain, cluster_us, cluster_floor,
+        "loads in %.1f us): %.0f%% or more under 2-SM clusters (%s); %s",
+        us, floor, 100 * kMinDpOverClustersGain, cluster_text,
         absl::StrReplaceAll(why->reason, {{"; mode dp requested", ""}}));
   }
   return *plan;

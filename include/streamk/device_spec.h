@@ -129,6 +129,13 @@ struct CostModel {
   // on that configuration's margin over Stream-K (Hopper: 128 x 192 over every tile Stream-K on
   // 128 x 128). Only where measured so.
   bool every_tile_streamk_yields = false;
+  // Where auto weighs data-parallel's pick against this configuration's plan for misaligned rows
+  // (the cluster configuration: DataParallelOverClusters), the latter's estimate (the aligned
+  // prediction against the L2's time for the loads) runs 1 + padded_columns_load * w times as
+  // long, w the share of its tiles' columns past N; split-K plans' does not. Only where measured
+  // so: the H200's 2-SM clusters ran the slower, against 128 x 256 tiles on single SMs, the
+  // emptier their last column of tiles (the cause is not traced). 0: none.
+  double padded_columns_load = 0;
 };
 
 // A tile of D computed by one block, and the depth of one k-iteration, in elements.
