@@ -1706,10 +1706,10 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
 // both by the estimate PlanRows gives every way of running misaligned rows (MisalignedEstimate),
 // the clusters' with the columns their tiles pad priced (CostModel::padded_columns_load: against
 // the single-SM tiles of data-parallel's pick; PlanRows weighs clusters against 128 x 256 tiles,
-// which the clusters' estimate already puts 12% over their time where they pad few columns, run
-// 298). On
-// entry `why` holds the clusters' explanation; where data-parallel's pick is taken it becomes
-// that plan's, the ways weighed for the clusters listed before it; where not, it is listed too.
+// and there the clusters' estimate already runs 12% over their time where they pad few columns,
+// run 298). On entry `why` holds the clusters' explanation; where data-parallel's pick is taken
+// it becomes that plan's, the ways weighed for the clusters listed before it; where not, that
+// pick is listed among them too.
 std::optional<Plan> DataParallelOverClusters(const Problem& problem, const DeviceSpec& device,
                                              const PlanOptions& o, const Plan& clusters,
                                              PlanExplanation* why) {
