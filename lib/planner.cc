@@ -196,6 +196,22 @@ constexpr double kMinRepackGain = 0.03;
 // (1.12x, seven, down to 0.885x). The other 47 ran 1.007x, from 0.83x (1216 x 728 x 7608: split-K
 // on clusters against data-parallel 128 x 128) to 1.51x.
 constexpr double kMinDpOverClustersGain = 0.08;
+// Where misaligned K-major rows stay as they are and auto's pick splits or streams the
+// k-iterations on single-SM tiles, auto runs data-parallel's own pick instead (what mode dp runs)
+// where that pick's tiles fill kMinBandShare to kMaxBandShare of one round, unless its own is
+// predicted this much faster (DataParallelOverMisalignedSplit): there the per-iteration
+// misaligned terms price data-parallel's loads too high against the split's. Fitted on runs
+// 301-302 (docs/results/2026-11-24-h200-band/band_fit.txt): of 152 such picks predicted under
+// 1.25x as fast as data-parallel's, the 70 whose data-parallel tiles filled 34-89 of 132 SMs ran
+// 0.92-0.98x as fast as it (44 of them 3% or more behind, down to 0.81x), data-parallel at
+// 0.60-0.65 of its prediction against the picks' 0.73-0.80; on fewer SMs or more, 1.05-1.10x.
+// Checked on fresh random shapes (run 303, band_check.txt; fp16 and bf16 each counted): with a
+// bound of two thirds, the moves whose data-parallel tiles filled 33-79 SMs ran 1.05-1.15x as
+// fast (14 of 502 3% or more slower), those on 80-88 SMs 0.96x on 128 x 128 tiles and 1.00x on
+// 64 x 128 (44 of 86 slower), hence three fifths.
+constexpr double kMinMisalignedSplitGain = 0.2;
+constexpr double kMinBandShare = 0.25;
+constexpr double kMaxBandShare = 0.6;
 // Misaligned rows' time estimates combine the aligned plan's prediction c and the L2 floor f as
 // (c^p + f^p)^(1/p) with this p (LoadBoundMicros): the loads and the math overlap imperfectly where
 // they take about as long. Chosen on run 89 (the paper set's 74 misaligned shapes, each timed on
@@ -1523,6 +1539,59 @@ bool LoadsMisaligned(const Problem& problem, char operand) {
          WideMnMisaligned(problem, operand);
 }
 
+// Misaligned K-major rows that auto, free to pick the tile, leaves as they are, where its pick
+// splits or streams the k-iterations: data-parallel's own pick (what mode dp runs) where its
+// tiles fill kMinBandShare to kMaxBandShare of the resident slots, unless the pick is predicted
+// kMinMisalignedSplitGain faster, both by the candidates' predictions (the per-iteration
+// misaligned terms, which rank the two). On entry `why` holds the pick's
+// explanation, its rows' options listed; where data-parallel's pick is taken it becomes that
+// plan's, those options listed before it.
+std::optional<Plan> DataParallelOverMisalignedSplit(const Problem& problem,
+                                                    const DeviceSpec& device,
+                                                    const PlanOptions& o, const Plan& pick,
+                                                    PlanExplanation* why) {
+  if (o.mode != Mode::kAuto || o.tile != kNoTile || pick.sk_blocks == 0 || pick.cluster_m > 1 ||
+      (!problem.a_rows_misaligned && !problem.b_rows_misaligned))
+    return std::nullopt;
+  PlanOptions dp = o;
+  dp.mode = Mode::kDataParallel;
+  PlanExplanation dp_why;
+  absl::StatusOr<Plan> plan = PlanKernel(problem, device, dp, why != nullptr ? &dp_why : nullptr);
+  if (!plan.ok()) return std::nullopt;
+  const double slots = static_cast<double>(ResidentSlots(device, o));
+  if (plan->tiles < kMinBandShare * slots || plan->tiles > kMaxBandShare * slots)
+    return std::nullopt;
+  const double pick_us = PredictMicros(pick, KernelCost(device, pick));
+  const double dp_us = PredictMicros(*plan, KernelCost(device, *plan));
+  if (pick_us <= dp_us * (1 - kMinMisalignedSplitGain)) return std::nullopt;
+  if (why != nullptr) {
+    const bool ma = LoadsMisaligned(problem, 'a'), mb = LoadsMisaligned(problem, 'b');
+    double floor = 0;
+    const double us = MisalignedEstimate(*plan, ma, mb, KernelCost(device, *plan), &floor);
+    const std::string dp_name =
+        absl::StrCat("dp ", TileShapeName({plan->tile_m, plan->tile_n, plan->tile_k}));
+    std::vector<RowsOption> weighed = std::move(why->rows_options);
+    for (RowsOption& r : weighed) r.chosen = false;
+    *why = std::move(dp_why);
+    weighed.push_back({"data-parallel's pick", dp_name, us, floor, 0, /*chosen=*/true});
+    why->rows_options = std::move(weighed);
+    why->predicted_us = us;
+    // Planned as forced data-parallel, its candidates and reason read "requested".
+    for (Candidate& c : why->candidates)
+      if (c.note == "requested") c.note = "data-parallel, weighed against a split pick";
+    why->reason = absl::StrFormat(
+        "data-parallel's pick on the rows as they are (predicted %.1f us, its %d tiles filling "
+        "%.0f%% of one round), estimated %.1f us (the L2 serves their loads in %.1f us): auto's "
+        "%s pick on %s (predicted %.1f us) is not %.0f%% under it, which is where the model "
+        "ranks misaligned rows least well; %s",
+        dp_us, plan->tiles, 100 * plan->tiles / slots, us, floor, ModeName(pick.mode),
+        TileShapeName({pick.tile_m, pick.tile_n, pick.tile_k}), pick_us,
+        100 * kMinMisalignedSplitGain,
+        absl::StrReplaceAll(why->reason, {{"; mode dp requested", ""}}));
+  }
+  return *plan;
+}
+
 // MakePlan after validation: the plan for the rows as they are, repacked or on clusters.
 absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
@@ -1574,7 +1643,9 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     options[chosen_option].chosen = true;
     why->rows_options = std::move(options);
   };
-  // Where the rows stay as they are: the estimate is the prediction.
+  // Where the rows stay as they are: the estimate is the prediction, and on misaligned rows a
+  // split or streamed pick may give way to data-parallel's (DataParallelOverMisalignedSplit),
+  // after the other ways were weighed against it.
   auto as_they_are = [&](const std::string& verdict) {
     if (why != nullptr) {
       why->predicted_us = as_is;
@@ -1590,6 +1661,8 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
                               verdict);
       }
     }
+    if (std::optional<Plan> dp = DataParallelOverMisalignedSplit(problem, device, o, *plan, why))
+      return absl::StatusOr<Plan>(*std::move(dp));
     return plan;
   };
   if (!may_repack && !may_cluster) return as_they_are("");

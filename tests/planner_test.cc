@@ -1953,6 +1953,67 @@ TEST(PlannerClusters, TheColumnsClustersPadArePricedAgainstDataParallelsPick) {
   EXPECT_EQ(MustPlan(MisalignedShape(1720, 416, 7992), dev).mode, Mode::kSplitK);
 }
 
+TEST(PlannerMisalignedSplit, DataParallelsPickWhereItsTilesFillAQuarterToThreeFifthsOfARound) {
+  // Misaligned rows left as they are, auto's split-K pick not predicted 1.25x as fast as
+  // data-parallel's, whose tiles fill 33-79 of 132 SMs: auto runs data-parallel's very plan (runs
+  // 301 and 303, docs/results/2026-11-24-h200-band/; planner M x N x K, us split / data-parallel):
+  // 744 x 616 x 2072 split-K 128 x 128 15.6 / 12.9 (60 tiles of 64 x 128); 248 x 4032 x 2584
+  // split-K 128 x 128 1.19x data-parallel's time (64 tiles of 128 x 128); 272 x 1520 x 2120
+  // split-K 64 x 128 1.12x as long (60 tiles).
+  const DeviceSpec dev = H200Spec();
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  struct Case {
+    int64_t m, n, k;
+    int old_tile_m, dp_tile_m;
+  };
+  for (const Case& c : {Case{744, 616, 2072, 128, 64}, Case{248, 4032, 2584, 128, 128},
+                        Case{272, 1520, 2120, 64, 64}}) {
+    const Problem q = MisalignedShape(c.m, c.n, c.k);
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->mode, Mode::kDataParallel) << FormatPlan(*p, &why);
+    EXPECT_EQ(p->tile_m, c.dp_tile_m) << *p;
+    const Plan own = MustPlan(q, dev, dp);  // the very plan `dp` runs
+    EXPECT_EQ(own.tile_m, p->tile_m);
+    EXPECT_EQ(own.tile_n, p->tile_n);
+    EXPECT_EQ(own.grid_blocks, p->grid_blocks);
+    EXPECT_FALSE(p->repack_a || p->repack_b || p->cluster_m > 1) << *p;
+    EXPECT_EQ(why.reason.rfind("data-parallel's pick on the rows as they are", 0), 0u)
+        << why.reason;
+    EXPECT_NE(why.reason.find("splitk pick on " + std::to_string(c.old_tile_m) + "x128"),
+              std::string::npos)
+        << why.reason;
+    ASSERT_GE(why.rows_options.size(), 2u);
+    EXPECT_EQ(why.rows_options.front().name, "rows as they are");
+    EXPECT_FALSE(why.rows_options.front().chosen);
+    EXPECT_EQ(why.rows_options.front().plan.rfind("splitk", 0), 0u);
+    EXPECT_TRUE(why.rows_options.back().chosen);
+    EXPECT_EQ(why.rows_options.back().name, "data-parallel's pick");
+    EXPECT_DOUBLE_EQ(why.predicted_us, why.rows_options.back().estimated_us);
+    // With the tile forced, auto's pick on it stands.
+    PlanOptions tile;
+    tile.tile = TileShape{c.old_tile_m, 128, 64};
+    EXPECT_EQ(MustPlan(q, dev, tile).mode, Mode::kSplitK);
+  }
+  // The split stands outside the band: 416 x 336 x 2344 (data-parallel on 21 tiles; split-K 128 x
+  // 128 ran 1.15x as fast, run 295), 1640 x 1176 x 6920 (130 tiles; split-K 128 x 256 1.17x),
+  // 624 x 2176 x 5480 (85 tiles of 128 x 128; split-K 128 x 256 1.14x, run 303); and where
+  // predicted 1.25x as fast or more: 616 x 472 x 2536 (40 tiles; predicted 1.28x, ran 1.13x),
+  // 1176 x 152 x 2968 (38 tiles; 1.38x, ran 1.14x; run 301).
+  for (const Problem& q : {MisalignedShape(416, 336, 2344), MisalignedShape(1640, 1176, 6920),
+                           MisalignedShape(624, 2176, 5480), MisalignedShape(616, 472, 2536),
+                           MisalignedShape(1176, 152, 2968)}) {
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->mode, Mode::kSplitK) << q.m << "x" << q.n << "x" << q.k << "\n"
+                                      << FormatPlan(*p, &why);
+    EXPECT_EQ(why.reason.find("data-parallel's pick on the rows"), std::string::npos);
+  }
+}
+
 TEST(PlannerClusters, LoadBoundIsALittleOverTheLongerTermWhereTheyTie) {
   EXPECT_DOUBLE_EQ(LoadBoundMicros(50, 50), 50 * std::pow(2.0, 1.0 / 8));  // +9%
   EXPECT_DOUBLE_EQ(LoadBoundMicros(30, 50), LoadBoundMicros(50, 30));
