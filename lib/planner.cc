@@ -1539,6 +1539,27 @@ bool LoadsMisaligned(const Problem& problem, char operand) {
          WideMnMisaligned(problem, operand);
 }
 
+// Hands `why` over to data-parallel's pick `dp`, planned as forced data-parallel (dp_why): the ways
+// weighed for the rows so far listed before it and it chosen, at its estimate `us` (the L2 serving
+// its loads in `floor`); its candidates' note "requested" becomes `note` (auto asked nothing), and
+// its reason follows `verdict`.
+void HandOverToDataParallelsPick(PlanExplanation dp_why, const Plan& dp, double us, double floor,
+                                 const std::string& note, const std::string& verdict,
+                                 PlanExplanation* why) {
+  std::vector<RowsOption> weighed = std::move(why->rows_options);
+  for (RowsOption& r : weighed) r.chosen = false;
+  *why = std::move(dp_why);
+  weighed.push_back({"data-parallel's pick",
+                     absl::StrCat("dp ", TileShapeName({dp.tile_m, dp.tile_n, dp.tile_k})), us,
+                     floor, 0, /*chosen=*/true});
+  why->rows_options = std::move(weighed);
+  why->predicted_us = us;
+  for (Candidate& c : why->candidates)
+    if (c.note == "requested") c.note = note;
+  why->reason = absl::StrCat(verdict, "; ",
+                             absl::StrReplaceAll(why->reason, {{"; mode dp requested", ""}}));
+}
+
 // Misaligned K-major rows that auto, free to pick the tile, leaves as they are, where its pick
 // splits or streams the k-iterations: data-parallel's own pick (what mode dp runs) where its
 // tiles fill kMinBandShare to kMaxBandShare of the resident slots, unless the pick is predicted
@@ -1568,26 +1589,17 @@ std::optional<Plan> DataParallelOverMisalignedSplit(const Problem& problem,
     const bool ma = LoadsMisaligned(problem, 'a'), mb = LoadsMisaligned(problem, 'b');
     double floor = 0;
     const double us = MisalignedEstimate(*plan, ma, mb, KernelCost(device, *plan), &floor);
-    const std::string dp_name =
-        absl::StrCat("dp ", TileShapeName({plan->tile_m, plan->tile_n, plan->tile_k}));
-    std::vector<RowsOption> weighed = std::move(why->rows_options);
-    for (RowsOption& r : weighed) r.chosen = false;
-    *why = std::move(dp_why);
-    weighed.push_back({"data-parallel's pick", dp_name, us, floor, 0, /*chosen=*/true});
-    why->rows_options = std::move(weighed);
-    why->predicted_us = us;
-    // Planned as forced data-parallel, its candidates and reason read "requested".
-    for (Candidate& c : why->candidates)
-      if (c.note == "requested") c.note = "data-parallel, weighed against a split pick";
-    why->reason = absl::StrFormat(
-        "data-parallel's pick on the rows as they are (predicted %.1f us, its %d tiles filling "
-        "%.0f%% of one round), estimated %.1f us (the L2 serves their loads in %.1f us): auto's "
-        "%s pick on %s (predicted %.1f us) is not %.0f%% under it, which is where the model "
-        "ranks misaligned rows least well; %s",
-        dp_us, plan->tiles, 100 * plan->tiles / slots, us, floor, ModeName(pick.mode),
-        TileShapeName({pick.tile_m, pick.tile_n, pick.tile_k}), pick_us,
-        100 * kMinMisalignedSplitGain,
-        absl::StrReplaceAll(why->reason, {{"; mode dp requested", ""}}));
+    HandOverToDataParallelsPick(
+        std::move(dp_why), *plan, us, floor, "data-parallel, weighed against a split pick",
+        absl::StrFormat(
+            "data-parallel's pick on the rows as they are (predicted %.1f us, its %d tiles "
+            "filling %.0f%% of one round), estimated %.1f us (the L2 serves their loads in %.1f "
+            "us): auto's %s pick on %s (predicted %.1f us) is not %.0f%% under it, which is where "
+            "the model ranks misaligned rows least well",
+            dp_us, plan->tiles, 100 * plan->tiles / slots, us, floor, ModeName(pick.mode),
+            TileShapeName({pick.tile_m, pick.tile_n, pick.tile_k}), pick_us,
+            100 * kMinMisalignedSplitGain),
+        why);
   }
   return *plan;
 }
@@ -1823,21 +1835,12 @@ std::optional<Plan> DataParallelOverClusters(const Problem& problem, const Devic
     return std::nullopt;
   }
   if (why != nullptr) {
-    std::vector<RowsOption> weighed = std::move(why->rows_options);
-    for (RowsOption& r : weighed) r.chosen = false;
-    *why = std::move(dp_why);
-    weighed.push_back({"data-parallel's pick", dp_name, us, floor, 0, /*chosen=*/true});
-    why->rows_options = std::move(weighed);
-    why->predicted_us = us;
-    // Planned as forced data-parallel, its candidates and reason read "requested"; auto asked
-    // nothing.
-    for (Candidate& c : why->candidates)
-      if (c.note == "requested") c.note = "data-parallel, weighed against clusters";
-    why->reason = absl::StrFormat(
-        "data-parallel's pick on the rows as they are, estimated %.1f us (the L2 serves their "
-        "loads in %.1f us): %.0f%% or more under 2-SM clusters (%s); %s",
-        us, floor, 100 * kMinDpOverClustersGain, cluster_text,
-        absl::StrReplaceAll(why->reason, {{"; mode dp requested", ""}}));
+    HandOverToDataParallelsPick(
+        std::move(dp_why), *plan, us, floor, "data-parallel, weighed against clusters",
+        absl::StrFormat("data-parallel's pick on the rows as they are, estimated %.1f us (the L2 "
+                        "serves their loads in %.1f us): %.0f%% or more under 2-SM clusters (%s)",
+                        us, floor, 100 * kMinDpOverClustersGain, cluster_text),
+        why);
   }
   return *plan;
 }
