@@ -67,6 +67,25 @@ Plan MustPlan(const Problem& problem, const DeviceSpec& dev, const PlanOptions& 
   return plan.ok() ? *plan : Plan{};
 }
 
+// Expects `p`, auto's plan for `q`, to be the very plan mode dp runs, and where `why` is given, its
+// explanation handed over to that plan: the reason opens with data-parallel's pick and the rows'
+// options list it last, chosen. Call it under ASSERT_NO_FATAL_FAILURE where `why` is read after.
+void ExpectDataParallelsPick(const Problem& q, const DeviceSpec& dev, const Plan& p,
+                             const PlanExplanation* why) {
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  const Plan own = MustPlan(q, dev, dp);
+  EXPECT_EQ(own.tile_m, p.tile_m);
+  EXPECT_EQ(own.tile_n, p.tile_n);
+  EXPECT_EQ(own.grid_blocks, p.grid_blocks);
+  if (why == nullptr) return;
+  EXPECT_EQ(why->reason.rfind("data-parallel's pick on the rows as they are", 0), 0u)
+      << why->reason;
+  ASSERT_GE(why->rows_options.size(), 2u);
+  EXPECT_TRUE(why->rows_options.back().chosen);
+  EXPECT_EQ(why->rows_options.back().name, "data-parallel's pick");
+}
+
 TEST(PlannerNamedCases, WholeWaveIsPureDataParallel) {
   // 1408 x 3072 with the H200's 128x256 tiles: 11 x 12 = 132 tiles, one whole wave on 132 SMs.
   PlanOptions o;
@@ -1854,8 +1873,6 @@ TEST(PlannerClusters, DataParallelsPickWhereEstimatedWellUnderClusters) {
   // (128 x 320), 7296 x 568 x 5928 145 / 106 (192 x 192), 7784 x 296 x 1752 39.2 / 29.5
   // (128 x 192); the 44 shapes of that run that moved so ran 1.011-1.42x as fast.
   const DeviceSpec dev = H200Spec();
-  PlanOptions dp;
-  dp.mode = Mode::kDataParallel;
   struct Case {
     int64_t m, n, k;
     int tile_m, tile_n;
@@ -1872,15 +1889,7 @@ TEST(PlannerClusters, DataParallelsPickWhereEstimatedWellUnderClusters) {
     EXPECT_EQ(p->mode, Mode::kDataParallel) << *p;
     EXPECT_EQ(p->tile_m, c.tile_m) << *p;
     EXPECT_EQ(p->tile_n, c.tile_n) << *p;
-    const Plan own = MustPlan(q, dev, dp);  // the very plan `dp` runs
-    EXPECT_EQ(own.tile_m, p->tile_m);
-    EXPECT_EQ(own.tile_n, p->tile_n);
-    EXPECT_EQ(own.grid_blocks, p->grid_blocks);
-    EXPECT_EQ(why.reason.rfind("data-parallel's pick on the rows as they are", 0), 0u)
-        << why.reason;
-    ASSERT_GE(why.rows_options.size(), 2u);
-    EXPECT_TRUE(why.rows_options.back().chosen);
-    EXPECT_EQ(why.rows_options.back().name, "data-parallel's pick");
+    ASSERT_NO_FATAL_FAILURE(ExpectDataParallelsPick(q, dev, *p, &why));
     int clusters = 0;
     for (const RowsOption& r : why.rows_options) clusters += r.name == "2-SM clusters" && !r.chosen;
     EXPECT_EQ(clusters, 1) << FormatPlan(*p, &why);
@@ -1908,8 +1917,6 @@ TEST(PlannerClusters, TheColumnsClustersPadArePricedAgainstDataParallelsPick) {
   EXPECT_DOUBLE_EQ(dev.cost.padded_columns_load, 0);  // the single-SM tiles: not measured so
   DeviceSpec unpriced = dev;
   unpriced.cluster_cost.padded_columns_load = 0;
-  PlanOptions dp;
-  dp.mode = Mode::kDataParallel;
   for (const Problem& q : {MisalignedShape(7672, 264, 4520), MisalignedShape(6632, 288, 7000),
                            MisalignedShape(7568, 272, 2280), MisalignedShape(8128, 368, 2424)}) {
     EXPECT_EQ(MustPlan(q, unpriced).cluster_m, 2) << q.m << "x" << q.n << "x" << q.k;
@@ -1918,10 +1925,7 @@ TEST(PlannerClusters, TheColumnsClustersPadArePricedAgainstDataParallelsPick) {
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->cluster_m, 1) << FormatPlan(*p, &why);
     EXPECT_EQ(p->tile_n, 192) << *p;
-    const Plan own = MustPlan(q, dev, dp);
-    EXPECT_EQ(own.tile_m, p->tile_m);
-    EXPECT_EQ(own.tile_n, p->tile_n);
-    EXPECT_EQ(own.grid_blocks, p->grid_blocks);
+    ExpectDataParallelsPick(q, dev, *p, nullptr);
     EXPECT_NE(why.reason.find("past N priced"), std::string::npos) << why.reason;
   }
   // 7672 x 264 x 4520: 2 tiles of 256 columns hold 264, w = 248 / 512.
@@ -1961,8 +1965,6 @@ TEST(PlannerMisalignedSplit, DataParallelsPickWhereItsTilesFillAQuarterToThreeFi
   // split-K 128 x 128 1.19x data-parallel's time (64 tiles of 128 x 128); 272 x 1520 x 2120
   // split-K 64 x 128 1.12x as long (60 tiles).
   const DeviceSpec dev = H200Spec();
-  PlanOptions dp;
-  dp.mode = Mode::kDataParallel;
   struct Case {
     int64_t m, n, k;
     int old_tile_m, dp_tile_m;
@@ -1975,22 +1977,14 @@ TEST(PlannerMisalignedSplit, DataParallelsPickWhereItsTilesFillAQuarterToThreeFi
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->mode, Mode::kDataParallel) << FormatPlan(*p, &why);
     EXPECT_EQ(p->tile_m, c.dp_tile_m) << *p;
-    const Plan own = MustPlan(q, dev, dp);  // the very plan `dp` runs
-    EXPECT_EQ(own.tile_m, p->tile_m);
-    EXPECT_EQ(own.tile_n, p->tile_n);
-    EXPECT_EQ(own.grid_blocks, p->grid_blocks);
     EXPECT_FALSE(p->repack_a || p->repack_b || p->cluster_m > 1) << *p;
-    EXPECT_EQ(why.reason.rfind("data-parallel's pick on the rows as they are", 0), 0u)
-        << why.reason;
+    ASSERT_NO_FATAL_FAILURE(ExpectDataParallelsPick(q, dev, *p, &why));
     EXPECT_NE(why.reason.find("splitk pick on " + std::to_string(c.old_tile_m) + "x128"),
               std::string::npos)
         << why.reason;
-    ASSERT_GE(why.rows_options.size(), 2u);
     EXPECT_EQ(why.rows_options.front().name, "rows as they are");
     EXPECT_FALSE(why.rows_options.front().chosen);
     EXPECT_EQ(why.rows_options.front().plan.rfind("splitk", 0), 0u);
-    EXPECT_TRUE(why.rows_options.back().chosen);
-    EXPECT_EQ(why.rows_options.back().name, "data-parallel's pick");
     EXPECT_DOUBLE_EQ(why.predicted_us, why.rows_options.back().estimated_us);
     // With the tile forced, auto's pick on it stands.
     PlanOptions tile;
