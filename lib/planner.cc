@@ -1560,18 +1560,19 @@ void HandOverToDataParallelsPick(PlanExplanation dp_why, const Plan& dp, double 
                              absl::StrReplaceAll(why->reason, {{"; mode dp requested", ""}}));
 }
 
-// Misaligned K-major rows that auto, free to pick the tile, leaves as they are, where its pick
-// splits or streams the k-iterations: data-parallel's own pick (what mode dp runs) where its
-// tiles fill kMinBandShare to kMaxBandShare of the resident slots, unless the pick is predicted
-// kMinMisalignedSplitGain faster, both by the candidates' predictions (the per-iteration
-// misaligned terms, which rank the two). On entry `why` holds the pick's
-// explanation, its rows' options listed; where data-parallel's pick is taken it becomes that
-// plan's, those options listed before it.
+// Misaligned K-major rows that auto, free to pick the tile, leaves as they are (PlanRows's pick
+// neither copies nor runs on clusters), where that pick splits or streams the k-iterations:
+// data-parallel's own pick (what mode dp runs) where its tiles fill kMinBandShare to
+// kMaxBandShare of the resident slots, unless the pick is predicted kMinMisalignedSplitGain
+// faster, both by the candidates' predictions (the per-iteration misaligned terms, which rank
+// the two). On entry `why` holds the pick's explanation, its rows' options listed; where
+// data-parallel's pick is taken it becomes that plan's, those options listed before it.
 std::optional<Plan> DataParallelOverMisalignedSplit(const Problem& problem,
                                                     const DeviceSpec& device,
                                                     const PlanOptions& o, const Plan& pick,
                                                     PlanExplanation* why) {
   if (o.mode != Mode::kAuto || o.tile != kNoTile || pick.sk_blocks == 0 || pick.cluster_m > 1 ||
+      pick.repack_a || pick.repack_b ||
       (!problem.a_rows_misaligned && !problem.b_rows_misaligned))
     return std::nullopt;
   PlanOptions dp = o;
@@ -1655,9 +1656,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     options[chosen_option].chosen = true;
     why->rows_options = std::move(options);
   };
-  // Where the rows stay as they are: the estimate is the prediction, and on misaligned rows a
-  // split or streamed pick may give way to data-parallel's (DataParallelOverMisalignedSplit),
-  // after the other ways were weighed against it.
+  // Where the rows stay as they are: the estimate is the prediction.
   auto as_they_are = [&](const std::string& verdict) {
     if (why != nullptr) {
       why->predicted_us = as_is;
@@ -1673,8 +1672,6 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
                               verdict);
       }
     }
-    if (std::optional<Plan> dp = DataParallelOverMisalignedSplit(problem, device, o, *plan, why))
-      return absl::StatusOr<Plan>(*std::move(dp));
     return plan;
   };
   if (!may_repack && !may_cluster) return as_they_are("");
@@ -1905,7 +1902,13 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
       return p;
     }
   }
-  return PlanRows(problem, device, o, why);
+  // Where the rows stay as they are, a split or streamed pick may give way to data-parallel's
+  // (DataParallelOverMisalignedSplit), the copies and clusters weighed against it first.
+  absl::StatusOr<Plan> plan = PlanRows(problem, device, o, why);
+  if (!plan.ok()) return plan;
+  if (std::optional<Plan> dp = DataParallelOverMisalignedSplit(problem, device, o, *plan, why))
+    return *dp;
+  return plan;
 }
 
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan) {
