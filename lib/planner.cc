@@ -199,7 +199,7 @@ constexpr double kMinDpOverClustersGain = 0.08;
 // Where misaligned K-major rows stay as they are and auto's pick splits or streams the
 // k-iterations on single-SM tiles, auto runs data-parallel's own pick instead (what mode dp runs)
 // where that pick's tiles fill kMinBandShare to kMaxBandShare of one round, unless its own is
-// predicted this much faster (DataParallelOverMisalignedSplit): there the per-iteration
+// predicted this much faster (DataParallelOverSplitPick): there the per-iteration
 // misaligned terms price data-parallel's loads too high against the split's. Fitted on runs
 // 301-302 (docs/results/2026-11-24-h200-band/band_fit.txt): of 152 such picks predicted under
 // 1.25x as fast as data-parallel's, the 70 whose data-parallel tiles filled 34-89 of 132 SMs ran
@@ -212,6 +212,29 @@ constexpr double kMinDpOverClustersGain = 0.08;
 constexpr double kMinMisalignedSplitGain = 0.2;
 constexpr double kMinBandShare = 0.25;
 constexpr double kMaxBandShare = 0.6;
+// Aligned K-major rows whose pick splits or streams them on the fifth tile (64 x 128) yield so too
+// where data-parallel's pick fills kMinBandShare of one round or more, unless the pick is
+// predicted this much faster (kMinSmallTileSplitGainOnLines where both operands' rows are on
+// 128-byte lines): the model prices that tile's split and streamed plans over every SM too low
+// against its data-parallel rounds on a quarter of them or more, the more so on rows off lines.
+// Measured (runs 306-307, docs/results/2026-11-24-h200-fewsmall/few_fit.txt; 398 such picks of
+// 48000 random shapes of 128-8192 a side, data-parallel on 40-80 SMs, tn fp16 and bf16):
+// every tile Stream-K ran 0.77-1.02x as fast as data-parallel's pick (55 of 58 3% or more
+// behind); split-K on rows off lines predicted under 1.3x as fast 0.95-1.02x (geomeans by
+// prediction; 122 of 246 behind), 1.3x or more 1.08x (none of 9); on lines predicted under 1.2x
+// 0.99-1.03x (9 of 55 behind), 1.2x or more 1.09-1.15x (none of 30). Split-K on 128 x 128 over
+// the same kind of shapes (data-parallel on 64 x 128) ran 1.15x as fast, none behind: the rule is
+// the tile's.
+constexpr double kMinSmallTileSplitGain = 0.23;
+constexpr double kMinSmallTileSplitGainOnLines = 0.17;
+// Aligned K-major rows streamed on the second tile (128 x 128) over more tiles than resident
+// slots (every tile Stream-K, or the hybrids), in more than kMaxFewRowsOfTiles rows of tiles (a
+// few rows keep that rule's measured picks), yield to data-parallel's pick unless predicted this
+// much faster. Measured (runs 306-307, few_fit.txt): 59 such picks (of the same 48000 shapes and
+// three of run 301's 4000), predicted 0.98-1.10x as fast as data-parallel's pick (on 128 x 192,
+// 128 x 256 or 128 x 128 tiles) but for four, ran 0.75-1.14x as fast, geomean 0.947, 38 of them 3%
+// or more behind; the four predicted 1.11x or more ran 0.97-1.13x.
+constexpr double kMinAltTileStreamKGain = 0.1;
 // Misaligned rows' time estimates combine the aligned plan's prediction c and the L2 floor f as
 // (c^p + f^p)^(1/p) with this p (LoadBoundMicros): the loads and the math overlap imperfectly where
 // they take about as long. Chosen on run 89 (the paper set's 74 misaligned shapes, each timed on
@@ -1540,18 +1563,19 @@ bool LoadsMisaligned(const Problem& problem, char operand) {
 }
 
 // Hands `why` over to data-parallel's pick `dp`, planned as forced data-parallel (dp_why): the ways
-// weighed for the rows so far listed before it and it chosen, at its estimate `us` (the L2 serving
-// its loads in `floor`); its candidates' note "requested" becomes `note` (auto asked nothing), and
-// its reason follows `verdict`.
+// weighed for the rows so far (where any were) listed before it and it chosen, at its estimate
+// `us` (the L2 serving its loads in `floor`); its candidates' note "requested" becomes `note`
+// (auto asked nothing), and its reason follows `verdict`.
 void HandOverToDataParallelsPick(PlanExplanation dp_why, const Plan& dp, double us, double floor,
                                  const std::string& note, const std::string& verdict,
                                  PlanExplanation* why) {
   std::vector<RowsOption> weighed = std::move(why->rows_options);
   for (RowsOption& r : weighed) r.chosen = false;
   *why = std::move(dp_why);
-  weighed.push_back({"data-parallel's pick",
-                     absl::StrCat("dp ", TileShapeName({dp.tile_m, dp.tile_n, dp.tile_k})), us,
-                     floor, 0, /*chosen=*/true});
+  if (!weighed.empty())
+    weighed.push_back({"data-parallel's pick",
+                       absl::StrCat("dp ", TileShapeName({dp.tile_m, dp.tile_n, dp.tile_k})),
+                       us, floor, 0, /*chosen=*/true});
   why->rows_options = std::move(weighed);
   why->predicted_us = us;
   for (Candidate& c : why->candidates)
@@ -1560,47 +1584,104 @@ void HandOverToDataParallelsPick(PlanExplanation dp_why, const Plan& dp, double 
                              absl::StrReplaceAll(why->reason, {{"; mode dp requested", ""}}));
 }
 
-// Misaligned K-major rows that auto, free to pick the tile, leaves as they are (PlanRows's pick
-// neither copies nor runs on clusters), where that pick splits or streams the k-iterations:
-// data-parallel's own pick (what mode dp runs) where its tiles fill kMinBandShare to
-// kMaxBandShare of the resident slots, unless the pick is predicted kMinMisalignedSplitGain
-// faster, both by the candidates' predictions (the per-iteration misaligned terms, which rank
-// the two). On entry `why` holds the pick's explanation, its rows' options listed; where
-// data-parallel's pick is taken it becomes that plan's, those options listed before it.
-std::optional<Plan> DataParallelOverMisalignedSplit(const Problem& problem,
-                                                    const DeviceSpec& device,
-                                                    const PlanOptions& o, const Plan& pick,
-                                                    PlanExplanation* why) {
-  if (o.mode != Mode::kAuto || o.tile != kNoTile || pick.sk_blocks == 0 || pick.cluster_m > 1 ||
-      pick.repack_a || pick.repack_b ||
-      (!problem.a_rows_misaligned && !problem.b_rows_misaligned))
+// Where auto's split or streamed pick yields to data-parallel's pick (DataParallelOverSplitPick):
+// the share of the resident slots data-parallel's tiles fill, the gain the pick needs over it, and
+// why (the end of the explanation's verdict).
+struct SplitYield {
+  double min_share, max_share;
+  double min_gain;
+  const char* why;
+};
+
+// The case of DataParallelOverSplitPick that `pick` falls in, if any.
+std::optional<SplitYield> SplitYieldOf(const Problem& problem, const DeviceSpec& device,
+                                       const Plan& pick, double slots) {
+  if (problem.a_rows_misaligned || problem.b_rows_misaligned)
+    return SplitYield{kMinBandShare, kMaxBandShare, kMinMisalignedSplitGain,
+                      "which is where the model ranks misaligned rows least well"};
+  // Aligned K-major rows at least one tile each way (decode's few tokens were not measured so).
+  if (problem.a_mn_major || problem.b_mn_major || problem.m < pick.tile_m ||
+      problem.n < pick.tile_n)
     return std::nullopt;
+  const TileShape tile{pick.tile_m, pick.tile_n, pick.tile_k};
+  if (tile == device.small_tile) {
+    const bool lines = problem.a_rows_on_lines && problem.b_rows_on_lines;
+    return SplitYield{kMinBandShare, 1.0,
+                      lines ? kMinSmallTileSplitGainOnLines : kMinSmallTileSplitGain,
+                      "and the model prices this tile's split and streamed plans over every SM "
+                      "too low against its data-parallel rounds on a quarter of them or more"};
+  }
+  // (A few rows of tiles keep their own rule: kMaxFewRowsOfTiles.)
+  if (tile == device.alt_tile && pick.mode == Mode::kStreamK && pick.tiles > slots &&
+      problem.m > kMaxFewRowsOfTiles * pick.tile_m)
+    return SplitYield{0.0, std::numeric_limits<double>::infinity(), kMinAltTileStreamKGain,
+                      "and the model prices this tile's Stream-K plans over more tiles than a "
+                      "round too low against data-parallel's"};
+  return std::nullopt;
+}
+
+// Where auto, free to pick the tile, leaves the rows as they are (PlanRows's pick neither copies
+// nor runs on clusters) and its pick splits or streams the k-iterations on single-SM tiles, it
+// runs data-parallel's own pick (what mode dp runs) where the model ranks the two least well,
+// unless the pick is predicted clearly faster, both by the candidates' predictions
+// (SplitYieldOf):
+//  - misaligned K-major rows (the per-iteration misaligned terms rank the two), where
+//    data-parallel's tiles fill kMinBandShare to kMaxBandShare of the resident slots:
+//    kMinMisalignedSplitGain;
+//  - aligned K-major rows, at least one tile each way, split or streamed on the fifth tile
+//    (DeviceSpec::small_tile) where data-parallel's tiles fill kMinBandShare of them or more:
+//    kMinSmallTileSplitGain, or kMinSmallTileSplitGainOnLines where both operands' rows are on
+//    128-byte lines (Problem::a_rows_on_lines, b_rows_on_lines);
+//  - the same rows streamed on the second tile (DeviceSpec::alt_tile) over more tiles than
+//    resident slots, in more than kMaxFewRowsOfTiles rows of tiles: kMinAltTileStreamKGain.
+// On entry `why` holds the pick's explanation (for misaligned rows, their options listed); where
+// data-parallel's pick is taken it becomes that plan's, those options listed before it.
+std::optional<Plan> DataParallelOverSplitPick(const Problem& problem, const DeviceSpec& device,
+                                              const PlanOptions& o, const Plan& pick,
+                                              PlanExplanation* why) {
+  if (o.mode != Mode::kAuto || o.tile != kNoTile || pick.sk_blocks == 0 || pick.cluster_m > 1 ||
+      pick.repack_a || pick.repack_b)
+    return std::nullopt;
+  const double slots = static_cast<double>(ResidentSlots(device, o));
+  const std::optional<SplitYield> yield = SplitYieldOf(problem, device, pick, slots);
+  if (!yield) return std::nullopt;
   PlanOptions dp = o;
   dp.mode = Mode::kDataParallel;
   PlanExplanation dp_why;
   absl::StatusOr<Plan> plan = PlanKernel(problem, device, dp, why != nullptr ? &dp_why : nullptr);
-  if (!plan.ok()) return std::nullopt;
-  const double slots = static_cast<double>(ResidentSlots(device, o));
-  if (plan->tiles < kMinBandShare * slots || plan->tiles > kMaxBandShare * slots)
+  if (!plan.ok() || plan->tiles < yield->min_share * slots ||
+      plan->tiles > yield->max_share * slots)
     return std::nullopt;
   const double pick_us = PredictMicros(pick, KernelCost(device, pick));
   const double dp_us = PredictMicros(*plan, KernelCost(device, *plan));
-  if (pick_us <= dp_us * (1 - kMinMisalignedSplitGain)) return std::nullopt;
+  if (pick_us <= dp_us * (1 - yield->min_gain)) return std::nullopt;
   if (why != nullptr) {
-    const bool ma = LoadsMisaligned(problem, 'a'), mb = LoadsMisaligned(problem, 'b');
-    double floor = 0;
-    const double us = MisalignedEstimate(*plan, ma, mb, KernelCost(device, *plan), &floor);
-    HandOverToDataParallelsPick(
-        std::move(dp_why), *plan, us, floor, "data-parallel, weighed against a split pick",
-        absl::StrFormat(
-            "data-parallel's pick on the rows as they are (predicted %.1f us, its %d tiles "
-            "filling %.0f%% of one round), estimated %.1f us (the L2 serves their loads in %.1f "
-            "us): auto's %s pick on %s (predicted %.1f us) is not %.0f%% under it, which is where "
-            "the model ranks misaligned rows least well",
-            dp_us, plan->tiles, 100 * plan->tiles / slots, us, floor, ModeName(pick.mode),
-            TileShapeName({pick.tile_m, pick.tile_n, pick.tile_k}), pick_us,
-            100 * kMinMisalignedSplitGain),
-        why);
+    const std::string verdict = absl::StrFormat(
+        "auto's %s pick on %s (predicted %.1f us) is not %.0f%% under it, %s",
+        ModeName(pick.mode), TileShapeName({pick.tile_m, pick.tile_n, pick.tile_k}), pick_us,
+        100 * yield->min_gain, yield->why);
+    const std::string note = "data-parallel, weighed against a split pick";
+    const std::string share =
+        absl::StrFormat("its %d tiles filling %.0f%% of one round", plan->tiles,
+                        100 * plan->tiles / slots);
+    if (problem.a_rows_misaligned || problem.b_rows_misaligned) {
+      const bool ma = LoadsMisaligned(problem, 'a'), mb = LoadsMisaligned(problem, 'b');
+      double floor = 0;
+      const double us = MisalignedEstimate(*plan, ma, mb, KernelCost(device, *plan), &floor);
+      HandOverToDataParallelsPick(
+          std::move(dp_why), *plan, us, floor, note,
+          absl::StrFormat("data-parallel's pick on the rows as they are (predicted %.1f us, %s), "
+                          "estimated %.1f us (the L2 serves their loads in %.1f us): %s",
+                          dp_us, share, us, floor, verdict),
+          why);
+    } else {
+      HandOverToDataParallelsPick(
+          std::move(dp_why), *plan, dp_us, 0, note,
+          absl::StrFormat("data-parallel's pick (predicted %.1f us, %s): %s", dp_us,
+                          plan->tiles > slots ? absl::StrFormat("%d tiles", plan->tiles) : share,
+                          verdict),
+          why);
+    }
   }
   return *plan;
 }
@@ -1903,10 +1984,10 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
     }
   }
   // Where the rows stay as they are, a split or streamed pick may give way to data-parallel's
-  // (DataParallelOverMisalignedSplit), the copies and clusters weighed against it first.
+  // (DataParallelOverSplitPick), the copies and clusters weighed against it first.
   absl::StatusOr<Plan> plan = PlanRows(problem, device, o, why);
   if (!plan.ok()) return plan;
-  if (std::optional<Plan> dp = DataParallelOverMisalignedSplit(problem, device, o, *plan, why))
+  if (std::optional<Plan> dp = DataParallelOverSplitPick(problem, device, o, *plan, why))
     return *dp;
   return plan;
 }

@@ -27,6 +27,14 @@ Problem Shape(int64_t m, int64_t n, int64_t k, int64_t batch = 1) {
   return p;
 }
 
+// A shape as gemm()'s default layouts pack it in fp16: K-major rows of A and B on 128-byte lines
+// where K is a multiple of 64 (Problem::a_rows_on_lines).
+Problem PackedShape(int64_t m, int64_t n, int64_t k) {
+  Problem p = Shape(m, n, k);
+  p.a_rows_on_lines = p.b_rows_on_lines = k % 64 == 0;
+  return p;
+}
+
 // A shape whose K-major rows of A and B both start misaligned (Problem::a_rows_misaligned).
 Problem MisalignedShape(int64_t m, int64_t n, int64_t k) {
   Problem p = Shape(m, n, k);
@@ -1028,12 +1036,19 @@ TEST(PlannerNamedCases, EveryTileStreamKOn128x128YieldsToTheThirdTileWhereNoSlow
   const Plan wide = MustPlan(Shape(640, 13824, 8192), dev);
   EXPECT_EQ(wide.mode, Mode::kStreamK) << wide;
   EXPECT_EQ(wide.tile_n, 256) << wide;
-  // Without the rule the margin holds the 128 x 128 Stream-K pick.
+  // Without the rule the margin holds the 128 x 128 Stream-K pick among the tiles, and only
+  // data-parallel's pick taking over Stream-K on 128 x 128 (kMinAltTileStreamKGain, session 58)
+  // runs the same 128 x 192 plan.
+  PlanExplanation yields_why;
+  ASSERT_TRUE(MakePlan(Shape(640, 4096, 8192), dev, {}, &yields_why).ok());
+  EXPECT_EQ(yields_why.reason.rfind("tile 128x192x64, data-parallel", 0), 0u) << yields_why.reason;
   dev.alt_cost.every_tile_streamk_yields = false;
-  const Plan before = MustPlan(Shape(640, 4096, 8192), dev);
-  EXPECT_EQ(before.mode, Mode::kStreamK) << before;
-  EXPECT_EQ(before.tile_n, 128) << before;
-  EXPECT_EQ(before.dp_tiles, 0) << before;
+  PlanExplanation why;
+  const absl::StatusOr<Plan> before = MakePlan(Shape(640, 4096, 8192), dev, {}, &why);
+  ASSERT_TRUE(before.ok()) << before.status();
+  EXPECT_EQ(before->mode, Mode::kDataParallel) << *before;
+  EXPECT_EQ(before->tile_n, 192) << *before;
+  EXPECT_NE(why.reason.find("auto's streamk pick on 128x128x64"), std::string::npos) << why.reason;
 }
 
 TEST(PlannerNamedCases, TileShapesParseAndPrint) {
@@ -2005,6 +2020,102 @@ TEST(PlannerMisalignedSplit, DataParallelsPickWhereItsTilesFillAQuarterToThreeFi
     EXPECT_EQ(p->mode, Mode::kSplitK) << q.m << "x" << q.n << "x" << q.k << "\n"
                                       << FormatPlan(*p, &why);
     EXPECT_EQ(why.reason.find("data-parallel's pick on the rows"), std::string::npos);
+  }
+}
+
+TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARound) {
+  // Aligned K-major rows whose auto pick split or streamed every tile on 64 x 128 over more blocks
+  // than tiles, not predicted 1.3x as fast as data-parallel on 60-80 of them: auto runs
+  // data-parallel's very plan (run 306, docs/results/2026-11-24-h200-fewsmall/; planner M x N x K,
+  // data-parallel's speed over the old pick's, fp16 / bf16): 1024 x 640 x 8032 Stream-K
+  // 0.79 / 0.76, 928 x 640 x 7296 Stream-K 0.76 / 0.78, 152 x 3080 x 7632 Stream-K 0.95 / 0.83,
+  // 776 x 560 x 4064 split-K 0.82 / 0.82, 144 x 2544 x 4240 split-K 0.94 / 0.91.
+  const DeviceSpec dev = H200Spec();
+  struct Case {
+    int64_t m, n, k;
+    Mode old_mode;
+  };
+  for (const Case& c : {Case{1024, 640, 8032, Mode::kStreamK}, Case{928, 640, 7296, Mode::kStreamK},
+                        Case{152, 3080, 7632, Mode::kStreamK}, Case{776, 560, 4064, Mode::kSplitK},
+                        Case{144, 2544, 4240, Mode::kSplitK}}) {
+    const Problem q = PackedShape(c.m, c.n, c.k);
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->mode, Mode::kDataParallel) << c.m << "x" << c.n << "x" << c.k << "\n"
+                                            << FormatPlan(*p, &why);
+    EXPECT_EQ(p->tile_m, 64) << *p;
+    ExpectDataParallelsPick(q, dev, *p, nullptr);
+    EXPECT_EQ(why.reason.rfind("data-parallel's pick (predicted", 0), 0u) << why.reason;
+    EXPECT_NE(why.reason.find(absl::StrCat(ModeName(c.old_mode), " pick on 64x128x64")),
+              std::string::npos)
+        << why.reason;
+    EXPECT_TRUE(why.rows_options.empty());  // aligned rows: nothing else was weighed for them
+    // With the tile forced, auto's pick on it stands.
+    PlanOptions tile;
+    tile.tile = dev.small_tile;
+    EXPECT_EQ(MustPlan(q, dev, tile).mode, c.old_mode);
+  }
+  // The split stands where predicted 1.3x as fast or more: 648 x 424 x 7632 (44 tiles, predicted
+  // 1.45x, ran 1.16x), 304 x 976 x 7504 (40 tiles, 1.43x, ran 1.17x); below a quarter of a round:
+  // 192 x 352 x 6072 (9 tiles, ran 2.4x; run 301); on 128 x 128 tiles: 872 x 360 x 6768 (split-K
+  // over 21 tiles against data-parallel on 42 of 64 x 128, ran 1.41x); and with M-major A (layout
+  // nn, not measured so), 1024 x 640 x 8032 keeps its split or streamed pick.
+  Problem nn = PackedShape(1024, 640, 8032);
+  nn.a_mn_major = true;
+  // Rows on 128-byte lines (K a multiple of 64, packed) keep a split predicted 1.2x as fast or
+  // more (kMinSmallTileSplitGainOnLines): 216 x 1872 x 6976 split-K, predicted 1.26x, ran 1.15x.
+  // Off lines the same prediction moves (below): 136 x 2496 x 7072 split-K, predicted 1.26x, ran
+  // 0.94-0.95x as fast as data-parallel; on lines it would stay.
+  Problem on_lines = Shape(136, 2496, 7072);
+  for (const Problem& q :
+       {PackedShape(648, 424, 7632), PackedShape(304, 976, 7504), PackedShape(192, 352, 6072),
+        PackedShape(872, 360, 6768), nn, PackedShape(216, 1872, 6976), on_lines}) {
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_GT(p->sk_blocks, 0) << q.m << "x" << q.n << "x" << q.k << "\n" << FormatPlan(*p, &why);
+    EXPECT_EQ(why.reason.find("data-parallel's pick ("), std::string::npos) << why.reason;
+  }
+  const Problem off_lines = PackedShape(136, 2496, 7072);
+  const Plan off = MustPlan(off_lines, dev);
+  EXPECT_EQ(off.mode, Mode::kDataParallel) << off;
+  ExpectDataParallelsPick(off_lines, dev, off, nullptr);
+}
+
+TEST(PlannerSplitYield, StreamKOn128x128OverMoreThanARoundYieldsToDataParallelsPick) {
+  // Aligned rows (off 128-byte lines) streamed on 128 x 128 over more tiles than SMs, predicted
+  // under 1.11x as fast as data-parallel's pick: auto runs that pick (runs 306-307,
+  // docs/results/2026-11-24-h200-fewsmall/; data-parallel's speed over the old pick's): 2176 x
+  // 1352 x 6736 every tile Stream-K, 0.81 (its pick 128 x 256); 5256 x 880 x 7632 the hybrid, 0.75
+  // (128 x 320); 2168 x 2400 x 7584 the hybrid, 0.88 (128 x 192).
+  const DeviceSpec dev = H200Spec();
+  struct Case {
+    int64_t m, n, k;
+    int dp_tile_n;
+  };
+  for (const Case& c : {Case{2176, 1352, 6736, 256}, Case{5256, 880, 7632, 320},
+                        Case{2168, 2400, 7584, 192}}) {
+    const Problem q = PackedShape(c.m, c.n, c.k);
+    PlanExplanation why;
+    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->mode, Mode::kDataParallel) << c.m << "x" << c.n << "x" << c.k << "\n"
+                                            << FormatPlan(*p, &why);
+    EXPECT_EQ(p->tile_n, c.dp_tile_n) << *p;
+    ExpectDataParallelsPick(q, dev, *p, nullptr);
+    EXPECT_NE(why.reason.find("auto's streamk pick on 128x128x64"), std::string::npos)
+        << why.reason;
+    PlanOptions tile;
+    tile.tile = dev.alt_tile;
+    EXPECT_EQ(MustPlan(q, dev, tile).mode, Mode::kStreamK);
+  }
+  // Predicted 1.11x or more it stands: 4256 x 624 x 6208 (1.18x, ran 1.06x). In four rows of
+  // tiles or fewer the few rows' rule holds (kMaxFewRowsOfTiles): 280 x 5696 x 7264 (ran 1.10x).
+  for (const Problem& q : {PackedShape(4256, 624, 6208), PackedShape(280, 5696, 7264)}) {
+    const Plan p = MustPlan(q, dev);
+    EXPECT_EQ(p.mode, Mode::kStreamK) << p;
+    EXPECT_EQ(p.tile_n, 128) << p;
   }
 }
 
