@@ -219,7 +219,7 @@ constexpr double kMaxBandShare = 0.6;
 // against its data-parallel rounds on a quarter of them or more, the more so on rows off lines.
 // Measured (runs 306-307, docs/results/2026-11-24-h200-fewsmall/few_fit.txt; 398 such picks of
 // 48000 random shapes of 128-8192 a side, data-parallel on 40-80 SMs, tn fp16 and bf16):
-// every tile Stream-K ran 0.77-1.02x as fast as data-parallel's pick (55 of 58 3% or more
+// every tile Stream-K ran 0.77-1.02x as fast as data-parallel's pick (56 of 58 3% or more
 // behind); split-K on rows off lines predicted under 1.3x as fast 0.95-1.02x (geomeans by
 // prediction; 122 of 246 behind), 1.3x or more 1.08x (none of 9); on lines predicted under 1.2x
 // 0.99-1.03x (9 of 55 behind), 1.2x or more 1.09-1.15x (none of 30). Split-K on 128 x 128 over
