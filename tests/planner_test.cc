@@ -94,6 +94,29 @@ void ExpectDataParallelsPick(const Problem& q, const DeviceSpec& dev, const Plan
   EXPECT_EQ(why->rows_options.back().name, "data-parallel's pick");
 }
 
+// Auto on aligned rows `q` runs data-parallel's very plan over its `old_mode` pick on `old_tile`
+// (DataParallelOverSplitPick), says so, and that tile forced keeps the old mode. Returns the plan.
+Plan ExpectSplitYielded(const Problem& q, const DeviceSpec& dev, Mode old_mode,
+                        const TileShape& old_tile) {
+  PlanExplanation why;
+  const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
+  EXPECT_TRUE(p.ok()) << p.status();
+  if (!p.ok()) return Plan{};
+  EXPECT_EQ(p->mode, Mode::kDataParallel) << q.m << "x" << q.n << "x" << q.k << "\n"
+                                          << FormatPlan(*p, &why);
+  ExpectDataParallelsPick(q, dev, *p, nullptr);
+  EXPECT_EQ(why.reason.rfind("data-parallel's pick (predicted", 0), 0u) << why.reason;
+  EXPECT_NE(why.reason.find(absl::StrCat("auto's ", ModeName(old_mode), " pick on ",
+                                         TileShapeName(old_tile))),
+            std::string::npos)
+      << why.reason;
+  EXPECT_TRUE(why.rows_options.empty());  // aligned rows: nothing else was weighed for them
+  PlanOptions tile;
+  tile.tile = old_tile;
+  EXPECT_EQ(MustPlan(q, dev, tile).mode, old_mode);
+  return *p;
+}
+
 TEST(PlannerNamedCases, WholeWaveIsPureDataParallel) {
   // 1408 x 3072 with the H200's 128x256 tiles: 11 x 12 = 132 tiles, one whole wave on 132 SMs.
   PlanOptions o;
@@ -2038,23 +2061,9 @@ TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARou
   for (const Case& c : {Case{1024, 640, 8032, Mode::kStreamK}, Case{928, 640, 7296, Mode::kStreamK},
                         Case{152, 3080, 7632, Mode::kStreamK}, Case{776, 560, 4064, Mode::kSplitK},
                         Case{144, 2544, 4240, Mode::kSplitK}}) {
-    const Problem q = PackedShape(c.m, c.n, c.k);
-    PlanExplanation why;
-    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
-    ASSERT_TRUE(p.ok()) << p.status();
-    EXPECT_EQ(p->mode, Mode::kDataParallel) << c.m << "x" << c.n << "x" << c.k << "\n"
-                                            << FormatPlan(*p, &why);
-    EXPECT_EQ(p->tile_m, 64) << *p;
-    ExpectDataParallelsPick(q, dev, *p, nullptr);
-    EXPECT_EQ(why.reason.rfind("data-parallel's pick (predicted", 0), 0u) << why.reason;
-    EXPECT_NE(why.reason.find(absl::StrCat(ModeName(c.old_mode), " pick on 64x128x64")),
-              std::string::npos)
-        << why.reason;
-    EXPECT_TRUE(why.rows_options.empty());  // aligned rows: nothing else was weighed for them
-    // With the tile forced, auto's pick on it stands.
-    PlanOptions tile;
-    tile.tile = dev.small_tile;
-    EXPECT_EQ(MustPlan(q, dev, tile).mode, c.old_mode);
+    const Plan p = ExpectSplitYielded(PackedShape(c.m, c.n, c.k), dev, c.old_mode,
+                                      dev.small_tile);
+    EXPECT_EQ(p.tile_m, 64) << p;
   }
   // The split stands where predicted 1.3x as fast or more: 648 x 424 x 7632 (44 tiles, predicted
   // 1.45x, ran 1.16x), 304 x 976 x 7504 (40 tiles, 1.43x, ran 1.17x); below a quarter of a round:
@@ -2067,7 +2076,7 @@ TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARou
   // more (kMinSmallTileSplitGainOnLines): 216 x 1872 x 6976 split-K, predicted 1.26x, ran 1.15x.
   // Off lines the same prediction moves (below): 136 x 2496 x 7072 split-K, predicted 1.26x, ran
   // 0.94-0.95x as fast as data-parallel; on lines it would stay.
-  Problem on_lines = Shape(136, 2496, 7072);
+  const Problem on_lines = Shape(136, 2496, 7072);  // Shape: rows on lines
   for (const Problem& q :
        {PackedShape(648, 424, 7632), PackedShape(304, 976, 7504), PackedShape(192, 352, 6072),
         PackedShape(872, 360, 6768), nn, PackedShape(216, 1872, 6976), on_lines}) {
@@ -2077,10 +2086,7 @@ TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARou
     EXPECT_GT(p->sk_blocks, 0) << q.m << "x" << q.n << "x" << q.k << "\n" << FormatPlan(*p, &why);
     EXPECT_EQ(why.reason.find("data-parallel's pick ("), std::string::npos) << why.reason;
   }
-  const Problem off_lines = PackedShape(136, 2496, 7072);
-  const Plan off = MustPlan(off_lines, dev);
-  EXPECT_EQ(off.mode, Mode::kDataParallel) << off;
-  ExpectDataParallelsPick(off_lines, dev, off, nullptr);
+  ExpectSplitYielded(PackedShape(136, 2496, 7072), dev, Mode::kSplitK, dev.small_tile);
 }
 
 TEST(PlannerSplitYield, StreamKOn128x128OverMoreThanARoundYieldsToDataParallelsPick) {
@@ -2096,19 +2102,9 @@ TEST(PlannerSplitYield, StreamKOn128x128OverMoreThanARoundYieldsToDataParallelsP
   };
   for (const Case& c : {Case{2176, 1352, 6736, 256}, Case{5256, 880, 7632, 320},
                         Case{2168, 2400, 7584, 192}}) {
-    const Problem q = PackedShape(c.m, c.n, c.k);
-    PlanExplanation why;
-    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
-    ASSERT_TRUE(p.ok()) << p.status();
-    EXPECT_EQ(p->mode, Mode::kDataParallel) << c.m << "x" << c.n << "x" << c.k << "\n"
-                                            << FormatPlan(*p, &why);
-    EXPECT_EQ(p->tile_n, c.dp_tile_n) << *p;
-    ExpectDataParallelsPick(q, dev, *p, nullptr);
-    EXPECT_NE(why.reason.find("auto's streamk pick on 128x128x64"), std::string::npos)
-        << why.reason;
-    PlanOptions tile;
-    tile.tile = dev.alt_tile;
-    EXPECT_EQ(MustPlan(q, dev, tile).mode, Mode::kStreamK);
+    const Plan p =
+        ExpectSplitYielded(PackedShape(c.m, c.n, c.k), dev, Mode::kStreamK, dev.alt_tile);
+    EXPECT_EQ(p.tile_n, c.dp_tile_n) << p;
   }
   // Predicted 1.11x or more it stands: 4256 x 624 x 6208 (1.18x, ran 1.06x). In four rows of
   // tiles or fewer the few rows' rule holds (kMaxFewRowsOfTiles): 280 x 5696 x 7264 (ran 1.10x).
