@@ -254,6 +254,14 @@ constexpr double kTma128FewTilesStreamKGain = 0.19;
 // of four passes (run 277 of docs/results/2026-11-24-h200-rows5/, rows5.txt). The worst, 2408 x
 // 784 x 4256 (133 tiles over 132 blocks, predicted 1% slower than 128 x 192), ran 0.90-1.01x.
 // The margin kMinMidOverStreamKGain was measured against Stream-K on 128 x 256 (run 128).
+// And where every tile or the hybrids stream more tiles than the blocks in more than a few rows of
+// tiles (CostModel::many_tiles_streamk_gain), data-parallel's pick over every tile is taken
+// unless the Stream-K plan is predicted 1.11x as fast: over runs 306-307 (docs/results/
+// 2026-11-24-h200-fewsmall/few_fit.txt), 59 such picks of 48000 random shapes and three of run
+// 301's 4000, predicted 0.98-1.10x as fast as that pick (on 128 x 192, 128 x 256 or 128 x 128
+// tiles) but for four, ran 0.75-1.14x as fast, geomean 0.947, 38 of them 3% or more behind; the
+// four predicted 1.11x or more ran 0.97-1.13x.
+constexpr double kTma128ManyTilesStreamKGain = 0.1;
 
 // Adds the 128 x 128 TMA kernel (and its ping-pong variant) as the second configuration of a
 // Hopper preset.
@@ -267,6 +275,7 @@ DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
   spec.alt_cost.pingpong_stream_bytes = kPingPongStreamL2s * static_cast<double>(spec.l2_bytes);
   spec.alt_cost.few_tiles_streamk_gain = kTma128FewTilesStreamKGain;
   spec.alt_cost.every_tile_streamk_yields = true;
+  spec.alt_cost.many_tiles_streamk_gain = kTma128ManyTilesStreamKGain;
   return spec;
 }
 
@@ -288,12 +297,29 @@ DeviceSpec WithWideTile(DeviceSpec spec, double epilogue_scale) {
   return spec;
 }
 
+// Aligned K-major rows that the 64 x 128 kernel splits or streams over every SM yield to
+// data-parallel's pick where that fills a quarter of the SMs or more, unless predicted 1.3x as
+// fast, 1.2x where both operands' rows are on 128-byte lines (CostModel::split_yield_gain,
+// split_yield_gain_on_lines): the model prices those plans too low against the tile's
+// data-parallel round on a quarter of the SMs or more, the more so on rows off lines. Measured
+// (runs 306-307, docs/results/2026-11-24-h200-fewsmall/few_fit.txt; 398 such picks of 48000
+// random shapes of 128-8192 a side, data-parallel on 40-80 SMs, tn fp16 and bf16): every tile
+// Stream-K ran 0.77-1.02x as fast as data-parallel's pick (56 of 58 3% or more behind); split-K
+// on rows off lines predicted under 1.3x as fast 0.95-1.02x (geomeans by prediction; 122 of 246
+// behind), 1.3x or more 1.08x (none of 9); on lines predicted under 1.2x 0.99-1.03x (9 of 55
+// behind), 1.2x or more 1.09-1.15x (none of 30). Split-K on 128 x 128 over the same kind of
+// shapes (data-parallel on 64 x 128) ran 1.15x as fast, none behind: the rule is the tile's.
+constexpr double kTmaSmallSplitYieldGain = 0.23;
+constexpr double kTmaSmallSplitYieldGainOnLines = 0.17;
+
 // Adds the 64 x 128 TMA kernel (kernels::kTmaSmallTileM) as the fifth configuration of a Hopper
 // preset, its epilogue scaled as the others' (H100: by the HBM bandwidth ratio).
 DeviceSpec WithSmallTile(DeviceSpec spec, double epilogue_scale) {
   spec.small_tile = TileShape{kernels::kTmaSmallTileM, kernels::kTileN, kHopperTmaTile.k};
   spec.small_cost = kHopperTmaSmallCost;
   spec.small_cost.epilogue_us *= epilogue_scale;
+  spec.small_cost.split_yield_gain = kTmaSmallSplitYieldGain;
+  spec.small_cost.split_yield_gain_on_lines = kTmaSmallSplitYieldGainOnLines;
   return spec;
 }
 

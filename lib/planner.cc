@@ -212,29 +212,6 @@ constexpr double kMinDpOverClustersGain = 0.08;
 constexpr double kMinMisalignedSplitGain = 0.2;
 constexpr double kMinBandShare = 0.25;
 constexpr double kMaxBandShare = 0.6;
-// Aligned K-major rows whose pick splits or streams them on the fifth tile (64 x 128) yield so too
-// where data-parallel's pick fills kMinBandShare of one round or more, unless the pick is
-// predicted this much faster (kMinSmallTileSplitGainOnLines where both operands' rows are on
-// 128-byte lines): the model prices that tile's split and streamed plans over every SM too low
-// against its data-parallel rounds on a quarter of them or more, the more so on rows off lines.
-// Measured (runs 306-307, docs/results/2026-11-24-h200-fewsmall/few_fit.txt; 398 such picks of
-// 48000 random shapes of 128-8192 a side, data-parallel on 40-80 SMs, tn fp16 and bf16):
-// every tile Stream-K ran 0.77-1.02x as fast as data-parallel's pick (56 of 58 3% or more
-// behind); split-K on rows off lines predicted under 1.3x as fast 0.95-1.02x (geomeans by
-// prediction; 122 of 246 behind), 1.3x or more 1.08x (none of 9); on lines predicted under 1.2x
-// 0.99-1.03x (9 of 55 behind), 1.2x or more 1.09-1.15x (none of 30). Split-K on 128 x 128 over
-// the same kind of shapes (data-parallel on 64 x 128) ran 1.15x as fast, none behind: the rule is
-// the tile's.
-constexpr double kMinSmallTileSplitGain = 0.23;
-constexpr double kMinSmallTileSplitGainOnLines = 0.17;
-// Aligned K-major rows streamed on the second tile (128 x 128) over more tiles than resident
-// slots (every tile Stream-K, or the hybrids), in more than kMaxFewRowsOfTiles rows of tiles (a
-// few rows keep that rule's measured picks), yield to data-parallel's pick unless predicted this
-// much faster. Measured (runs 306-307, few_fit.txt): 59 such picks (of the same 48000 shapes and
-// three of run 301's 4000), predicted 0.98-1.10x as fast as data-parallel's pick (on 128 x 192,
-// 128 x 256 or 128 x 128 tiles) but for four, ran 0.75-1.14x as fast, geomean 0.947, 38 of them 3%
-// or more behind; the four predicted 1.11x or more ran 0.97-1.13x.
-constexpr double kMinAltTileStreamKGain = 0.1;
 // Misaligned rows' time estimates combine the aligned plan's prediction c and the L2 floor f as
 // (c^p + f^p)^(1/p) with this p (LoadBoundMicros): the loads and the math overlap imperfectly where
 // they take about as long. Chosen on run 89 (the paper set's 74 misaligned shapes, each timed on
@@ -1603,18 +1580,18 @@ std::optional<SplitYield> SplitYieldOf(const Problem& problem, const DeviceSpec&
   if (problem.a_mn_major || problem.b_mn_major || problem.m < pick.tile_m ||
       problem.n < pick.tile_n)
     return std::nullopt;
-  const TileShape tile{pick.tile_m, pick.tile_n, pick.tile_k};
-  if (tile == device.small_tile) {
+  const CostModel& cost = KernelCost(device, pick);
+  if (cost.split_yield_gain > 0) {
     const bool lines = problem.a_rows_on_lines && problem.b_rows_on_lines;
     return SplitYield{kMinBandShare, 1.0,
-                      lines ? kMinSmallTileSplitGainOnLines : kMinSmallTileSplitGain,
+                      lines ? cost.split_yield_gain_on_lines : cost.split_yield_gain,
                       "and the model prices this tile's split and streamed plans over every SM "
                       "too low against its data-parallel rounds on a quarter of them or more"};
   }
   // (A few rows of tiles keep their own rule: kMaxFewRowsOfTiles.)
-  if (tile == device.alt_tile && pick.mode == Mode::kStreamK && pick.tiles > slots &&
+  if (cost.many_tiles_streamk_gain > 0 && pick.mode == Mode::kStreamK && pick.tiles > slots &&
       problem.m > kMaxFewRowsOfTiles * pick.tile_m)
-    return SplitYield{0.0, std::numeric_limits<double>::infinity(), kMinAltTileStreamKGain,
+    return SplitYield{0.0, std::numeric_limits<double>::infinity(), cost.many_tiles_streamk_gain,
                       "and the model prices this tile's Stream-K plans over more tiles than a "
                       "round too low against data-parallel's"};
   return std::nullopt;
@@ -1628,12 +1605,13 @@ std::optional<SplitYield> SplitYieldOf(const Problem& problem, const DeviceSpec&
 //  - misaligned K-major rows (the per-iteration misaligned terms rank the two), where
 //    data-parallel's tiles fill kMinBandShare to kMaxBandShare of the resident slots:
 //    kMinMisalignedSplitGain;
-//  - aligned K-major rows, at least one tile each way, split or streamed on the fifth tile
-//    (DeviceSpec::small_tile) where data-parallel's tiles fill kMinBandShare of them or more:
-//    kMinSmallTileSplitGain, or kMinSmallTileSplitGainOnLines where both operands' rows are on
-//    128-byte lines (Problem::a_rows_on_lines, b_rows_on_lines);
-//  - the same rows streamed on the second tile (DeviceSpec::alt_tile) over more tiles than
-//    resident slots, in more than kMaxFewRowsOfTiles rows of tiles: kMinAltTileStreamKGain.
+//  - aligned K-major rows, at least one tile each way, split or streamed on a configuration with
+//    CostModel::split_yield_gain (the H200's 64 x 128) where data-parallel's tiles fill
+//    kMinBandShare of them or more: that gain, or split_yield_gain_on_lines where both operands'
+//    rows are on 128-byte lines (Problem::a_rows_on_lines, b_rows_on_lines);
+//  - the same rows streamed on a configuration with CostModel::many_tiles_streamk_gain (the
+//    H200's 128 x 128) over more tiles than resident slots, in more than kMaxFewRowsOfTiles rows
+//    of tiles: that gain.
 // On entry `why` holds the pick's explanation (for misaligned rows, their options listed); where
 // data-parallel's pick is taken it becomes that plan's, those options listed before it.
 std::optional<Plan> DataParallelOverSplitPick(const Problem& problem, const DeviceSpec& device,

@@ -1060,8 +1060,8 @@ TEST(PlannerNamedCases, EveryTileStreamKOn128x128YieldsToTheThirdTileWhereNoSlow
   EXPECT_EQ(wide.mode, Mode::kStreamK) << wide;
   EXPECT_EQ(wide.tile_n, 256) << wide;
   // Without the rule the margin holds the 128 x 128 Stream-K pick among the tiles, and only
-  // data-parallel's pick taking over Stream-K on 128 x 128 (kMinAltTileStreamKGain, session 58)
-  // runs the same 128 x 192 plan.
+  // data-parallel's pick taking over Stream-K on 128 x 128 (CostModel::many_tiles_streamk_gain,
+  // session 58) runs the same 128 x 192 plan.
   PlanExplanation yields_why;
   ASSERT_TRUE(MakePlan(Shape(640, 4096, 8192), dev, {}, &yields_why).ok());
   EXPECT_EQ(yields_why.reason.rfind("tile 128x192x64, data-parallel", 0), 0u) << yields_why.reason;
@@ -2073,9 +2073,9 @@ TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARou
   Problem nn = PackedShape(1024, 640, 8032);
   nn.a_mn_major = true;
   // Rows on 128-byte lines (K a multiple of 64, packed) keep a split predicted 1.2x as fast or
-  // more (kMinSmallTileSplitGainOnLines): 216 x 1872 x 6976 split-K, predicted 1.26x, ran 1.15x.
-  // Off lines the same prediction moves (below): 136 x 2496 x 7072 split-K, predicted 1.26x, ran
-  // 0.94-0.95x as fast as data-parallel; on lines it would stay.
+  // more (CostModel::split_yield_gain_on_lines): 216 x 1872 x 6976 split-K, predicted 1.26x, ran
+  // 1.15x. Off lines the same prediction moves (below): 136 x 2496 x 7072 split-K, predicted
+  // 1.26x, ran 0.94-0.95x as fast as data-parallel; on lines it would stay.
   const Problem on_lines = Shape(136, 2496, 7072);  // Shape: rows on lines
   for (const Problem& q :
        {PackedShape(648, 424, 7632), PackedShape(304, 976, 7504), PackedShape(192, 352, 6072),
@@ -2087,6 +2087,10 @@ TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARou
     EXPECT_EQ(why.reason.find("data-parallel's pick ("), std::string::npos) << why.reason;
   }
   ExpectSplitYielded(PackedShape(136, 2496, 7072), dev, Mode::kSplitK, dev.small_tile);
+  // The margins are the tile's measured constants: without them the pick stands.
+  DeviceSpec unmeasured = dev;
+  unmeasured.small_cost.split_yield_gain = unmeasured.small_cost.split_yield_gain_on_lines = 0;
+  EXPECT_EQ(MustPlan(PackedShape(1024, 640, 8032), unmeasured).mode, Mode::kStreamK);
 }
 
 TEST(PlannerSplitYield, StreamKOn128x128OverMoreThanARoundYieldsToDataParallelsPick) {
@@ -2113,6 +2117,10 @@ TEST(PlannerSplitYield, StreamKOn128x128OverMoreThanARoundYieldsToDataParallelsP
     EXPECT_EQ(p.mode, Mode::kStreamK) << p;
     EXPECT_EQ(p.tile_n, 128) << p;
   }
+  // The margin is the tile's measured constant: without it the pick stands.
+  DeviceSpec unmeasured = dev;
+  unmeasured.alt_cost.many_tiles_streamk_gain = 0;
+  EXPECT_EQ(MustPlan(PackedShape(2176, 1352, 6736), unmeasured).mode, Mode::kStreamK);
 }
 
 TEST(PlannerClusters, LoadBoundIsALittleOverTheLongerTermWhereTheyTie) {

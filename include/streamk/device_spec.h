@@ -136,6 +136,21 @@ struct CostModel {
   // so: the H200's 2-SM clusters ran the slower, against 128 x 256 tiles on single SMs, the
   // emptier their last column of tiles (the cause is not traced). 0: none.
   double padded_columns_load = 0;
+  // The least predicted gain over data-parallel's pick (what mode dp runs) at which auto's pick
+  // on aligned K-major rows at least one tile each way that splits or streams them on this
+  // configuration stands, where that pick's tiles fill a quarter of the resident slots or more;
+  // split_yield_gain_on_lines where both operands' rows are on 128-byte lines
+  // (Problem::a_rows_on_lines). Only where measured so: the H200's 64 x 128 tile split or streamed
+  // over every SM ran slower against its data-parallel round on a quarter of them or more than
+  // the model prices (DataParallelOverSplitPick). 0: no such rule.
+  double split_yield_gain = 0;
+  double split_yield_gain_on_lines = 0;
+  // The least predicted gain over data-parallel's pick at which auto's Stream-K pick on aligned
+  // K-major rows on this configuration stands where it streams more tiles than resident slots in
+  // more than a few rows of tiles (the sibling of few_tiles_streamk_gain; a few rows keep their
+  // own rule). Only where measured so: the H200's 128 x 128 tile (DataParallelOverSplitPick).
+  // 0: no such rule.
+  double many_tiles_streamk_gain = 0;
 };
 
 // A tile of D computed by one block, and the depth of one k-iteration, in elements.
