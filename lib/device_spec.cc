@@ -382,6 +382,30 @@ constexpr double kNarrowMnMisalignedIterUs = 0.22;
 // 8192 on 132 SMs ran as fast as with K-major tokens.
 constexpr double kNarrowMnSmallFloorIterUs = 0.035;
 
+// Where the main (128 x 256) configuration streams every tile over more tiles than the SMs, in
+// more than a few rows of tiles, data-parallel's pick is taken unless the Stream-K plan is
+// predicted 3% faster (CostModel::every_tile_streamk_gain), and its one-tile hybrid behind one
+// round of data-parallel tiles on aligned rows unless predicted 15% faster
+// (one_round_tail_streamk_gain), which none measured was. Fitted on runs 306-307 and 310
+// (docs/results/2026-11-24-h200-sk256/fit.txt; random shapes of 128-8192 a side, tn fp16 and
+// bf16; speeds of data-parallel's pick over the old pick's, geomeans):
+//  - every tile on aligned rows, 79 picks: the 61 predicted under 1.03x as fast as data-parallel's
+//    pick (on 128 x 192, 128 x 320 or 128 x 256 tiles) ran 1.018x as fast on it (0.94-1.13x; 29
+//    of them had been 3% or more behind it); the other 18 ran about 1.12x as fast as it, none
+//    behind. (The margin kMinMidOverStreamKGain was measured on waveq shapes, run 128.)
+//  - every tile on misaligned rows, 110 picks (run 310): the 9 predicted under 1.03x as fast by the
+//    per-iteration terms (the next 1.088x) ran 1.14x as fast on it (1.00-1.18x, 8 behind); the
+//    other 101 ran 1.02-1.08x faster than it;
+//  - the one-tile hybrid behind one round on aligned rows, predicted 1.02-1.12x as fast as
+//    data-parallel on the same tile: the 122 moved ran 0.997x as fast on it (0.92-1.12x), 34 of
+//    them had been 3% or more behind and about as many 3% or more ahead, whatever predicted. On
+//    misaligned rows two ran 1.03x and 1.22x; behind two rounds or more, 8 ran 1.00-1.06x.
+// Out of sample (run 311, check.txt; seeds 161-200, 141 of 120000 shapes move): every tile on
+// aligned rows, 40 moved ran 1.008x as fast (15 had been behind, 7 ahead); on misaligned rows, 9
+// ran 1.15x (all 9 behind); the hybrids, 92 ran 1.002x (30 behind, 21 ahead).
+constexpr double kTmaEveryTileStreamKGain = 0.03;
+constexpr double kTmaOneRoundTailStreamKGain = 0.15;
+
 // Every TMA configuration beside a Hopper preset's main one (its tile and constants set): the
 // 128 x 128, 128 x 192, 192 x 192, 64 x 128 and 128 x 320 tiles, their epilogues scaled by
 // epilogue_scale, and the 2-SM clusters priced with the main constants; and the TMA unit's terms
@@ -396,6 +420,8 @@ DeviceSpec WithTmaConfigurations(DeviceSpec spec, double epilogue_scale) {
     c.narrow_mn_misaligned_iter_us = kNarrowMnMisalignedIterUs;
   }
   spec.small_cost.narrow_mn_floor_iter_us = kNarrowMnSmallFloorIterUs;
+  spec.cost.every_tile_streamk_gain = kTmaEveryTileStreamKGain;
+  spec.cost.one_round_tail_streamk_gain = kTmaOneRoundTailStreamKGain;
   return spec;
 }
 

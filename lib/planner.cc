@@ -1573,14 +1573,35 @@ struct SplitYield {
 // The case of DataParallelOverSplitPick that `pick` falls in, if any.
 std::optional<SplitYield> SplitYieldOf(const Problem& problem, const DeviceSpec& device,
                                        const Plan& pick, double slots) {
-  if (problem.a_rows_misaligned || problem.b_rows_misaligned)
+  const CostModel& cost = KernelCost(device, pick);
+  const bool misaligned = problem.a_rows_misaligned || problem.b_rows_misaligned;
+  // Stream-K over more tiles than a round in more than a few rows of them (a few rows keep their
+  // own rule: kMaxFewRowsOfTiles), K-major rows at least one tile each way.
+  if (pick.mode == Mode::kStreamK && !problem.a_mn_major && !problem.b_mn_major &&
+      pick.tiles > slots && problem.m > kMaxFewRowsOfTiles * pick.tile_m &&
+      problem.n >= pick.tile_n) {
+    constexpr double kAny = std::numeric_limits<double>::infinity();
+    if (pick.dp_tiles == 0 && cost.every_tile_streamk_gain > 0)
+      return SplitYield{0.0, kAny, cost.every_tile_streamk_gain,
+                        "and the model prices this tile's every-tile Stream-K plans over more "
+                        "tiles than a round too low against data-parallel's"};
+    if (!misaligned && cost.many_tiles_streamk_gain > 0)
+      return SplitYield{0.0, kAny, cost.many_tiles_streamk_gain,
+                        "and the model prices this tile's Stream-K plans over more tiles than a "
+                        "round too low against data-parallel's"};
+    if (!misaligned && pick.dp_tiles > 0 && pick.dp_tiles <= slots && pick.tiles < 2 * slots &&
+        cost.one_round_tail_streamk_gain > 0)
+      return SplitYield{0.0, kAny, cost.one_round_tail_streamk_gain,
+                        "and this tile's Stream-K tails behind one data-parallel round ran no "
+                        "faster than data-parallel's, whatever the model predicted"};
+  }
+  if (misaligned)
     return SplitYield{kMinBandShare, kMaxBandShare, kMinMisalignedSplitGain,
                       "which is where the model ranks misaligned rows least well"};
   // Aligned K-major rows at least one tile each way (decode's few tokens were not measured so).
   if (problem.a_mn_major || problem.b_mn_major || problem.m < pick.tile_m ||
       problem.n < pick.tile_n)
     return std::nullopt;
-  const CostModel& cost = KernelCost(device, pick);
   if (cost.split_yield_gain > 0) {
     const bool lines = problem.a_rows_on_lines && problem.b_rows_on_lines;
     return SplitYield{kMinBandShare, 1.0,
@@ -1588,12 +1609,6 @@ std::optional<SplitYield> SplitYieldOf(const Problem& problem, const DeviceSpec&
                       "and the model prices this tile's split and streamed plans over every SM "
                       "too low against its data-parallel rounds on a quarter of them or more"};
   }
-  // (A few rows of tiles keep their own rule: kMaxFewRowsOfTiles.)
-  if (cost.many_tiles_streamk_gain > 0 && pick.mode == Mode::kStreamK && pick.tiles > slots &&
-      problem.m > kMaxFewRowsOfTiles * pick.tile_m)
-    return SplitYield{0.0, std::numeric_limits<double>::infinity(), cost.many_tiles_streamk_gain,
-                      "and the model prices this tile's Stream-K plans over more tiles than a "
-                      "round too low against data-parallel's"};
   return std::nullopt;
 }
 
@@ -1611,7 +1626,11 @@ std::optional<SplitYield> SplitYieldOf(const Problem& problem, const DeviceSpec&
 //    rows are on 128-byte lines (Problem::a_rows_on_lines, b_rows_on_lines);
 //  - the same rows streamed on a configuration with CostModel::many_tiles_streamk_gain (the
 //    H200's 128 x 128) over more tiles than resident slots, in more than kMaxFewRowsOfTiles rows
-//    of tiles: that gain.
+//    of tiles: that gain;
+//  - K-major rows, aligned or not, every tile streamed so on a configuration with
+//    CostModel::every_tile_streamk_gain (the H200's 128 x 256): that gain;
+//  - aligned K-major rows streamed so on it as the one-tile hybrid behind one round of
+//    data-parallel tiles: CostModel::one_round_tail_streamk_gain.
 // On entry `why` holds the pick's explanation (for misaligned rows, their options listed); where
 // data-parallel's pick is taken it becomes that plan's, those options listed before it.
 std::optional<Plan> DataParallelOverSplitPick(const Problem& problem, const DeviceSpec& device,

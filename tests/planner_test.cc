@@ -49,6 +49,14 @@ DeviceSpec WithoutWideTile(DeviceSpec dev) {
   return dev;
 }
 
+// `dev` without the 128 x 256 tile's yields to data-parallel's pick (CostModel::
+// every_tile_streamk_gain, one_round_tail_streamk_gain), measured with all six tiles: for the
+// cases that pin the rules before them where fewer tiles leave data-parallel's pick close.
+DeviceSpec WithoutStreamKYields(DeviceSpec dev) {
+  dev.cost.every_tile_streamk_gain = dev.cost.one_round_tail_streamk_gain = 0;
+  return dev;
+}
+
 // `dev` without its third tile (128 x 192): the pick of the others, which it is weighed against.
 DeviceSpec WithoutMidTile(DeviceSpec dev) {
   dev.mid_tile = kNoTile;
@@ -162,8 +170,9 @@ TEST(PlannerNamedCases, OneTileOverAWaveUsesStreamK) {
   // tiles: 1536 x 1536). (With its fourth tile the H200 runs 1536 x 3072 as one round of 128
   // tiles of 192 x 192 instead, TheFourthTileTakesShapesOneRoundOfItFills; with its sixth alone,
   // as 120 of 128 x 320, TheSixthTileTakesShapesOneRoundOfItHolds.)
-  for (const auto& [dev, n] : {std::pair{WithoutBroadTile(WithoutWideTile(H200Spec())), 3072},
-                               {H200CpAsyncSpec(), 1536}}) {
+  for (const auto& [dev, n] :
+       {std::pair{WithoutStreamKYields(WithoutBroadTile(WithoutWideTile(H200Spec()))), 3072},
+        {H200CpAsyncSpec(), 1536}}) {
     PlanExplanation why;
     absl::StatusOr<Plan> p = MakePlan(Shape(1536, n, 4096), dev, {}, &why);
     ASSERT_TRUE(p.ok()) << p.status();
@@ -255,7 +264,7 @@ TEST(PlannerNamedCases, TheThirdTileTakesDataParallelShapesItFillsBetter) {
   // 576 x 3984 x 1152 13.4 / 17.1 (128x128), 888 x 3200 x 3200 30.0 / 36.1 (128x256),
   // 5120 x 3456 x 4096 240.1 / 268.5 (128x256), 2840 x 704 x 1248 14.2 / 17.5 (128x256). The
   // fourth tile, which takes some of these shapes now, has its own test.
-  const DeviceSpec dev = WithoutWideTile(H200Spec());
+  const DeviceSpec dev = WithoutStreamKYields(WithoutWideTile(H200Spec()));
   ASSERT_EQ(dev.mid_tile.n, 192);
   for (const Problem& q : {Shape(3984, 576, 1152), Shape(3200, 888, 3200),
                            Shape(3456, 5120, 4096), Shape(704, 2840, 1248)}) {
@@ -1091,7 +1100,8 @@ TEST(PlannerNamedCases, DeepOneWaveShapesRunEveryTileStreamK) {
   // 110.7 us in run 137: TheFourthTileTakesShapesOneRoundOfItFills.)
   for (const Problem& shape : {Shape(2176, 2048, 8192), Shape(1536, 3072, 8192)}) {
     PlanExplanation why;
-    absl::StatusOr<Plan> p = MakePlan(shape, WithoutWideTile(H200Spec()), {}, &why);
+    absl::StatusOr<Plan> p = MakePlan(shape, WithoutStreamKYields(WithoutWideTile(H200Spec())), {},
+                                      &why);
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->tile_n, 256) << *p;
     EXPECT_EQ(p->mode, Mode::kStreamK) << FormatPlan(*p, &why);
@@ -2121,6 +2131,56 @@ TEST(PlannerSplitYield, StreamKOn128x128OverMoreThanARoundYieldsToDataParallelsP
   DeviceSpec unmeasured = dev;
   unmeasured.alt_cost.many_tiles_streamk_gain = 0;
   EXPECT_EQ(MustPlan(PackedShape(2176, 1352, 6736), unmeasured).mode, Mode::kStreamK);
+}
+
+TEST(PlannerSplitYield, StreamKOn128x256OverOneToTwoRoundsYieldsToDataParallelsPick) {
+  // Every tile streamed on 128 x 256 over more tiles than SMs, predicted under 1.03x as fast as
+  // data-parallel's pick: auto runs that pick (run 310, docs/results/2026-11-24-h200-sk256/;
+  // data-parallel's speed over the old pick's, fp16 / bf16): 1784 x 2960 x 7216, 0.90 / 0.87
+  // (its pick 128 x 192); 1536 x 3304 x 7664, 0.93 / 0.92 (128 x 320); 1080 x 6288 x 5616,
+  // 0.93 / 0.91 (128 x 256, predicted 1.026x). And the one-tile hybrid behind one round of
+  // data-parallel tiles, whatever predicted: 2176 x 3240 x 5424 (predicted 1.03x), 0.91 / 0.88;
+  // 5440 x 1280 x 4848 (1.04x), 0.91 / 0.89.
+  const DeviceSpec dev = H200Spec();
+  struct Case {
+    int64_t m, n, k;
+    int dp_tile_n;
+  };
+  for (const Case& c : {Case{1784, 2960, 7216, 192}, Case{1536, 3304, 7664, 320},
+                        Case{1080, 6288, 5616, 256}, Case{2176, 3240, 5424, 256},
+                        Case{5440, 1280, 4848, 256}}) {
+    const Plan p = ExpectSplitYielded(PackedShape(c.m, c.n, c.k), dev, Mode::kStreamK, dev.tile);
+    EXPECT_EQ(p.tile_n, c.dp_tile_n) << p;
+  }
+  // Misaligned rows, every tile streamed, predicted under 1.03x as fast by the per-iteration
+  // terms: 896 x 5056 x 3704 ran 0.85x as fast as data-parallel on 128 x 320, which auto runs.
+  PlanExplanation why;
+  const Problem mis = MisalignedShape(896, 5056, 3704);
+  const absl::StatusOr<Plan> m = MakePlan(mis, dev, {}, &why);
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->mode, Mode::kDataParallel) << FormatPlan(*m, &why);
+  EXPECT_EQ(m->tile_n, 320) << *m;
+  ExpectDataParallelsPick(mis, dev, *m, nullptr);
+  EXPECT_EQ(why.reason.rfind("data-parallel's pick on the rows as they are", 0), 0u) << why.reason;
+  // Predicted 1.03x or more, every tile Stream-K stands: 6392 x 736 x 6528 (1.042x, ran 1.07x),
+  // 4464 x 968 x 3360 (1.12x, ran 1.10x); misaligned, 2112 x 2368 x 2024 (1.088x, ran 1.05x). The
+  // hybrids behind two rounds or more (1568 x 6624 x 5584, ran 1.02x), or on misaligned rows
+  // (832 x 7144 x 7528, ran 1.22x), stand.
+  for (const Problem& q : {PackedShape(6392, 736, 6528), PackedShape(4464, 968, 3360),
+                           MisalignedShape(2112, 2368, 2024), PackedShape(1568, 6624, 5584),
+                           MisalignedShape(832, 7144, 7528)}) {
+    PlanExplanation kept;
+    const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &kept);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->mode, Mode::kStreamK) << q.m << "x" << q.n << "x" << q.k << "\n"
+                                       << FormatPlan(*p, &kept);
+    EXPECT_EQ(p->tile_n, 256) << *p;
+  }
+  // The margins are the tile's measured constants: without them the picks stand.
+  DeviceSpec unmeasured = dev;
+  unmeasured.cost.every_tile_streamk_gain = unmeasured.cost.one_round_tail_streamk_gain = 0;
+  for (const Problem& q : {PackedShape(1784, 2960, 7216), PackedShape(2176, 3240, 5424), mis})
+    EXPECT_EQ(MustPlan(q, unmeasured).mode, Mode::kStreamK) << q.m << "x" << q.n << "x" << q.k;
 }
 
 TEST(PlannerClusters, LoadBoundIsALittleOverTheLongerTermWhereTheyTie) {

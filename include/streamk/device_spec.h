@@ -151,6 +151,15 @@ struct CostModel {
   // own rule). Only where measured so: the H200's 128 x 128 tile (DataParallelOverSplitPick).
   // 0: no such rule.
   double many_tiles_streamk_gain = 0;
+  // The least predicted gain over data-parallel's pick at which auto's every-tile Stream-K pick on
+  // K-major rows, aligned or not, on this configuration stands where it streams more tiles than
+  // resident slots in more than a few rows of tiles. Only where measured so: the H200's
+  // 128 x 256 tile (DataParallelOverSplitPick). 0: no such rule.
+  double every_tile_streamk_gain = 0;
+  // The same for its one-tile hybrid behind one round of data-parallel tiles (the partial round's
+  // tiles Stream-K, Plan::dp_tiles filling the resident slots once) on aligned K-major rows. Only
+  // where measured so: the H200's 128 x 256 tile. 0: no such rule.
+  double one_round_tail_streamk_gain = 0;
 };
 
 // A tile of D computed by one block, and the depth of one k-iteration, in elements.
