@@ -331,6 +331,35 @@ TEST(BenchReport, TableAndJsonSayHowTheTimesWereTaken) {
   EXPECT_NE(ToJson(r).find("\"timing\": \"CUDA graph replays of 10 launches\""), std::string::npos);
 }
 
+// A mode forced onto one tile (dp/128x256x64) is longer than the summary's default "vs" column:
+// the column widens to the longest name and its '*', so every figure stays under its heading.
+// The waveq set's tile is named above the table, for dp/TILE against it.
+TEST(BenchReport, SummaryFitsLongModeNamesAndNamesTheWaveqTile) {
+  BenchReport r = TwoShapeReport();
+  r.modes.push_back("dp/128x256x64");
+  for (ShapeResult& row : r.rows) row.modes.push_back({"dp/128x256x64", "ok", 150});
+  const std::string table = FormatTable(r);
+  const size_t at = table.find("# summary");
+  ASSERT_NE(at, std::string::npos) << table;
+  EXPECT_NE(table.find("set    vs             shapes  geomean", at), std::string::npos)
+      << table.substr(at);
+  EXPECT_NE(table.find("waveq  dp                  2    1.414", at), std::string::npos)
+      << table.substr(at);
+  EXPECT_NE(table.find("waveq  dp/128x256x64       2    2.121    1.500    3.000", at),
+            std::string::npos)
+      << table.substr(at);
+  EXPECT_EQ(table.find("# waveq:"), std::string::npos);  // no tile recorded: no line
+  r.waveq_tile = "128x256x64";
+  EXPECT_NE(FormatTable(r).find("# waveq: counts of 128x256x64 tiles a few past whole waves of "
+                                "the SMs (dp/128x256x64: data-parallel on that tile alone)\n"),
+            std::string::npos)
+      << FormatTable(r);
+  EXPECT_NE(ToJson(r).find("\"waveq_tile\": \"128x256x64\""), std::string::npos);
+  // Short names keep the 8-wide column.
+  EXPECT_NE(FormatTable(TwoShapeReport()).find("set    vs       shapes  geomean"),
+            std::string::npos);
+}
+
 TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {
   const BenchReport r = TwoShapeReport();
   absl::StatusOr<BenchReport> back = FromCsv(ToCsv(r));

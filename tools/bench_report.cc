@@ -140,6 +140,11 @@ std::string FormatTable(const BenchReport& r) {
       r.layout);
   if (!r.versions.empty()) absl::StrAppendFormat(&t, "# %s\n", r.versions);
   if (!r.timing.empty()) absl::StrAppendFormat(&t, "# timed: %s\n", r.timing);
+  if (!r.waveq_tile.empty())
+    absl::StrAppendFormat(&t,
+                          "# waveq: counts of %s tiles a few past whole waves of the SMs "
+                          "(dp/%s: data-parallel on that tile alone)\n",
+                          r.waveq_tile, r.waveq_tile);
   absl::StrAppendFormat(&t, "%-6s %-26s %-24s", "set", "shape", "auto plan");
   for (const std::string& m : r.modes) absl::StrAppendFormat(&t, " %10s", m + "_us");
   absl::StrAppendFormat(&t, " %9s %9s %9s\n", "auto_TF/s", "auto/dp", "auto/cublas");
@@ -176,15 +181,18 @@ std::string FormatTable(const BenchReport& r) {
       if (m.status != "ok")
         absl::StrAppendFormat(&t, "%s %s %s: %s\n", m.status, ShapeText(row.shape), m.mode, m.note);
   t += "\n# summary: time(other) / time(auto); > 1 means auto is faster\n";
-  absl::StrAppendFormat(&t, "%-6s %-8s %6s %8s %8s %8s  %s\n", "set", "vs", "shapes", "geomean",
-                        "min", "max", "worst shape");
+  // The "vs" column fits the longest mode name and its '*' (dp/128x256x64*), 8 at least.
+  int vs = 8;
+  for (const std::string& m : r.modes) vs = std::max(vs, static_cast<int>(m.size()) + 1);
+  absl::StrAppendFormat(&t, "%-6s %-*s %6s %8s %8s %8s  %s\n", "set", vs, "vs", "shapes",
+                        "geomean", "min", "max", "worst shape");
   bool differing = false;
   for (const std::string& set : Sets(r)) {
     for (const std::string& other : r.modes) {
       if (other == "auto") continue;
       const RatioSummary s = Summarize(r, set, other);
       if (s.count == 0) continue;
-      absl::StrAppendFormat(&t, "%-6s %-8s %6d %8.3f %8.3f %8.3f  %s\n", set, other, s.count,
+      absl::StrAppendFormat(&t, "%-6s %-*s %6d %8.3f %8.3f %8.3f  %s\n", set, vs, other, s.count,
                             s.geomean, s.min, s.max, s.min_shape);
       // The same over the shapes where auto chose another plan than `other`'s: the planner's
       // choices alone, without the shapes that time one launch twice.
@@ -192,10 +200,10 @@ std::string FormatTable(const BenchReport& r) {
       if (d.count == s.count) continue;
       differing = true;
       if (d.count == 0) {
-        absl::StrAppendFormat(&t, "%-6s %-8s %6d %8s %8s %8s  (auto ran %s's plan on every "
-                              "shape)\n", set, other + "*", 0, "-", "-", "-", other);
+        absl::StrAppendFormat(&t, "%-6s %-*s %6d %8s %8s %8s  (auto ran %s's plan on every "
+                              "shape)\n", set, vs, other + "*", 0, "-", "-", "-", other);
       } else {
-        absl::StrAppendFormat(&t, "%-6s %-8s %6d %8.3f %8.3f %8.3f  %s\n", set, other + "*",
+        absl::StrAppendFormat(&t, "%-6s %-*s %6d %8.3f %8.3f %8.3f  %s\n", set, vs, other + "*",
                               d.count, d.geomean, d.min, d.max, d.min_shape);
       }
     }
@@ -305,9 +313,10 @@ absl::StatusOr<BenchReport> FromCsv(const std::string& csv) {
 std::string ToJson(const BenchReport& r) {
   std::string j = absl::StrFormat(
       "{\"gpu\": %s, \"versions\": %s, \"sms\": %d, \"occupancy\": %d, \"mainloop\": %s, "
-      "\"timing\": %s, \"dtype\": %s, \"out_dtype\": %s, \"layout\": %s, \"shapes\": [",
+      "\"timing\": %s, \"waveq_tile\": %s, \"dtype\": %s, \"out_dtype\": %s, \"layout\": %s, "
+      "\"shapes\": [",
       Json(r.gpu), Json(r.versions), r.sms, r.occupancy, Json(r.mainloop), Json(r.timing),
-      Json(r.dtype), Json(r.out_dtype), Json(r.layout));
+      Json(r.waveq_tile), Json(r.dtype), Json(r.out_dtype), Json(r.layout));
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const ShapeResult& row = r.rows[i];
     absl::StrAppendFormat(&j, "%s\n {\"set\": %s, \"name\": %s, \"m\": %d, \"n\": %d, \"k\": %d",

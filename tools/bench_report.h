@@ -49,6 +49,10 @@ struct BenchReport {
   int sms = 0, occupancy = 0;
   std::string mainloop;  // the kernels' mainloop, e.g. "sm90a (wgmma)"; empty: not recorded
   std::string timing;    // how the times were taken (e.g. "CUDA graph replays"); empty: unknown
+  // The tile (kernel orientation, "128x256x64") whose counts the waveq set's shapes are a few
+  // past whole waves of; `dp/` with it runs them data-parallel on that tile alone. Empty: no
+  // waveq set.
+  std::string waveq_tile;
   std::vector<std::string> modes;
   std::vector<ShapeResult> rows;
 };

@@ -47,7 +47,9 @@
 
 ABSL_FLAG(std::vector<std::string>, shape, {}, "a shape MxNxK (repeatable, or comma-separated)");
 ABSL_FLAG(std::string, shapes, "", "file with one shape per line: 'M N K' or 'NAME M N K'");
-ABSL_FLAG(std::vector<std::string>, set, {}, "built-in sets: paper, waveq, llm (comma-separated)");
+ABSL_FLAG(std::vector<std::string>, set, {},
+          "built-in sets (comma-separated): paper, waveq (counts of the GPU's main tile, 128x256 "
+          "on an H200, a few past 1-4 whole waves), llm");
 ABSL_FLAG(int, count, 150, "shapes drawn for --set paper");
 ABSL_FLAG(uint64_t, seed, 1, "seed for --set paper");
 ABSL_FLAG(std::vector<std::string>, modes,
@@ -283,6 +285,7 @@ int main(int argc, char** argv) {
 
   // Shapes.
   std::vector<BenchShape> shapes;
+  std::string waveq_tile;
   // Every --shape, not only the last (RepeatedFlagValues).
   for (const std::string& s : RepeatedFlagValues(argc, argv, "shape")) {
     absl::StatusOr<BenchShape> p = ParseShape(s);
@@ -306,6 +309,7 @@ int main(int argc, char** argv) {
       // D is column-major: the kernel computes D^T, whose rows are D's columns, so a tile spans
       // tile.n of D's rows and tile.m of its columns.
       add = WaveQuantizationSet(device->sms, device->tile.n, device->tile.m);
+      waveq_tile = absl::StrCat(device->tile.m, "x", device->tile.n, "x", device->tile.k);
     } else if (set == "llm") {
       add = LlmSet();
     } else {
@@ -353,6 +357,7 @@ int main(int argc, char** argv) {
       "%s of %d launches, median of %d repetitions after %d warm-up runs",
       absl::GetFlag(FLAGS_graph) ? "CUDA graph replays" : "back-to-back runs",
       absl::GetFlag(FLAGS_inner), absl::GetFlag(FLAGS_reps), absl::GetFlag(FLAGS_warmup));
+  report.waveq_tile = waveq_tile;
   for (const ModeSpec& m : *modes) report.modes.push_back(m.name);
 
   for (size_t si = 0; si < shapes.size(); ++si) {
