@@ -253,6 +253,28 @@ TEST(BenchReport, RenderingsCarryEveryFigure) {
   EXPECT_EQ(std::count(svg.begin(), svg.end(), '<') - std::count(svg.begin(), svg.end(), '>'), 0);
 }
 
+// The plot's y range fits the ratios it draws (ticks on either side of them, at least 0.5x-2x),
+// so that 1.03 and 1.10 are told apart; a 7x speedup gets room up to 8x.
+TEST(BenchReport, PlotRangeFitsTheRatios) {
+  auto has_tick = [](const std::string& svg, const char* tick) {
+    return svg.find(absl::StrFormat("text-anchor=\"end\">%s</text>", tick)) != std::string::npos;
+  };
+  BenchReport r = TwoShapeReport();  // ratios 0.5 (cuBLAS) to 2 (dp)
+  std::string svg = ToSvg(r);
+  EXPECT_TRUE(has_tick(svg, "0.25x")) << svg;
+  EXPECT_TRUE(has_tick(svg, "1x"));
+  EXPECT_TRUE(has_tick(svg, "3x"));
+  EXPECT_FALSE(has_tick(svg, "0.1x"));
+  EXPECT_FALSE(has_tick(svg, "4x"));
+  for (ShapeResult& row : r.rows) row.modes[2].us = row.modes[0].us;  // cuBLAS at parity
+  r.rows[1].modes[1].us = 700;                                        // dp 7x auto's time
+  svg = ToSvg(r);
+  EXPECT_TRUE(has_tick(svg, "0.5x")) << svg;
+  EXPECT_TRUE(has_tick(svg, "8x"));
+  EXPECT_FALSE(has_tick(svg, "0.25x"));
+  EXPECT_FALSE(has_tick(svg, "16x"));
+}
+
 // Where auto ran dp's very plan, auto/dp times one launch twice: the table marks those rows, and
 // the summary adds the ratio over the other rows alone (dp*), which the 3% rule is about. The
 // marks survive a CSV round trip (--replot) and the plot draws those points hollow.
@@ -355,6 +377,15 @@ TEST(BenchReport, SummaryFitsLongModeNamesAndNamesTheWaveqTile) {
             std::string::npos)
       << FormatTable(r);
   EXPECT_NE(ToJson(r).find("\"waveq_tile\": \"128x256x64\""), std::string::npos);
+  // The plot draws auto against the forced tile's data-parallel too, with its legend.
+  const std::string svg = ToSvg(r);
+  EXPECT_NE(svg.find("vs dp/128x256x64 geomean 2.12x"), std::string::npos) << svg;
+  EXPECT_NE(svg.find(">auto vs dp/128x256x64</text>"), std::string::npos) << svg;
+  size_t triangles = 0;
+  for (size_t at = svg.find("<polygon"); at != std::string::npos; at = svg.find("<polygon", at + 1))
+    ++triangles;
+  EXPECT_EQ(triangles, 3u + 2u);  // one a shape, one in each panel's legend
+  EXPECT_EQ(ToSvg(TwoShapeReport()).find("<polygon"), std::string::npos);
   // Short names keep the 8-wide column.
   EXPECT_NE(FormatTable(TwoShapeReport()).find("set    vs       shapes  geomean"),
             std::string::npos);

@@ -345,8 +345,16 @@ std::string ToJson(const BenchReport& r) {
 
 std::string ToSvg(const BenchReport& r) {
   // One panel per set: shapes along x (sorted by auto's speedup over dp), ratios on a log y axis:
-  // auto over dp (blue) and auto over cuBLAS (orange), with the parity line at 1.
+  // auto over dp (blue), over data-parallel on one forced tile where a dp/TILE mode ran (green;
+  // the first such mode), and auto over cuBLAS (orange), with the parity line at 1. The y range
+  // is fitted to the ratios drawn, so that 1.03 and 1.10 are told apart.
   const std::vector<std::string> sets = Sets(r);
+  std::string tile_dp;  // "dp/128x256x64": data-parallel on one tile, where run
+  for (const std::string& m : r.modes)
+    if (absl::StartsWith(m, "dp/") && m.find('@') == std::string::npos) {
+      tile_dp = m;
+      break;
+    }
   // Shapes are labelled under their points when a set has at most kMaxLabels of them.
   constexpr size_t kMaxLabels = 40;
   const int width = 960, panel_h = 300, top = 56, left = 70, right = 20;
@@ -373,42 +381,62 @@ std::string ToSvg(const BenchReport& r) {
                         "%s; time(other) / time(auto), above 1 = auto faster</text>\n",
                         left, Xml(r.gpu), r.sms > 0 ? absl::StrCat(", ", r.sms, " SMs") : "",
                         r.dtype, r.out_dtype, r.layout);
-  const double lo = 0.1, hi = 4.0;  // y range (log)
+  struct Point {
+    double dp, tile, cu;
+    bool has_dp, has_tile, has_cu;
+    bool same_plan;  // auto ran dp's plan: drawn hollow
+    std::string label;
+  };
+  std::map<std::string, std::vector<Point>> points;
+  double data_lo = 1, data_hi = 1;
+  for (const ShapeResult& row : r.rows) {
+    const auto dp = row.AutoSpeedupOver("dp");
+    const auto tile = tile_dp.empty() ? std::nullopt : row.AutoSpeedupOver(tile_dp);
+    const auto cu = row.AutoSpeedupOver("cublas");
+    if (!dp && !tile && !cu) continue;
+    for (const auto& v : {dp, tile, cu})
+      if (v) data_lo = std::min(data_lo, *v), data_hi = std::max(data_hi, *v);
+    points[row.shape.set].push_back({dp.value_or(0), tile.value_or(0), cu.value_or(0),
+                                     dp.has_value(), tile.has_value(), cu.has_value(),
+                                     row.AutoRanThePlanOf("dp"), ShapeText(row.shape)});
+  }
+  // The y range (log): the nearest ticks around the data, at least 0.5x-2x, at most 0.1x-16x
+  // (beyond it points sit on the edge).
+  const double ticks[] = {0.1, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 3.0, 4.0, 8.0, 16.0};
+  double lo = 0.1, hi = 16.0;
+  for (double t : ticks)
+    if (t <= std::min(0.5, data_lo / 1.05)) lo = t;
+  for (auto t = std::rbegin(ticks); t != std::rend(ticks); ++t)
+    if (*t >= std::max(2.0, data_hi * 1.05)) hi = *t;
+  // The panel's top kLegendBand pixels hold the legend; the data sit below them.
+  constexpr int kLegendBand = 24;
   auto y_of = [&](double v, int y0) {
     v = std::clamp(v, lo, hi);
-    return y0 + plot_h - (std::log(v) - std::log(lo)) / (std::log(hi) - std::log(lo)) * plot_h;
+    return y0 + plot_h -
+           (std::log(v) - std::log(lo)) / (std::log(hi) - std::log(lo)) * (plot_h - kLegendBand);
   };
   int panel_top = top;
   for (size_t p = 0; p < sets.size(); ++p) {
     const int y0 = panel_top + 20;
     panel_top += panel_h + gap_after(sets[p]);
-    struct Point {
-      double dp, cu;
-      bool has_dp, has_cu;
-      bool same_plan;  // auto ran dp's plan: drawn hollow
-      std::string label;
-    };
-    std::vector<Point> pts;
-    for (const ShapeResult& row : r.rows) {
-      if (row.shape.set != sets[p]) continue;
-      const auto dp = row.AutoSpeedupOver("dp");
-      const auto cu = row.AutoSpeedupOver("cublas");
-      if (!dp && !cu) continue;
-      pts.push_back({dp.value_or(0), cu.value_or(0), dp.has_value(), cu.has_value(),
-                     row.AutoRanThePlanOf("dp"), ShapeText(row.shape)});
-    }
+    std::vector<Point>& pts = points[sets[p]];
     std::sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.dp < b.dp; });
     const RatioSummary sdp = Summarize(r, sets[p], "dp"), scu = Summarize(r, sets[p], "cublas");
+    const RatioSummary stile = tile_dp.empty() ? RatioSummary{} : Summarize(r, sets[p], tile_dp);
     absl::StrAppendFormat(&s,
                           "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">set %s (%d shapes): auto "
-                          "vs dp geomean %.2fx, vs cuBLAS geomean %.2fx</text>\n",
+                          "vs dp geomean %.2fx, %svs cuBLAS geomean %.2fx</text>\n",
                           left, y0 - 6, Xml(sets[p]), static_cast<int>(pts.size()), sdp.geomean,
+                          stile.count > 0
+                              ? absl::StrFormat("vs %s geomean %.2fx, ", tile_dp, stile.geomean)
+                              : "",
                           scu.geomean);
     absl::StrAppendFormat(&s,
                           "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
                           "stroke=\"#999\"/>\n",
                           left, y0, plot_w, plot_h);
-    for (double tick : {0.1, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0}) {
+    for (double tick : ticks) {
+      if (tick < lo || tick > hi) continue;
       const double y = y_of(tick, y0);
       absl::StrAppendFormat(&s,
                             "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
@@ -421,8 +449,17 @@ std::string ToSvg(const BenchReport& r) {
     for (size_t i = 0; i < pts.size(); ++i) {
       const double x = left + step * (i + 0.5);
       const Point& q = pts[i];
-      std::string title = absl::StrFormat("%s: vs dp %.3f%s, vs cuBLAS %.3f", q.label, q.dp,
-                                          q.same_plan ? " (dp's plan)" : "", q.cu);
+      std::string title = absl::StrFormat("%s: vs dp %.3f%s", q.label, q.dp,
+                                          q.same_plan ? " (dp's plan)" : "");
+      if (q.has_tile) absl::StrAppendFormat(&title, ", vs %s %.3f", tile_dp, q.tile);
+      absl::StrAppendFormat(&title, ", vs cuBLAS %.3f", q.cu);
+      if (q.has_tile) {
+        const double y = y_of(q.tile, y0);
+        absl::StrAppendFormat(&s,
+                              "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
+                              "fill=\"#2e9d4a\"><title>%s</title></polygon>\n",
+                              x, y - 4.5, x - 4, y + 3, x + 4, y + 3, Xml(title));
+      }
       if (q.has_dp)
         absl::StrAppendFormat(&s,
                               "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" %s><title>%s</title>"
@@ -441,19 +478,33 @@ std::string ToSvg(const BenchReport& r) {
                               "text-anchor=\"end\" font-size=\"9\" fill=\"#555\">%s</text>\n",
                               x + 3, y0 + plot_h + 4, Xml(q.label));
     }
+    // The legend, right to left from the panel's top right corner.
+    int lx = left + plot_w - 110;
+    absl::StrAppendFormat(&s,
+                          "<rect x=\"%d\" y=\"%d\" width=\"7\" height=\"7\" fill=\"#e8871e\"/>"
+                          "<text x=\"%d\" y=\"%d\">auto vs cuBLAS</text>\n",
+                          lx, y0 + 8, lx + 11, y0 + 16);
+    if (stile.count > 0) {
+      lx -= 20 + 7 * static_cast<int>(tile_dp.size() + 8);  // about 7 px a character
+      absl::StrAppendFormat(&s,
+                            "<polygon points=\"%d,%d %d,%d %d,%d\" fill=\"#2e9d4a\"/><text "
+                            "x=\"%d\" y=\"%d\">auto vs %s</text>\n",
+                            lx, y0 + 7, lx - 4, y0 + 15, lx + 4, y0 + 15, lx + 8, y0 + 16,
+                            tile_dp);
+    }
+    lx -= 90;
     absl::StrAppendFormat(&s,
                           "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"#1f6fd1\"/><text x=\"%d\" "
-                          "y=\"%d\">auto vs dp</text><rect x=\"%d\" y=\"%d\" width=\"7\" "
-                          "height=\"7\" fill=\"#e8871e\"/><text x=\"%d\" y=\"%d\">auto vs "
-                          "cuBLAS</text>\n",
-                          left + plot_w - 200, y0 + 12, left + plot_w - 192, y0 + 16,
-                          left + plot_w - 110, y0 + 8, left + plot_w - 99, y0 + 16);
-    if (std::any_of(pts.begin(), pts.end(), [](const Point& q) { return q.same_plan; }))
+                          "y=\"%d\">auto vs dp</text>\n",
+                          lx, y0 + 12, lx + 8, y0 + 16);
+    if (std::any_of(pts.begin(), pts.end(), [](const Point& q) { return q.same_plan; })) {
+      lx -= 140;
       absl::StrAppendFormat(&s,
                             "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"none\" "
                             "stroke=\"#1f6fd1\"/><text x=\"%d\" y=\"%d\">auto ran dp's plan"
                             "</text>\n",
-                            left + plot_w - 340, y0 + 12, left + plot_w - 332, y0 + 16);
+                            lx, y0 + 12, lx + 8, y0 + 16);
+    }
   }
   return s + "</svg>\n";
 }
