@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -423,14 +424,17 @@ std::string ToSvg(const BenchReport& r) {
     std::sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.dp < b.dp; });
     const RatioSummary sdp = Summarize(r, sets[p], "dp"), scu = Summarize(r, sets[p], "cublas");
     const RatioSummary stile = tile_dp.empty() ? RatioSummary{} : Summarize(r, sets[p], tile_dp);
+    // The title's geometric means: only those of modes that ran.
+    std::vector<std::string> means;
+    for (const auto& [name, sum] : {std::make_pair(std::string("dp"), sdp),
+                                    std::make_pair(tile_dp, stile),
+                                    std::make_pair(std::string("cuBLAS"), scu)})
+      if (sum.count > 0) means.push_back(absl::StrFormat("vs %s geomean %.2fx", name, sum.geomean));
     absl::StrAppendFormat(&s,
                           "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">set %s (%d shapes): auto "
-                          "vs dp geomean %.2fx, %svs cuBLAS geomean %.2fx</text>\n",
-                          left, y0 - 6, Xml(sets[p]), static_cast<int>(pts.size()), sdp.geomean,
-                          stile.count > 0
-                              ? absl::StrFormat("vs %s geomean %.2fx, ", tile_dp, stile.geomean)
-                              : "",
-                          scu.geomean);
+                          "%s</text>\n",
+                          left, y0 - 6, Xml(sets[p]), static_cast<int>(pts.size()),
+                          absl::StrJoin(means, ", "));
     absl::StrAppendFormat(&s,
                           "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
                           "stroke=\"#999\"/>\n",
