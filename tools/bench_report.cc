@@ -352,7 +352,7 @@ std::string ToSvg(const BenchReport& r) {
   const std::vector<std::string> sets = Sets(r);
   std::string tile_dp;  // "dp/128x256x64": data-parallel on one tile, where run
   for (const std::string& m : r.modes)
-    if (absl::StartsWith(m, "dp/") && m.find('@') == std::string::npos) {
+    if (absl::StartsWith(m, "dp/")) {  // dp takes no @reduction (ParseModes)
       tile_dp = m;
       break;
     }
@@ -383,9 +383,8 @@ std::string ToSvg(const BenchReport& r) {
                         left, Xml(r.gpu), r.sms > 0 ? absl::StrCat(", ", r.sms, " SMs") : "",
                         r.dtype, r.out_dtype, r.layout);
   struct Point {
-    double dp, tile, cu;
-    bool has_dp, has_tile, has_cu;
-    bool same_plan;  // auto ran dp's plan: drawn hollow
+    std::optional<double> dp, tile, cu;  // auto over each; none where that mode has no time
+    bool same_plan;                      // auto ran dp's plan: drawn hollow
     std::string label;
   };
   std::map<std::string, std::vector<Point>> points;
@@ -397,9 +396,8 @@ std::string ToSvg(const BenchReport& r) {
     if (!dp && !tile && !cu) continue;
     for (const auto& v : {dp, tile, cu})
       if (v) data_lo = std::min(data_lo, *v), data_hi = std::max(data_hi, *v);
-    points[row.shape.set].push_back({dp.value_or(0), tile.value_or(0), cu.value_or(0),
-                                     dp.has_value(), tile.has_value(), cu.has_value(),
-                                     row.AutoRanThePlanOf("dp"), ShapeText(row.shape)});
+    points[row.shape.set].push_back(
+        {dp, tile, cu, row.AutoRanThePlanOf("dp"), ShapeText(row.shape)});
   }
   // The y range (log): the nearest ticks around the data, at least 0.5x-2x, at most 0.1x-16x
   // (beyond it points sit on the edge).
@@ -421,7 +419,9 @@ std::string ToSvg(const BenchReport& r) {
     const int y0 = panel_top + 20;
     panel_top += panel_h + gap_after(sets[p]);
     std::vector<Point>& pts = points[sets[p]];
-    std::sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) { return a.dp < b.dp; });
+    std::sort(pts.begin(), pts.end(), [](const Point& a, const Point& b) {
+      return a.dp.value_or(0) < b.dp.value_or(0);
+    });
     const RatioSummary sdp = Summarize(r, sets[p], "dp"), scu = Summarize(r, sets[p], "cublas");
     const RatioSummary stile = tile_dp.empty() ? RatioSummary{} : Summarize(r, sets[p], tile_dp);
     // The title's geometric means: only those of modes that ran.
@@ -453,29 +453,29 @@ std::string ToSvg(const BenchReport& r) {
     for (size_t i = 0; i < pts.size(); ++i) {
       const double x = left + step * (i + 0.5);
       const Point& q = pts[i];
-      std::string title = absl::StrFormat("%s: vs dp %.3f%s", q.label, q.dp,
+      std::string title = absl::StrFormat("%s: vs dp %.3f%s", q.label, q.dp.value_or(0),
                                           q.same_plan ? " (dp's plan)" : "");
-      if (q.has_tile) absl::StrAppendFormat(&title, ", vs %s %.3f", tile_dp, q.tile);
-      absl::StrAppendFormat(&title, ", vs cuBLAS %.3f", q.cu);
-      if (q.has_tile) {
-        const double y = y_of(q.tile, y0);
+      if (q.tile) absl::StrAppendFormat(&title, ", vs %s %.3f", tile_dp, *q.tile);
+      absl::StrAppendFormat(&title, ", vs cuBLAS %.3f", q.cu.value_or(0));
+      if (q.tile) {
+        const double y = y_of(*q.tile, y0);
         absl::StrAppendFormat(&s,
                               "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" "
                               "fill=\"#2e9d4a\"><title>%s</title></polygon>\n",
                               x, y - 4.5, x - 4, y + 3, x + 4, y + 3, Xml(title));
       }
-      if (q.has_dp)
+      if (q.dp)
         absl::StrAppendFormat(&s,
                               "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" %s><title>%s</title>"
                               "</circle>\n",
-                              x, y_of(q.dp, y0),
+                              x, y_of(*q.dp, y0),
                               q.same_plan ? "fill=\"none\" stroke=\"#1f6fd1\"" : "fill=\"#1f6fd1\"",
                               Xml(title));
-      if (q.has_cu)
+      if (q.cu)
         absl::StrAppendFormat(&s,
                               "<rect x=\"%.1f\" y=\"%.1f\" width=\"6\" height=\"6\" "
                               "fill=\"#e8871e\"><title>%s</title></rect>\n",
-                              x - 3, y_of(q.cu, y0) - 3, Xml(title));
+                              x - 3, y_of(*q.cu, y0) - 3, Xml(title));
       if (pts.size() <= kMaxLabels)
         absl::StrAppendFormat(&s,
                               "<text transform=\"translate(%.1f,%d) rotate(-90)\" "
