@@ -1,7 +1,0 @@
-#!/usr/bin/env bash
-# Session 18, run 85: tma_multicast_probe (arrivals on the peer with .release.cluster), the 128x256 load pattern with and without 2-block
-# clusters that multicast B, K aligned, misaligned and 16 mod 32; twice.
-set -u
-o=$OUT/r; mkdir -p $o
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > $o/gpu.txt 2>&1
-for i in 1 2; do gpu-probe/tma_multicast_probe > $o/multicast-$i.txt 2>&1; echo "rc $?"; cat $o/multicast-$i.txt; done
