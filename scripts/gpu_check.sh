@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the GPU checks from a bundle made by ../shared/scripts/gpu-bundle (see docs/gpu-testing.md):
 #   scripts/gpu_check.sh BUNDLE_DIR OUT_DIR
-# Logs: OUT_DIR/gpu_tests.log (GoogleTest), sanitizer.log, demo.log.
+# Logs: OUT_DIR/env.log, plan.log, gpu_tests.log (GoogleTest), sanitizer.log (compute-sanitizer
+# memcheck on the small shapes in every mode, where compute-sanitizer is installed).
 set -uo pipefail
 bundle=$1 out=$2
 mkdir -p "$out"
@@ -44,4 +45,14 @@ rc=$?
 echo "chunk 'STREAMK_MAINLOOP=sm90-cpasync GemmGpu.*': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"
 [[ $rc -ne 0 ]] && status=1
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure" "$out/gpu_tests.log" | head -40
+if command -v compute-sanitizer >/dev/null; then
+  t0=$SECONDS
+  timeout ${GPU_TEST_TIMEOUT:-180} compute-sanitizer --tool memcheck --error-exitcode 9 \
+    "$bundle/run" streamk_gpu_tests --gtest_filter='GemmGpu.SmallShapesEveryMode*' \
+    > "$out/sanitizer.log" 2>&1
+  rc=$?
+  echo "memcheck 'GemmGpu.SmallShapesEveryMode*': exit $rc in $((SECONDS - t0)) s"
+  tail -3 "$out/sanitizer.log"
+  [[ $rc -ne 0 ]] && status=1
+fi
 exit $status
