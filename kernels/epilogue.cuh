@@ -201,7 +201,7 @@ struct Epilogue {
         // Each box is restaged as soon as the TMA unit has read it, while it still reads the
         // next: the first round's boxes were committed one group each. Waiting for all of them
         // at once left the tensor cores idle about 1 us per 128 x 128 of tile more than a
-        // 16-bit D (run 153, docs/results/2026-11-22-h200-fp32d/).
+        // 16-bit D on an H200.
         StageBoxesAsRead<Mainloop, T, 0>(boxes, acc, alpha);
         IssueStores<T, 1>(boxes, d, batch, tile_m0, tile_n0);
       }
@@ -221,11 +221,11 @@ struct Epilogue {
   // it goes in two rounds of half the tile's columns (kRowRounds), each warp waiting for its own
   // copies of the first before it stages the second. With `copies` the warp issues the bulk copies
   // itself (lanes 0-15, a row each); without (16-bit D only), the caller hands them to the copying
-  // warp (CopyRows). Run's synchronous stores, 8 columns per thread where rows allowed, took 568.5
-  // us for GPT-2's logits of 4096 tokens, and per element (unaligned rows) 833.6 (run 178); this,
-  // with the copies, 586.8 (run 180). With beta != 0 the caller runs Run: C read per element into
-  // the staged rows made the 128 x 256 and 192 x 192 kernels spill registers (ptxas, sm_90a,
-  // session 34). The caller has made the stage free and waits again before its next use and before
+  // warp (CopyRows). On an H200, Run's synchronous stores, 8 columns per thread where rows
+  // allowed, took 568.5 us for GPT-2's logits of 4096 tokens, and per element (unaligned rows)
+  // 833.6; this, with the copies, 586.8. With beta != 0 the caller runs Run: C read per element
+  // into the staged rows made the 128 x 256 and 192 x 192 kernels spill registers (ptxas,
+  // sm_90a). The caller has made the stage free and waits again before its next use and before
   // the block exits.
   template <class Mainloop, typename T>
   __device__ static void RunRows(char* smem, const typename Mainloop::Accumulators& acc,
@@ -459,7 +459,7 @@ struct Epilogue {
   // block. Block i of a store is fragment j + i / 2, rows +8 (i % 2); lane l gives the address
   // of row l % 8 of block l / 8. One store per four element pairs, and one paired conversion
   // and, unless alpha == 1, two multiplications per pair (StageTile's loop: a store per pair).
-  // Measured: 1.4-1.5% faster on 512 x 50304 x 768 (run 203, docs/performance.md, session 37).
+  // Measured on an H200: 1.4-1.5% faster on 512 x 50304 x 768.
   template <class Mainloop, typename T, bool kScale>
   __device__ static void StageMatrices(char* boxes, const typename Mainloop::Accumulators& acc,
                                        float alpha) {
@@ -533,7 +533,7 @@ struct Epilogue {
   // sides allow the same widths. Straight-line code, the same for every lane: 2-, 4- and 8-byte
   // stores up to the first 8-byte boundary, then 8-, 4- and 2-byte ones to the end, each where it
   // fits (at most 4 of the 6). An element loop (up to 7 stores) and a loop of the widest stores
-  // both diverged across the lanes' rows (run 193).
+  // both diverged across the lanes' rows.
   __device__ static void StoreEnd(char* d_row, const char* staged, int begin, int end) {
     char* dst = d_row + begin;
     const char* src = staged + begin;

@@ -13,8 +13,7 @@
 // the tile's extent alone (Fixup::Live). The turnstile's and the atomic reduction's later steps
 // move whole tiles: the stale bytes they read for fragments nobody stored land only in
 // accumulator elements outside D, which no epilogue writes. (Predicated there too, turnstile
-// plans of 128 x 128 tiles took ~0.5 us longer, full tiles or not: H200, runs 107-108 of
-// docs/results/2026-11-22-h200-separate/.)
+// plans of 128 x 128 tiles took ~0.5 us longer on an H200, full tiles or not.)
 //
 // Memory ordering: writers store their partials with L2 (.cg) stores, then ComputeSync() and
 // thread 0 releases the flag at GPU scope (a release store/atomic). Waiters: thread 0

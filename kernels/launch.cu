@@ -186,7 +186,7 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t c
 void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = tma->d_rows = 0;
   // The 320-wide tile's epilogue stores other Ds itself, and with STREAMK_BROAD_TMA_STORE=off
-  // every D (its epilogue before session 54, for measurements).
+  // every D (its epilogue without the TMA store, kept for measurements).
   if (!TmaStoresOf(plan.tile_n, DTypeBytes(args.output), args.beta != 0.0f)) return;
   if (!AsyncStoresOf(plan.tile_n)) {
     const char* forced = std::getenv("STREAMK_BROAD_TMA_STORE");

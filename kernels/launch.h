@@ -27,8 +27,8 @@ enum class Arch { kSm80, kSm90, kSm90Tma };
 // group), makes twice the 128 x 128 tile's count where that leaves most SMs idle; a sixth,
 // kTileM x kTmaBroadTileN x kTmaTileK (128 x 320, two wgmmas of n 256 and 64 per k step), holds
 // 25% more of D per tile than 128 x 256, so that a shape whose 128 x 256 tiles spill a few past one
-// round fills one round of it (cuBLAS ran 640 tokens on 8192 weights as 130 tiles of 320 x 128,
-// docs/performance.md, session 52).
+// round fills one round of it (on an H200 cuBLAS ran 640 tokens on 8192 weights as 130 tiles of
+// 320 x 128).
 #ifndef STREAMK_SM90_TMA_BK
 #define STREAMK_SM90_TMA_BK 64
 #endif
@@ -51,8 +51,8 @@ constexpr KernelTile TileOf(Arch arch) {
 // Ring stages of the kSm90Tma configurations: 144 KiB of operands in flight for the 256-wide
 // tile (6 stages of 24 KiB at k 32, 3 of 48 KiB at k 64), 160 KiB for the 128-wide one (10 of
 // 16 KiB, 5 of 32 KiB). A stage more does not fit either beside the epilogue's area (227 KiB).
-// The 128-wide tile had 4 stages until session 16: the fifth made decode shapes, which stream
-// one operand and barely use the other, up to 1.2x faster (docs/performance.md).
+// The 128-wide tile's fifth stage runs decode shapes, which stream one operand and barely use
+// the other, up to 1.2x faster than four on an H200 (16 x 28672 x 8192: 261 -> 214 us).
 #ifndef STREAMK_SM90_TMA_STAGES
 #define STREAMK_SM90_TMA_STAGES (kTmaTileK == 64 ? 3 : 6)
 #endif
@@ -76,8 +76,8 @@ constexpr KernelTile TileOf(Arch arch) {
 #define STREAMK_SM90_TMA_STAGES_SMALL (kTmaTileK == 64 ? 7 : 14)
 #endif
 // The 128 x 128 tile's ping-pong variant (PingPongOf): six stages of 32 KiB (192 KiB beside the
-// 33 KiB epilogue area its two warp groups share; run 207's four, beside an area per group, ran
-// deep shapes 8-14% slower than the shared tiles' five).
+// 33 KiB epilogue area its two warp groups share; with four, beside an area per group, deep
+// shapes ran 8-14% slower on an H200 than on the shared tiles' five).
 #ifndef STREAMK_SM90_TMA_STAGES_PINGPONG
 #define STREAMK_SM90_TMA_STAGES_PINGPONG (kTmaTileK == 64 ? 6 : 12)
 #endif

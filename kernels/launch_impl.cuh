@@ -61,10 +61,10 @@ __global__ void __launch_bounds__(kThreadsPerBlock, STREAMK_SM90_BLOCKS_PER_SM)
 // 64 x 128 (the planner picks per shape). With 128 x 128 tiles every SM streams 16 KiB of operands
 // per 1 MFLOP iteration and, all 132 SMs together, saturated the H200's L2 (0.235 us per iteration
 // against 0.15-0.165 us for an SM alone); 128 x 256 tiles stream 24 KiB per 2 MFLOP (0.334 us per
-// iteration whatever the load). Both run 64-deep k-iterations (kTmaTileK, launch.h): a K-major
+// iteration whatever the load). Both take 64-deep k-iterations (kTmaTileK, launch.h): a K-major
 // operand's rows are then 128 bytes, which the TMA unit loads at nearly full speed even where they
 // start at odd multiples of 16 bytes (K an odd multiple of 8), and which took the 128 x 256
-// configuration from 577 to 642 TFLOP/s on 8192^3 (docs/performance.md, session 11). Three
+// configuration from 577 to 642 TFLOP/s on 8192^3 on an H200. Three
 // 48 KiB stages hold as many bytes in flight as six of 24 KiB, and leave room for the 64-row
 // epilogue staging area of a 256-wide tile.
 // STREAMK_SM90_TMA_STAGES (256-wide), _STAGES_128 (launch.h) / _BLOCKS_PER_SM as above.
@@ -99,8 +99,7 @@ __global__ void __launch_bounds__(
 
 // The kernel for `arch`, its dynamic shared memory and its block size; sets the kernel's
 // shared-memory attribute on the current device (needed before its first launch above 48 KiB)
-// once per device: the call took 0.44 us on an H200's host, a tenth of a small GEMM's host time
-// (docs/performance.md, session 20).
+// once per device: the call took 0.44 us on an H200's host, a tenth of a small GEMM's host time.
 template <typename Gemm, typename Kernel>
 cudaError_t PrepareGemm(Kernel kernel, KernelConfig* config) {
   config->fn = reinterpret_cast<const void*>(kernel);

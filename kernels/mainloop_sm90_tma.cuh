@@ -1,6 +1,6 @@
 // Warp-specialized Hopper mainloop (sm_90a): the shared-memory layouts, accumulators and wgmma
 // instructions of MainloopSm90 (mainloop_sm90.cuh) for a kBM x kBN tile over kBK-deep
-// k-iterations (the library runs 128 x 256, 128 x 192, 128 x 320, 128 x 128, 192 x 192 and
+// k-iterations (the library's tiles: 128 x 256, 128 x 192, 128 x 320, 128 x 128, 192 x 192 and
 // 64 x 128, kBK = 64), fed by the TMA unit instead of cp.async.
 //
 //   - A producer (thread kThreads, the first of a warp group after the compute threads) walks the
@@ -302,8 +302,8 @@ struct MainloopSm90Tma : sm90::WgmmaTile<kBN_, kBK_, kBM_> {
   // two groups' wgmmas do not interleave. Once it has issued its own last wgmma it arrives on
   // `next` (the other group's turn), then waits for its wgmmas and releases its stages (both
   // arrivals of each stage's "empty": no other group reads them). Each half's four wgmmas of a
-  // k-iteration go as one group; the halves' wgmmas interleaved step by step ran the same (run 209
-  // against run 208, docs/performance.md, session 38).
+  // k-iteration go as one group; the halves' wgmmas interleaved step by step ran the same on an
+  // H200.
   __device__ static void ConsumeTile(Pipeline& p, int k_iters, Accumulators& acc, uint32_t next) {
     static_assert(kPingPong, "Consume");
     const int tid = sm80::OpaqueThreadIdx() & 127;

@@ -69,7 +69,7 @@ __host__ __device__ int64_t Squares(const OperandCopy& j) {
 // block + blocks, ... of squares_k x squares_i per entry. A thread issues all of its square's
 // loads before it stores any of them: a loop that stored each load before it issued the next
 // one waited out the memory's latency once per load, 16 times a square (a narrow operand's copy
-// of a few KB took 10-13 us, run 251).
+// of a few KB took 10-13 us on an H200).
 __device__ void Transpose(const OperandCopy& j, unsigned block, unsigned blocks,
                           uint16_t (*square)[kSquare + 2]) {
   constexpr int kPerThread = kSquare * kSquare / kRepackThreads;
@@ -110,7 +110,7 @@ __device__ void Transpose(const OperandCopy& j, unsigned block, unsigned blocks,
   }
 }
 
-// Both operands' copies in one launch (a launch costs the host 4-5 us: docs/performance.md):
+// Both operands' copies in one launch (a launch costs the host 4-5 us):
 // blocks [0, a.blocks) copy a, the rest b. Every thread of a block takes the same branch.
 // Launched programmatically (LaunchOperandCopies), it may start before the kernel before it on the
 // stream ends, and it lets the GEMM after it start at once: that GEMM's blocks set up while the
@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(kRepackThreads) CopyKernel(CopyJob a, CopyJob 
   __shared__ uint16_t square[kSquare][kSquare + 2];
   const bool first = blockIdx.x < a.blocks;
   // Field by field: a reference to either parameter made the compiler copy both to the stack
-  // and reload every field from there in the loops (the copies ran 1.2-3.6x slower, run 177).
+  // and reload every field from there in the loops (the copies ran 1.2-3.6x slower on an H200).
   OperandCopy j;
   j.src = first ? a.copy.src : b.copy.src;
   j.src_ld = first ? a.copy.src_ld : b.copy.src_ld;

@@ -51,10 +51,10 @@ constexpr int StagedRowsOf(int tile_n) { return AsyncStoresOf(tile_n) ? 64 : 32;
 
 // Who issues the bulk copies of a 16-bit D's rows (TmaOperands::d_rows; Epilogue::RunRows). The
 // TMA unit takes a 128 x 256 tile's rows in 3.6-3.9 us, against 1.0 for the TMA store's boxes
-// (H200, streamk-trace, run 182), and the warps that issue them wait that long. The compute warps
-// issuing them lose that from the next tile's mainloop; the copying warp, one of the producer's
-// warp group's idle warps, frees them (GPT-2's logits of 4096 tokens, 50257 words: 593 -> 550 us
-// packed, 555 -> 503 with aligned rows; run 191-192), but adds a hand-off to the epilogue of the
+// (H200, streamk-trace), and the warps that issue them wait that long. The compute warps issuing
+// them lose that from the next tile's mainloop; the copying warp, one of the producer's warp
+// group's idle warps, frees them (GPT-2's logits of 4096 tokens, 50257 words: 593 -> 550 us
+// packed, 555 -> 503 with aligned rows), but adds a hand-off to the epilogue of the
 // block's last tile (1023^3, a tile per block: 8.1 -> 10.2 us). So the copying warp issues them
 // where every block finishes at least two tiles: `tiles` of the plan over `blocks` resident blocks
 // (clusters).
@@ -70,8 +70,8 @@ constexpr int RowCopiesOf(int64_t tiles, int64_t blocks) {
 // box that crossed n overwrote the elements up to the next 16-byte boundary,
 // GemmGpu.EpilogueWritesOnlyDsEntries), and the compute threads store the rest, fewer than 16 bytes
 // a row, from the staged boxes; only with beta == 0, since C's rest would be missing from the
-// boxes. GPT-2's logits for 512 tokens, n = 50257 in rows of 50264, took 74.9 us with the rows'
-// bulk copies (d_rows) against 63.5 at n = 50304 through the tensor (run 197).
+// boxes. On an H200, GPT-2's logits for 512 tokens, n = 50257 in rows of 50264, took 74.9 us
+// with the rows' bulk copies (d_rows) against 63.5 at n = 50304 through the tensor.
 constexpr int64_t TensorColumnsOf(int64_t n, int bytes, float beta, bool rows_aligned) {
   if (!rows_aligned) return 0;
   if (n * bytes % 16 == 0) return n;
@@ -83,9 +83,9 @@ constexpr int64_t TensorColumnsOf(int64_t n, int bytes, float beta, bool rows_al
 // A 16-bit D: as RowCopiesOf says, or `forced` (a RowCopies, 0: none; STREAMK_ROW_COPIES). An
 // fp32 D: the compute warps, in two rounds a tile, where its rows are not 16-byte aligned
 // (`rows_aligned`: GemmKernelArgs::cd_vectors); packed GPT-2 logits in fp32 for 4096 tokens (ldd
-// 50257) took 811 us element by element against 722 (run 198). Aligned fp32 rows get here only
+// 50257) took 811 us element by element against 722 on an H200. Aligned fp32 rows get here only
 // with beta != 0 or fewer than 4 elements (TensorColumnsOf), and keep Run's stores: with the
-// copies, whose second round waits for the TMA unit to read the first, run 198's 4096 tokens in
+// copies, whose second round waits for the TMA unit to read the first, the same 4096 tokens in
 // rows of 50260 took 721 us against Run's 671.
 constexpr int RowsOf(bool fp32, float beta, bool rows_aligned, int64_t tiles, int64_t blocks,
                      int forced = 0) {
@@ -101,16 +101,15 @@ constexpr int RowsOf(bool fp32, float beta, bool rows_aligned, int64_t tiles, in
 // plans of data-parallel blocks alone (no Stream-K or reduction blocks: the fixup protocol's
 // stages and barriers are the shared tiles'), whose D the epilogue stores by TMA (`d_store`; the
 // rows' bulk copies and the element stores keep their warps' rows). Measured on an H200 against
-// the shared tiles (docs/performance.md, sessions 38-39; runs 208-216):
+// the shared tiles:
 //   - both operands K-major with rows on 128-byte lines (Plan::a_rows_on_lines, or copied to
-//     such rows), 8-24 k-iterations a tile, two tiles or more a block: 1.01-1.09x (runs
-//     214-216), 1.10-1.23x at 512 deep and 1.16x on GPT-2's logits for 4096 tokens (runs 211,
-//     213);
+//     such rows), 8-24 k-iterations a tile, two tiles or more a block: 1.01-1.09x, 1.10-1.23x
+//     at 512 deep and 1.16x on GPT-2's logits for 4096 tokens;
 //   - K-major rows off those lines (K = 912, 976, 1008, 2096: rows 32 or 96 bytes past one):
-//     0.88-0.97x (runs 213-214), the losses session 38 saw at 1.5-3 tiles a block;
-//   - M- or N-major operands (layout nt): 0.99-1.03x (run 214);
+//     0.88-0.97x; such rows also account for the losses at 1.5-3 tiles a block (K = 560-3344);
+//   - M- or N-major operands (layout nt): 0.99-1.03x;
 //   - 32-64 k-iterations: 0.92-1.02x (the epilogue a smaller share, one warp group's mainloop
-//     a little slower); 4-7 mixed: 1.07-1.11x at 15 tiles a block, 1.00 at 4 (run 216).
+//     a little slower); 4-7 mixed: 1.07-1.11x at 15 tiles a block, 1.00 at 4.
 // So only there. `forced`: -1 never, 1 wherever it can (STREAMK_PINGPONG=off / on), 0 as above.
 inline constexpr int kPingPongMinIters = 8, kPingPongMaxIters = 24;
 constexpr bool PingPongOf(const Plan& plan, bool d_store, int forced = 0) {
@@ -161,7 +160,7 @@ constexpr OperandLoad LoadOf(bool mn_contiguous, int64_t rows, int tile_mn, int 
 // on) where that loads at most three quarters of a whole one. A k-contiguous operand's partial
 // tile has a tensor map of its own (TmaOperands::a_edge, b_edge: the same tensor, a smaller
 // box). Below a quarter saved it keeps the whole box: 4816 x 248 x 3496, whose partial tiles
-// hold 120 of 128 rows, read 3-4% slower with its own map (run 70).
+// hold 120 of 128 rows, read 3-4% slower on an H200 with its own map.
 struct OperandLoads {
   int64_t edge_from = INT64_MAX;  // the partial tile's first row or column (INT64_MAX: none)
   OperandLoad whole{}, edge{};
@@ -182,12 +181,12 @@ constexpr OperandLoads LoadsOf(bool mn_contiguous, int64_t mn, int tile_mn, int 
 // (128 x 128, 64 x 128) the narrowest of 16, 32 and 64 that holds them, else the tile's own. The
 // columns past them would only reach accumulator columns past n, which the epilogue never
 // stores. 16 and 32 only where B is k-contiguous (its rows each a 128-byte swizzled line, so any
-// 8 of them are a wgmma operand); an n-contiguous B's swizzle atom is 64 columns wide. A decode
-// projection's 16 tokens on a 128-wide tile had issued eight times the tensor work its columns
-// need: on an H200, data-parallel plans of 128 x 128 tiles ran 3-5% faster on decode rows of
-// 1-64 tokens, 14-25% on down projections of at most one tile per SM, auto 2.4-2.8% (run 247,
-// docs/performance.md, session 44). The wider tiles keep their width: their extra arms made
-// nvcc outline the work loop of those kernels, which serialized every wgmma.
+// 8 of them are a wgmma operand); an n-contiguous B's swizzle atom is 64 columns wide. At the
+// tile's width, a decode projection's 16 tokens on a 128-wide tile issue eight times the tensor
+// work their columns need; the narrow widths ran data-parallel plans of 128 x 128 tiles 3-5%
+// faster on an H200 on decode rows of 1-64 tokens, 14-25% on down projections of at most one
+// tile per SM, auto 2.4-2.8%. The wider tiles keep their width: their extra arms made nvcc
+// outline the work loop of those kernels, which serialized every wgmma.
 inline constexpr int kNarrowTilesUpTo = 128;
 #if defined(__CUDACC__)
 __host__ __device__

@@ -41,9 +41,8 @@ constexpr int kMinItersPerSkBlock = 2;
 // Auto weighs split-K with 2..kMaxAutoSplits slices per tile reduced by the turnstile: beyond
 // that its chain of fixups costs more than the iterations it spreads. With a separate reduction
 // (SeparateReductionFits) it weighs every split count up to one wave of blocks: few very deep
-// tiles need most of the SMs to stream their operands (run 172, docs/results/2026-11-22-h200-deep/:
-// 128 x 128 x 131072 ran 48.1 us split 16 ways with a separate reduction, 31.5 split 64 ways;
-// cuBLAS 24.5).
+// tiles need most of the SMs to stream their operands (on an H200, 128 x 128 x 131072 ran 48.1 us
+// split 16 ways with a separate reduction, 31.5 split 64 ways; cuBLAS 24.5).
 constexpr int kMaxAutoSplits = 16;
 // Auto leaves data-parallel only for a predicted gain of at least this fraction: the cost model's
 // error on the H200 runs is up to ~10% on short-k shapes, and losing to data-parallel is the
@@ -54,7 +53,7 @@ constexpr double kMinPredictedGain = 0.08;
 // start aligned (no Problem::a_rows_misaligned, b_rows_misaligned), and not on clusters (whose
 // misaligned shapes are planned as if aligned, then estimated by their loads): times the model
 // builds from whole rounds of iterations rather than from per-tile, per-launch or memory costs.
-// Measured (run 158, docs/results/2026-11-22-h200-fp32d/):
+// Measured on an H200:
 // eight aligned LLM projections 4096-13824 deep whose Stream-K hybrid was predicted 1.027-1.050x
 // as fast as data-parallel ran 1.035-1.09x (medians of three passes, fp16 and bf16); the one
 // predicted 1.021x (1024 x 11008 x 4096) ran all-tiles Stream-K at 0.92x, and stays
@@ -66,122 +65,113 @@ constexpr int kMinDeepIters = 64;
 // full round's tiles Stream-K too) unless the two-tile is predicted this much faster, where both
 // clear data-parallel's margin. The two-tile's blocks read more panels one after another, after
 // the L2 has dropped them (StreamKGemmBytes), and the model prices those reads only in its floor
-// over the whole plan. Measured (runs 265-270, docs/results/2026-11-24-h200-clock/): on the nine
-// shapes of 384-1024 tokens as A, 4096-14336 deep, where the two were predicted within 0.2% (ties
-// since TurnstilesFirstPeersPublishOffTheChain), the one-tile ran 1.027x as fast (0.985-1.089x);
+// over the whole plan. Measured on an H200: on the nine shapes of 384-1024 tokens as A, 4096-14336
+// deep, where the two were predicted within 0.2% (ties since
+// TurnstilesFirstPeersPublishOffTheChain), the one-tile ran 1.027x as fast (0.985-1.089x);
 // where the two-tile was predicted 1.1-2.0% faster it ran 2.7-3.4% faster; one-tile hybrids with
 // a separate reduction predicted within 1.4% ran 0.94-1.01x. Bounding the Stream-K round by its
-// bytes (round_bound.diff) ranked the 60 measured pairs with 1 wrong by 1% or more, against 16
-// (round_pairs.txt), but took the hybrids further from data-parallel than measured
-// (round_dp.txt), so only the ranking is taken from it.
+// bytes ranked the 60 measured pairs with 1 wrong by 1% or more, against 16, but took the hybrids
+// further from data-parallel than measured, so only the ranking is taken from it.
 constexpr double kMinTwoTileOverTailGain = 0.005;
 // Auto takes the third (or fourth) tile's data-parallel plan over the other tiles' data-parallel
 // pick only where predicted this much faster, the margin kMinPredictedGain gives for the model's
 // error.
-// Measured (run 127, docs/results/2026-11-22-h200-midauto/margins.txt): at 5%, 36 shapes moved;
-// the 23 predicted 1.08x as fast or more ran 1.01-1.25x, the 13 predicted 1.05-1.08x ran
-// 0.91-1.10x.
+// Measured on an H200: at 5%, 36 shapes moved; the 23 predicted 1.08x as fast or more ran
+// 1.01-1.25x, the 13 predicted 1.05-1.08x ran 0.91-1.10x.
 constexpr double kMinMidTileGain = 0.08;
-// And over a Stream-K pick of the other tiles' only where predicted this much faster. Measured
-// (run 128, docs/results/2026-11-22-h200-midauto/margins.txt): on 13 waveq shapes that auto ran
-// as Stream-K on 128x256 tiles, the third tile's data-parallel plan ran 0-9% slower against the
-// Stream-K plan than predicted; the one predicted 1.068x as fast ran 1.072x (3072 x 2944 x
-// 4096), those predicted up to 1.034x ran 0.92-1.01x.
+// And over a Stream-K pick of the other tiles' only where predicted this much faster. Measured on
+// an H200: on 13 waveq shapes that auto ran as Stream-K on 128x256 tiles, the third tile's
+// data-parallel plan ran 0-9% slower against the Stream-K plan than predicted; the one predicted
+// 1.068x as fast ran 1.072x (3072 x 2944 x 4096), those predicted up to 1.034x ran 0.92-1.01x.
 constexpr double kMinMidOverStreamKGain = 0.05;
 // Where the third tile and the other tiles' pick have the same rows and those hold all of m
 // (decode's 1-64 tokens as the kernel's A), the two differ only in their width along n: both are
 // bound by the memory, which the model prices in bytes the same for both, and the third tile's
 // data-parallel plan is taken on this margin, over a data-parallel or a Stream-K pick. Measured
-// (runs 256-257, docs/results/2026-11-23-h200-cold/, fp16, cold caches, layouts tn and nn): over
-// the 54 rows of 18432-24576 weights and 4096-14336 deep where it was predicted 0.906-0.976 of the
-// other tiles' fastest plan, it ran 0.866-0.999 of it; the 38 those margins kept from it ran
-// 0.906-0.999 (geomean 0.953) of auto's pick
-// (docs/results/2026-11-23-h200-headline/onerow.txt).
+// on an H200 (fp16, cold caches, layouts tn and nn): over the 54 rows of 18432-24576 weights and
+// 4096-14336 deep where it was predicted 0.906-0.976 of the other tiles' fastest plan, it ran
+// 0.866-0.999 of it; the 38 those margins kept from it ran 0.906-0.999 (geomean 0.953) of auto's
+// pick.
 constexpr double kMinMidTileGainOneRowOfTiles = 0.02;
 // Where their rows hold all of m in two to this many rows (129-512 tokens as the kernel's A on
 // 128-row tiles), the third tile's data-parallel plan is taken over a Stream-K pick of the same
 // rows where predicted no slower: the pick's blocks read B's panels one after another
 // (StreamKGemmBytes), which the model prices only in its floor, while the third tile's rows read
-// each panel at once. Measured (runs 262-270, docs/results/2026-11-24-h200-clock/moves.txt):
-// the four such Stream-K picks predicted 0.01-4% slower ran 0.6-4.5% slower (11008, 14336,
-// 18432 and 20480 weights, 256-512 tokens, 8192-14336 deep); those predicted 0.03-9% faster ran
-// 4-25% faster. Where the third tile's tiles leave SMs idle too: 108 tiles of 128 x 192 (512
-// tokens, 5120 weights, 8192-14336 deep) ran 0.98-1.05x the time of every tile Stream-K on
-// 128 x 128 over all 132 SMs on one lent H200 (run 271, inpass.txt) and 0.87-0.93x on another
-// whose SMs ran faster (run 273, grid_check.txt): a close call either way, in which `dp`'s own
-// plan is the one that cannot break the 3% rule.
+// each panel at once. Measured on an H200: the four such Stream-K picks predicted 0.01-4% slower
+// ran 0.6-4.5% slower (11008, 14336, 18432 and 20480 weights, 256-512 tokens, 8192-14336 deep);
+// those predicted 0.03-9% faster ran 4-25% faster. Where the third tile's tiles leave SMs idle too:
+// 108 tiles of 128 x 192 (512 tokens, 5120 weights, 8192-14336 deep) ran 0.98-1.05x the time of
+// every tile Stream-K on 128 x 128 over all 132 SMs on one H200 and 0.87-0.93x on another whose SMs
+// ran faster: a close call either way, in which `dp`'s own plan is the one that cannot break the 3%
+// rule.
 constexpr int kMaxFewRowsOfTiles = 4;
 // Auto weighs the fourth tile (192 x 192) only where the other tiles' data-parallel pick is
 // predicted to take at least this long (us). Below it, launches back to back run at the host's
-// pace: in run 137 (docs/results/2026-11-22-h200-wide/) four shapes predicted 7-9 us there and
-// 12-27% faster on 192 x 192 tiles ran 3-7% slower on them; the least that gained was predicted
-// 24.7 us (2456 x 1768 x 944, 1.15x).
+// pace: on an H200, four shapes predicted 7-9 us there and 12-27% faster on 192 x 192 tiles ran
+// 3-7% slower on them; the least that gained was predicted 24.7 us (2456 x 1768 x 944, 1.15x).
 constexpr double kMinWideTileMicros = 12.0;
 // The fourth tile takes a Stream-K pick of the other tiles where predicted up to 3% slower than it
-// (kMinMidOverStreamKGain for the third): against the seven Stream-K picks of run 137
-// (docs/results/2026-11-22-h200-wide/) predicted up to 1.05x faster than it, its data-parallel
-// plan ran 2-12% better than predicted (geomean 4.4%): predicted 0.8, 2.0, 2.7 and 3.0% slower,
-// it ran 2.5% faster, 1.6% faster, 0.3% slower and 9.8% faster (2048 x 2176 x 8192, 4352 x 3072
-// x 4096, 1792 x 2432 x 8192, 3072 x 2944 x 8192); predicted 3.4-4.8% slower, 1.3% faster to 2%
-// slower. Auto's Stream-K pick on the first ran 0.938-0.986 of dp's speed in runs 139-145.
+// (kMinMidOverStreamKGain for the third): against seven Stream-K picks on an H200 predicted up to
+// 1.05x faster than it, its data-parallel plan ran 2-12% better than predicted (geomean 4.4%):
+// predicted 0.8, 2.0, 2.7 and 3.0% slower, it ran 2.5% faster, 1.6% faster, 0.3% slower and 9.8%
+// faster (2048 x 2176 x 8192, 4352 x 3072 x 4096, 1792 x 2432 x 8192, 3072 x 2944 x 8192);
+// predicted 3.4-4.8% slower, 1.3% faster to 2% slower. Auto's Stream-K pick on the first ran
+// 0.938-0.986 of dp's speed over seven passes.
 constexpr double kMinWideOverStreamKGain = -0.03;
 // Auto weighs the sixth tile (128 x 320) data-parallel only where one round of its tiles holds the
 // problem, and takes it where predicted this much faster than the other tiles' pick, data-parallel
-// or Stream-K. Measured (run 284, docs/results/2026-11-24-h200-broad/): on the 11 prefill shapes
-// of 256-1024 tokens as A (4096-14336 deep) where its 116-132 tiles were predicted 1.024-1.084x as
-// fast as auto's pick, they ran 1.013-1.164x as fast (four passes, tn and nn fp16, tn bf16), and
-// cuBLAS ran 0.96 of their time (0.87-0.99); over more rounds (256-385 tiles) its plans ran
-// 0.88-0.99x as fast as the pick, whose narrower tiles keep the TMA store's epilogue.
-// On misaligned rows too (session 55, run 291 of docs/results/2026-11-24-h200-misbroad/): over 60
-// one-round shapes whose K-major rows start at odd multiples of 16 bytes, where the model put it
-// 2-42% under auto's pick, it ran 1.183x as fast (0.955-1.327x per shape); the 38 of them it now
-// takes ran 1.056-1.327x, but for two where auto copied B first (1.014x, 0.975x). The other 22
-// were on auto's clusters, which are weighed first (MakePlan) and yield only to data-parallel's
-// pick (DataParallelOverClusters).
+// or Stream-K. Measured on an H200: on the 11 prefill shapes of 256-1024 tokens as A (4096-14336
+// deep) where its 116-132 tiles were predicted 1.024-1.084x as fast as auto's pick, they ran
+// 1.013-1.164x as fast (four passes, tn and nn fp16, tn bf16), and cuBLAS ran 0.96 of their time
+// (0.87-0.99); over more rounds (256-385 tiles) its plans ran 0.88-0.99x as fast as the pick, whose
+// narrower tiles keep the TMA store's epilogue.
+// On misaligned rows too: over 60 one-round shapes whose K-major rows start at odd multiples of 16
+// bytes, where the model put it 2-42% under auto's pick, it ran 1.183x as fast (0.955-1.327x per
+// shape); the 38 of them it takes ran 1.056-1.327x, but for two where auto copied B first (1.014x,
+// 0.975x). The other 22 were on auto's clusters, which are weighed first (MakePlan) and yield only
+// to data-parallel's pick (DataParallelOverClusters).
 constexpr double kMinBroadTileGain = 0.02;
 // And, where its epilogue stores D by its own threads from 32 rows at a time (an fp32 D, a D read
 // with C or one the TMA unit cannot store: kernels::TmaStoresOf), only with this many k-iterations
-// a tile or more, since the main configuration's constants do not price that epilogue. Over run
-// 286's 48 moved picks (docs/results/2026-11-24-h200-broad/moved_check.txt), against the old pick
-// forced in the same passes, the 32 of 17-224 iterations ran 1.106x as fast (0.999-1.479x per
-// shape), the 5 of 10-14 iterations 1.000x (0.955-1.028x), and the 11 of 2-9 iterations (128-544
-// deep, 8-20 us) 0.913x (0.869-1.005x). Its TMA store (session 54) ran data-parallel 128 x 320
-// 1.270x as fast as that epilogue on the one-round shapes of 2-14 iterations, 1.059x on deeper
-// ones (run 289, docs/results/2026-11-24-h200-async320/ab.txt): no gate there.
+// a tile or more, since the main configuration's constants do not price that epilogue. Over 48
+// shapes it took on an H200, against the other tiles' pick forced in the same passes, the 32
+// of 17-224 iterations ran 1.106x as fast (0.999-1.479x per shape), the 5 of 10-14 iterations
+// 1.000x (0.955-1.028x), and the 11 of 2-9 iterations (128-544 deep, 8-20 us) 0.913x
+// (0.869-1.005x). Its TMA store ran data-parallel 128 x 320 1.270x as fast as that epilogue on the
+// one-round shapes of 2-14 iterations, 1.059x on deeper ones: no gate there.
 constexpr int kMinBroadTileIters = 16;
 // Auto weighs the fifth tile (64 x 128) only where one round of its tiles holds the problem (at
 // most one per resident slot: the 128 x 128 tiles leave half the SMs idle or more), in every mode
 // its own planning picks, and takes it where predicted this much faster than the other tiles'
-// pick. Measured (runs 167-168, docs/results/2026-11-22-h200-small/): on 1024 x 1024 x 1024 its
-// 128 data-parallel tiles ran 6.5 us from CUDA graphs against 8.7 on 64 of 128 x 128 (cuBLAS
-// 6.4), and 16 x 4096 x 4096 split two ways over its 64 tiles 10.5 us against 12.4 split four ways
-// over 32 of 128 x 128; past one round (72-80 tiles of 128 x 128) it lost by 20-40%.
+// pick. Measured on an H200: on 1024 x 1024 x 1024 its 128 data-parallel tiles ran 6.5 us from CUDA
+// graphs against 8.7 on 64 of 128 x 128 (cuBLAS 6.4), and 16 x 4096 x 4096 split two ways over its
+// 64 tiles 10.5 us against 12.4 split four ways over 32 of 128 x 128; past one round (72-80 tiles
+// of 128 x 128) it lost by 20-40%.
 constexpr double kMinSmallTileGain = 0.05;
 // Where its 64 rows hold every row of A (m <= 64: decode's tokens, as gemm()'s row-major D puts
 // them), both tiles run the same tiles along n, and the 128-row ones compute a second 64-row half
 // that holds nothing. With B's rows K-major on 128-byte lines it is taken there unless predicted
-// this much slower (docs/results/2026-11-23-h200-decode2/, fp16): over run 241's decode rows
-// within one round, data-parallel on it ran 1.005-1.20x as fast as on 128 x 128, where the model
-// predicted 0.96-1.10x (7b.qkv at 16 tokens: 3.6% slower predicted, 4.8% faster measured); on
-// the 29 of 36 shapes of 1-64 tokens, 11008-16384 weights and 1024-14336 deep that it moves (run
-// 242), auto ran 1.081x (0.998-1.31) as fast as before. With B M/N-major (layout nn) they ran
-// 1.045x but 0.958-0.965x on three 14336-deep shapes, so there the margin stays.
+// this much slower (H200, fp16): over decode rows within one round, data-parallel on it ran
+// 1.005-1.20x as fast as on 128 x 128, where the model predicted 0.96-1.10x (7b.qkv at 16 tokens:
+// 3.6% slower predicted, 4.8% faster measured); on the 29 of 36 shapes of 1-64 tokens, 11008-16384
+// weights and 1024-14336 deep that it moves, auto ran 1.081x (0.998-1.31) as fast as without it.
+// With B M/N-major (layout nn) they ran 1.045x but 0.958-0.965x on three 14336-deep shapes, so
+// there the margin stays.
 constexpr double kMinSmallTileGainOneRowOfTiles = -0.05;
 // Where the other tiles' pick is split-K or Stream-K over nearly every SM (kFullWaveShare of the
 // resident slots) with at most kMaxAutoSplits peers per tile, a split-K or Stream-K pick of this
 // tile gains only in the exchange, which the model prices least well, and must be predicted this
-// much faster. Measured (run 173, docs/results/2026-11-22-h200-deep/, 128 blocks on each side):
-// predicted 11-13% faster, 512 x 512 x 8192, 512 x 256 x 16384 and 1024 x 128 x 16384 (8-16
-// tiles of 128 x 128 split 8-16 ways) ran 0.88-0.99x as fast on it; predicted 18-23%,
-// 16 x 1024 x 8192 and 16 x 4096 x 4096 ran 1.06-1.16x; 136 x 544 x 5664, predicted 12.5%, ran
-// 1.06x and is given up. With more peers per tile the other pick's own exchange grows, and the
-// tile halves it: 256 x 256 x 32768 (4 tiles of 128 x 128 split 32 ways, predicted 10.5% slower)
-// ran 21.6 us on it against 23.9 (run 172).
+// much faster. Measured on an H200 (128 blocks on each side): predicted 11-13% faster, 512 x 512 x
+// 8192, 512 x 256 x 16384 and 1024 x 128 x 16384 (8-16 tiles of 128 x 128 split 8-16 ways) ran
+// 0.88-0.99x as fast on it; predicted 18-23%, 16 x 1024 x 8192 and 16 x 4096 x 4096 ran 1.06-1.16x;
+// 136 x 544 x 5664, predicted 12.5%, ran 1.06x and is given up. With more peers per tile the other
+// pick's own exchange grows, and the tile halves it: 256 x 256 x 32768 (4 tiles of 128 x 128 split
+// 32 ways, predicted 10.5% slower) ran 21.6 us on it against 23.9.
 constexpr double kMinSmallOverFullWaveGain = 0.15;
 constexpr double kFullWaveShare = 0.9;
 // And only where the other tiles' pick is predicted to take at least this long (us): below it,
 // launches back to back run at the host's pace, and there the 64 x 128 kernel's ran 0.5-1 us
-// slower than the 128 x 128 one's (run 168: of the 28 shapes predicted under 8 us whose pick it
+// slower than the 128 x 128 one's (on an H200: of the 28 shapes predicted under 8 us whose pick it
 // took, 21 ran 3-16% slower; from CUDA graphs, 1024 x 1024 x 256 ran 4.4 us on it against 5.0).
 constexpr double kMinSmallTileMicros = 8.0;
 // Auto repacks operands (Plan::repack_a) for an estimated gain of at least this fraction. The
@@ -189,32 +179,31 @@ constexpr double kMinSmallTileMicros = 8.0;
 // plan's prediction 10-30% above its measurement (a bias against repacking).
 constexpr double kMinRepackGain = 0.03;
 // Where auto would run misaligned rows on clusters, it runs data-parallel's own pick instead
-// where that is estimated this much under them (DataParallelOverClusters). Measured (run 295,
-// docs/results/2026-11-24-h200-misbroad/clusters_margin.txt): of 91 shapes whose clusters a 2%
-// margin moved to data-parallel's pick, the 44 it was estimated 8% or more under ran 1.19x as
-// fast on it (1.011-1.42x per shape); a 5% margin moves 61 (1.15x, two 3% slower or more), 2% 73
-// (1.12x, seven, down to 0.885x). The other 47 ran 1.007x, from 0.83x (1216 x 728 x 7608: split-K
-// on clusters against data-parallel 128 x 128) to 1.51x.
+// where that is estimated this much under them (DataParallelOverClusters). Measured on an H200: of
+// 91 shapes whose clusters a 2% margin moved to data-parallel's pick, the 44 it was estimated 8% or
+// more under ran 1.19x as fast on it (1.011-1.42x per shape); a 5% margin moves 61 (1.15x, two 3%
+// slower or more), 2% 73 (1.12x, seven, down to 0.885x). The other 47 ran 1.007x, from 0.83x (1216
+// x 728 x 7608: split-K on clusters against data-parallel 128 x 128) to 1.51x.
 constexpr double kMinDpOverClustersGain = 0.08;
 // Where misaligned K-major rows stay as they are and auto's pick splits or streams the
 // k-iterations on single-SM tiles, auto runs data-parallel's own pick instead (what mode dp runs)
 // where that pick's tiles fill kMinBandShare to kMaxBandShare of one round, unless its own is
 // predicted this much faster (DataParallelOverSplitPick): there the per-iteration
-// misaligned terms price data-parallel's loads too high against the split's. Fitted on runs
-// 301-302 (docs/results/2026-11-24-h200-band/band_fit.txt): of 152 such picks predicted under
-// 1.25x as fast as data-parallel's, the 70 whose data-parallel tiles filled 34-89 of 132 SMs ran
-// 0.92-0.98x as fast as it (44 of them 3% or more behind, down to 0.81x), data-parallel at
-// 0.60-0.65 of its prediction against the picks' 0.73-0.80; on fewer SMs or more, 1.05-1.10x.
-// Checked on fresh random shapes (run 303, band_check.txt; fp16 and bf16 each counted): with a
-// bound of two thirds, the moves whose data-parallel tiles filled 33-79 SMs ran 1.05-1.15x as
-// fast (14 of 502 3% or more slower), those on 80-88 SMs 0.96x on 128 x 128 tiles and 1.00x on
-// 64 x 128 (44 of 86 slower), hence three fifths.
+// misaligned terms price data-parallel's loads too high against the split's. Fitted on an H200: of
+// 152 such picks predicted under 1.25x as fast as data-parallel's, the 70 whose data-parallel tiles
+// filled 34-89 of 132 SMs ran 0.92-0.98x as fast as it (44 of them 3% or more behind, down to
+// 0.81x), data-parallel at 0.60-0.65 of its prediction against the picks' 0.73-0.80; on fewer SMs
+// or more, 1.05-1.10x.
+// Checked on fresh random shapes (fp16 and bf16 each counted): with a bound of two thirds, the
+// moves whose data-parallel tiles filled 33-79 SMs ran 1.05-1.15x as fast (14 of 502 3% or more
+// slower), those on 80-88 SMs 0.96x on 128 x 128 tiles and 1.00x on 64 x 128 (44 of 86 slower),
+// hence three fifths.
 constexpr double kMinMisalignedSplitGain = 0.2;
 constexpr double kMinBandShare = 0.25;
 constexpr double kMaxBandShare = 0.6;
 // Misaligned rows' time estimates combine the aligned plan's prediction c and the L2 floor f as
 // (c^p + f^p)^(1/p) with this p (LoadBoundMicros): the loads and the math overlap imperfectly where
-// they take about as long. Chosen on run 89 (the paper set's 74 misaligned shapes, each timed on
+// they take about as long. Chosen on an H200 (the paper set's 74 misaligned shapes, each timed on
 // blocks and on clusters): as they are, short-K shapes whose two terms are within 10% of each other
 // ran 7-14% over the larger (3312 x 6176 x 520: 53.0 predicted, 52.2 floor, 60.3 measured), which
 // max() missed; 8 sends 16 shapes to clusters, all faster there (the max: 11), and 6-12 agree.
@@ -409,8 +398,8 @@ std::optional<Decomposition> BestStreamK(Plan& scratch, const CostModel& cost, i
     Derive(d, scratch);
     const auto [us, schedule] = Predict(scratch, cost);
     // Ties go to the shorter schedule (where the memory's floor binds for every count, the counts
-    // tie on it, and fewer blocks than SMs then run each block's share slower; run 263: every
-    // tile Stream-K on 102-106 of 132 SMs, 1.16-1.40x the time on 132), then to fewer blocks:
+    // tie on it, and fewer blocks than SMs then run each block's share slower; on an H200, every
+    // tile Stream-K on 102-106 of 132 SMs took 1.16-1.40x the time on 132), then to fewer blocks:
     // fewer peers per tile, less partial traffic.
     if (us < best_us ||
         (us == best_us && best &&
@@ -642,8 +631,7 @@ Prediction Predict(const Plan& p, const CostModel& cost) {
   // peers' hand-overs wait on one another, and the finishing block's own store of its next tile
   // runs beside them. Priced so only where data-parallel tiles follow on the same blocks (the
   // partial round's tiles Stream-K, ahead of a full round), where it was measured so; every tile
-  // Stream-K over fewer tiles than blocks ran at or over the whole chain's price (runs 266-268,
-  // docs/results/2026-11-23-h200-headline/ and -chain/).
+  // Stream-K over fewer tiles than blocks ran at or over the whole chain's price (on an H200).
   const bool early_first_peer = p.reduction == Reduction::kDeterministic && peers > 2 &&
                                 Straddles(p) && p.dp_blocks > p.dp_blocks_before_sk;
   const double sk_chain = sk_fixed - (early_first_peer ? b : 0);
@@ -733,9 +721,8 @@ Prediction Predict(const Plan& p, const CostModel& cost) {
   // run their full round, so until they finish (`busy_until`: the most loaded block with no
   // partial-round work) it runs at the full round's rate, not alone. (Traced on an H200: a tile
   // after Stream-K work took 105-109 us of mainloop beside full-round tiles of 95-97,
-  // 5120x3456x8192. Measured, run 31 of docs/results/2026-11-21-h200-overlap/: costed so, auto
-  // moves the one-wave 8192-deep shapes to every tile Stream-K and the deep many-wave shapes to
-  // the two-tile hybrid, 3-17% faster.)
+  // 5120x3456x8192. Measured on an H200: costed so, auto moves the one-wave 8192-deep shapes to
+  // every tile Stream-K and the deep many-wave shapes to the two-tile hybrid, 3-17% faster.)
   const bool overlap = tail > 0 && grid <= p.avail_sms && full_iter > tail_iter;
   double busy_until = 0;
   for (size_t i = 0; i < std::size(boundaries); ++i)
@@ -1231,10 +1218,10 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
     return plan;
 
   // The third and fourth tiles, data-parallel only: their constants were fitted on data-parallel
-  // plans and on Stream-K plans of at most two tiles per block (the third: before Stream-K blocks
-  // loaded whole tiles rotated, runs 125 and 130-133, docs/performance.md, session 24), and
-  // their split-K was barely measured. Fitted relative to the other tiles' models, their
-  // constants favour them in close calls that they then lost by up to 3% (kMinMidTileGain).
+  // plans and on Stream-K plans of at most two tiles per block (the third: with Stream-K blocks
+  // loading whole tiles unrotated), and their split-K was barely measured. Fitted relative to the
+  // other tiles' models, their constants favour them in close calls that they then lost by up to 3%
+  // (kMinMidTileGain).
   PlanOptions dp = o;
   dp.mode = Mode::kDataParallel;
   const CostModel& pick_cost = KernelCost(device, *plan);
@@ -1247,8 +1234,8 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
   }
   // A Stream-K pick that only kMinDeepAlignedGain let in keeps no margin over the third and
   // fourth tiles: where one of those clears its own margin over the data-parallel pick and is
-  // predicted faster than the Stream-K plan at all, it runs (run 159: 2360 x 7168 x 4112 and
-  // 3944 x 1224 x 4528 ran Stream-K on 128 x 128 tiles 7-19% slower than data-parallel on
+  // predicted faster than the Stream-K plan at all, it is taken (on an H200, 2360 x 7168 x 4112
+  // and 3944 x 1224 x 4528 ran Stream-K on 128 x 128 tiles 7-19% slower than data-parallel on
   // 128 x 192, which was predicted 4.9% and 2.2% faster).
   const bool narrow_streamk = stream_k && pick_us > dp_us * (1 - kMinPredictedGain);
   // Every tile Stream-K on a configuration that yields to the others' rows where no slower
@@ -1293,7 +1280,7 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
     if (o.mode == Mode::kAuto)
       for (Candidate& c : e.why.candidates) c.note = "one block per tile; data-parallel only here";
     // Each against its own margin: where the faster of the two misses its margin over a
-    // Stream-K pick, the other may still clear its own (3072 x 2944 x 8192, run 137).
+    // Stream-K pick, the other may still clear its own (3072 x 2944 x 8192).
     // The sixth tile keeps its own margins: the other tiles' rows do not relax them.
     if (!e.one_round && problem.m <= e.tile.m && e.tile.m == plan->tile_m) {  // m in one row
       e.over_streamk = std::min(e.over_streamk, kMinMidTileGainOneRowOfTiles);
@@ -1380,8 +1367,8 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   bool take = small_us < pick_us * (1 - min_gain);
   // A Stream-K pick of the other tiles stands only where it beats data-parallel's pick by
   // kMinPredictedGain, as within them: where that is this tile's data-parallel plan, the pick
-  // must beat it too (run 169: 64 x 8192 x 28672 ran 123.4 us split two ways on 128 x 128 tiles,
-  // predicted 2% over data-parallel on 64 x 128, which ran 118.0).
+  // must beat it too (on an H200, 64 x 8192 x 28672 ran 123.4 us split two ways on 128 x 128
+  // tiles, predicted 2% over data-parallel on 64 x 128, which ran 118.0).
   std::string over_dp;
   if (!take && o.mode == Mode::kAuto && plan->sk_blocks > 0) {
     PlanOptions dp = o;
@@ -1707,7 +1694,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // (predicted as if aligned) combined with the time the L2 needs for its operand loads at the
   // misaligned rate for those rows (LoadFloorMicros) by LoadBoundMicros, a little over the longer
   // of the two, plus the copies where it repacks. (The per-iteration misaligned terms, which
-  // steer the decomposition, predict misaligned shapes 1.4-1.6x slower than they run: run 79.)
+  // steer the decomposition, predict misaligned shapes 1.4-1.6x slower than they run on an H200.)
   // Auto takes copying every such operand, then clusters, then copying one of two, where each
   // beats the best so far by kMinRepackGain.
   Problem aligned = problem;
@@ -1866,8 +1853,8 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
 // both by the estimate PlanRows gives every way of running misaligned rows (MisalignedEstimate),
 // the clusters' with the columns their tiles pad priced (CostModel::padded_columns_load: against
 // the single-SM tiles of data-parallel's pick; PlanRows weighs clusters against 128 x 256 tiles,
-// and there the clusters' estimate already runs 12% over their time where they pad few columns,
-// run 298). On entry `why` holds the clusters' explanation; where data-parallel's pick is taken
+// and there the clusters' estimate already reads 12% over their time where they pad few columns
+// on an H200). On entry `why` holds the clusters' explanation; where data-parallel's pick is taken
 // it becomes that plan's, the ways weighed for the clusters listed before it; where not, that
 // pick is listed among them too.
 std::optional<Plan> DataParallelOverClusters(const Problem& problem, const DeviceSpec& device,
@@ -1958,12 +1945,12 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
     return p;
   }
   // Misaligned rows: clusters are weighed against the plan of the two other tiles first, as they
-  // were measured (runs 88-93), and the third, fourth and sixth tiles only where they are not
-  // taken, or where data-parallel's pick over every tile is estimated kMinDpOverClustersGain
-  // under them (DataParallelOverClusters, session 55). The third tile's estimate there rests on
-  // the L2's misaligned rate measured with 128x256 loads, and on a 3% margin took 960 x 5584 x
-  // 1816 off clusters onto 128x192 tiles, which ran it 10% slower (run 127); the sixth tile runs
-  // it 1.10x as fast as clusters (run 294).
+  // were measured, and the third, fourth and sixth tiles only where they are not taken, or where
+  // data-parallel's pick over every tile is estimated kMinDpOverClustersGain under them
+  // (DataParallelOverClusters). The third tile's estimate there rests on the L2's misaligned rate
+  // measured with 128x256 loads, and on a 3% margin took 960 x 5584 x 1816 off clusters onto
+  // 128x192 tiles, which ran it 10% slower on an H200; the sixth tile runs it 1.10x as fast as
+  // clusters.
   if ((problem.a_rows_misaligned || problem.b_rows_misaligned) && o.mode == Mode::kAuto &&
       o.tile == kNoTile && !CopiesForced(o) && device.cluster_tile != kNoTile &&
       (device.mid_tile != kNoTile || device.wide_tile != kNoTile ||

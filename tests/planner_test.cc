@@ -165,11 +165,11 @@ TEST(PlannerNamedCases, WholeSmWavesWithAPartResidentWaveUseStreamK) {
 }
 
 TEST(PlannerNamedCases, OneTileOverAWaveUsesStreamK) {
-  // 144 tiles = one wave of 132 + 12: the last wave would leave 120 SMs idle. The TMA kernel
-  // (one block per SM, 128x256 tiles: 1536 x 3072) and the cp.async one (two per SM, 128x128
-  // tiles: 1536 x 1536). (With its fourth tile the H200 runs 1536 x 3072 as one round of 128
-  // tiles of 192 x 192 instead, TheFourthTileTakesShapesOneRoundOfItFills; with its sixth alone,
-  // as 120 of 128 x 320, TheSixthTileTakesShapesOneRoundOfItHolds.)
+  // 144 tiles = one wave of 132 + 12: the last wave would leave 120 SMs idle. The TMA kernel (one
+  // block per SM, 128x256 tiles: 1536 x 3072) and the cp.async one (two per SM, 128x128 tiles:
+  // 1536 x 1536). (With its fourth tile the H200 takes 1536 x 3072 as one round of 128 tiles of
+  // 192 x 192 instead, TheFourthTileTakesShapesOneRoundOfItFills; with its sixth alone, as 120 of
+  // 128 x 320, TheSixthTileTakesShapesOneRoundOfItHolds.)
   for (const auto& [dev, n] :
        {std::pair{WithoutStreamKYields(WithoutBroadTile(WithoutWideTile(H200Spec()))), 3072},
         {H200CpAsyncSpec(), 1536}}) {
@@ -199,9 +199,8 @@ TEST(PlannerNamedCases, HopperPicksTheTileShapePerShape) {
   ASSERT_EQ(dev.alt_tile.n, 128);
   EXPECT_EQ(MustPlan(Shape(8192, 8192, 8192), dev).tile_n, 256);
   EXPECT_EQ(MustPlan(Shape(12288, 16, 4096), dev).tile_n, 128);
-  // So does a prefill projection whose 128 x 128 tiles nearly fill 3 waves (384 tiles) where 192
-  // of 128 x 256 leave the second wave half empty (run 61 of docs/results/2026-11-21-h200-tile/:
-  // 78.2 us against 96.3; the constants before session 15 predicted 109.5 against 108.4).
+  // So does a prefill projection whose 128 x 128 tiles nearly fill 3 waves (384 tiles) where 192 of
+  // 128 x 256 leave the second wave half empty (on an H200: 78.2 us against 96.3).
   const Plan prefill = MustPlan(Shape(12288, 512, 4096), dev);
   EXPECT_EQ(prefill.tile_n, 128) << prefill;
   EXPECT_EQ(prefill.mode, Mode::kDataParallel) << prefill;
@@ -259,11 +258,11 @@ TEST(PlannerNamedCases, AForcedTileIsPricedWithItsOwnConstants) {
 }
 
 TEST(PlannerNamedCases, TheThirdTileTakesDataParallelShapesItFillsBetter) {
-  // Run 125 (docs/results/2026-11-22-h200-mainloop/, fp16; bench M x N x K, the planner's
-  // problem N x M x K), us data-parallel on 128x192 tiles against auto's pick on the other two:
-  // 576 x 3984 x 1152 13.4 / 17.1 (128x128), 888 x 3200 x 3200 30.0 / 36.1 (128x256),
-  // 5120 x 3456 x 4096 240.1 / 268.5 (128x256), 2840 x 704 x 1248 14.2 / 17.5 (128x256). The
-  // fourth tile, which takes some of these shapes now, has its own test.
+  // Measured on an H200 (fp16; bench M x N x K, the planner's problem N x M x K), us data-parallel
+  // on 128x192 tiles against auto's pick on the other two: 576 x 3984 x 1152 13.4 / 17.1 (128x128),
+  // 888 x 3200 x 3200 30.0 / 36.1 (128x256), 5120 x 3456 x 4096 240.1 / 268.5 (128x256),
+  // 2840 x 704 x 1248 14.2 / 17.5 (128x256). The fourth tile, which takes some of these shapes, has
+  // its own test.
   const DeviceSpec dev = WithoutStreamKYields(WithoutWideTile(H200Spec()));
   ASSERT_EQ(dev.mid_tile.n, 192);
   for (const Problem& q : {Shape(3984, 576, 1152), Shape(3200, 888, 3200),
@@ -304,10 +303,10 @@ TEST(PlannerNamedCases, TheThirdTileTakesDataParallelShapesItFillsBetter) {
   }
   EXPECT_EQ(listed, 1);
   EXPECT_NE(square.reason.find("data-parallel on 128x192x64"), std::string::npos) << square.reason;
-  // Over a Stream-K pick it needs a 5% predicted margin (run 128, fp16, us Stream-K on 128x256 /
-  // data-parallel on 128x192): 3072 x 2944 x 4096 117.9 / 109.9 (predicted 1.068x as fast) takes
-  // it; 5888 x 2944 x 4096 219.6 / 239.2 (predicted even) and 3072 x 1536 x 8192 118.1 / 140.3
-  // (predicted 0.93x) do not.
+  // Over a Stream-K pick it needs a 5% predicted margin (on an H200, fp16, us Stream-K on
+  // 128x256 / data-parallel on 128x192): 3072 x 2944 x 4096 117.9 / 109.9 (predicted 1.068x as
+  // fast) takes it; 5888 x 2944 x 4096 219.6 / 239.2 (predicted even) and 3072 x 1536 x 8192
+  // 118.1 / 140.3 (predicted 0.93x) do not.
   PlanExplanation why;
   absl::StatusOr<Plan> over_sk = MakePlan(Shape(2944, 3072, 4096), dev, {}, &why);
   ASSERT_TRUE(over_sk.ok()) << over_sk.status();
@@ -330,11 +329,11 @@ TEST(PlannerNamedCases, TheThirdTileTakesDataParallelShapesItFillsBetter) {
 }
 
 TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
-  // Runs 167-168 (docs/results/2026-11-22-h200-small/, fp16; bench M x N x K, the planner's
-  // problem N x M x K), us on 64 x 128 tiles against auto's pick on the others, back to back:
-  // 1024 x 1024 x 2048 data-parallel 8.3 / 13.1 (64 tiles of 128 x 128), 384 x 1536 x 3072
-  // 10.5 / 17.4, 2920 x 192 x 2400 10.0 / 14.8, and 128 x 4096 x 4096 13.1 / 16.0 (split-K four
-  // ways with a separate reduction on 128 x 128).
+  // Measured on an H200 (fp16; bench M x N x K, the planner's problem N x M x K), us on 64 x 128
+  // tiles against auto's pick on the others, back to back: 1024 x 1024 x 2048 data-parallel
+  // 8.3 / 13.1 (64 tiles of 128 x 128), 384 x 1536 x 3072 10.5 / 17.4, 2920 x 192 x 2400
+  // 10.0 / 14.8, and 128 x 4096 x 4096 13.1 / 16.0 (split-K four ways with a separate reduction on
+  // 128 x 128).
   const DeviceSpec dev = H200Spec();
   ASSERT_EQ(dev.small_tile.m, 64);
   for (const Problem& q : {Shape(1024, 1024, 2048), Shape(1536, 384, 3072), Shape(192, 2920, 2400),
@@ -369,7 +368,7 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
   EXPECT_EQ(MustPlan(Shape(496, 184, 216), dev).tile_m, 128);
   // Where it is weighed and not taken, the explanation lists its plan: 360 x 424 x 3608 (K an odd
   // multiple of 8: rows misaligned) ran split-K on 128 x 128 tiles in 14.1 us, split-K on 64 x 128
-  // in 14.2 at best (three ways; run 172, docs/results/2026-11-22-h200-deep/).
+  // in 14.2 at best (three ways).
   PlanExplanation why;
   const absl::StatusOr<Plan> kept = MakePlan(MisalignedShape(424, 360, 3608), dev, {}, &why);
   ASSERT_TRUE(kept.ok()) << kept.status();
@@ -380,7 +379,7 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
     listed += c.name.find("[64x128x64]") != std::string::npos;
   EXPECT_GE(listed, 1) << FormatPlan(*kept, &why);
   // A Stream-K pick of the other tiles must beat data-parallel's pick by kMinPredictedGain, and
-  // that may be this tile's (run 169, fp16): 64 x 8192 x 28672 ran 123.4 us split two ways on
+  // that may be this tile's (fp16, on an H200): 64 x 8192 x 28672 ran 123.4 us split two ways on
   // 128 x 128 tiles, predicted 2% over data-parallel on 128 of 64 x 128, which ran 118.0.
   PlanOptions dp;
   dp.mode = Mode::kDataParallel;
@@ -393,8 +392,8 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
       << down_why.reason;
   EXPECT_EQ(MustPlan(Shape(8192, 64, 28672), dev, dp).tile_m, 64);
   EXPECT_EQ(MustPlan(Shape(8192, 64, 28672), WithoutSmallTile(dev)).mode, Mode::kSplitK);
-  // Misaligned rows run as they are on it (run 169, before the rule above: 392 x 808 x 1768, K an
-  // odd multiple of 8, ran 12.3 us on it with B copied first, 11.9 as it is).
+  // Misaligned rows run as they are on it (392 x 808 x 1768, K an odd multiple of 8, ran 12.3 us on
+  // it with B copied first, 11.9 as it is).
   for (const bool a : {false, true}) {
     Problem odd = Shape(808, 392, 1768);
     odd.a_rows_misaligned = a, odd.b_rows_misaligned = !a;
@@ -408,13 +407,13 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
   EXPECT_EQ(MustPlan(Shape(1024, 1024, 2048), four).tile_m, 128);
 }
 
-// Decode rows whose tokens are the kernel's A, as gemm() runs them with a row-major D (16 x 11008 x
-// 4096 here is bench 11008 x 16 x 4096 in layout tn): 64 x 128 tiles hold all the tokens, and
-// 128 x 128 tiles compute an empty 64-row half beside them. Run 241
-// (docs/results/2026-11-23-h200-decode2/, fp16, us data-parallel on 128 x 128 / 64 x 128, layouts
-// tn and nn): 16 x 11008 x 4096 28.5 / 26.0 and 27.1 / 26.1, 64 x 11008 x 4096
-// 29.0 / 27.0 and 27.5 / 26.9, 16 x 12288 x 4096 30.6 / 29.2 and 29.2 / 28.8; the model predicts
-// the last 3.6% slower on 64 x 128, so the tile is taken there unless predicted 5% slower.
+// Decode rows whose tokens are the kernel's A, as gemm() runs them with a row-major D
+// (16 x 11008 x 4096 here is bench 11008 x 16 x 4096 in layout tn): 64 x 128 tiles hold all the
+// tokens, and 128 x 128 tiles compute an empty 64-row half beside them. Measured on an H200 (fp16,
+// us data-parallel on 128 x 128 / 64 x 128, layouts tn and nn): 16 x 11008 x 4096 28.5 / 26.0 and
+// 27.1 / 26.1, 64 x 11008 x 4096 29.0 / 27.0 and 27.5 / 26.9, 16 x 12288 x 4096 30.6 / 29.2 and
+// 29.2 / 28.8; the model predicts the last 3.6% slower on 64 x 128, so the tile is taken there
+// unless predicted 5% slower.
 TEST(PlannerNamedCases, TheFifthTileTakesDecodeRowsWhoseTokensItHolds) {
   const DeviceSpec dev = H200Spec();
   for (const Problem& q : {Shape(16, 11008, 4096), Shape(64, 11008, 4096), Shape(16, 12288, 4096),
@@ -427,9 +426,9 @@ TEST(PlannerNamedCases, TheFifthTileTakesDecodeRowsWhoseTokensItHolds) {
     EXPECT_NE(why.reason.find("rows of A"), std::string::npos) << why.reason;
     EXPECT_EQ(MustPlan(q, WithoutSmallTile(dev)).tile_m, 128) << q.m << "x" << q.n;
   }
-  // Run 242: on the 29 shapes this moves among 1-64 tokens, 11008-16384 weights and 1024-14336
-  // deep, auto ran 1.081x as fast as on 128 x 128 (worst 0.998). With B's rows M/N-major (layout
-  // nn) 1.045x, but 0.958-0.965x on three 14336-deep shapes: there the 5% margin stays.
+  // On the 29 shapes this moves among 1-64 tokens, 11008-16384 weights and 1024-14336 deep, auto
+  // ran 1.081x as fast as on 128 x 128 (worst 0.998). With B's rows M/N-major (layout nn) 1.045x,
+  // but 0.958-0.965x on three 14336-deep shapes: there the 5% margin stays.
   Problem mn_major_b = Shape(16, 14336, 14336);
   EXPECT_EQ(MustPlan(mn_major_b, dev).tile_m, 64);
   mn_major_b.b_rows_on_lines = false;
@@ -446,9 +445,9 @@ TEST(PlannerNamedCases, TheFifthTileTakesDecodeRowsWhoseTokensItHolds) {
 }
 
 TEST(PlannerNamedCases, DeepAlignedProjectionsTakeStreamKOnASmallerMargin) {
-  // Run 158 and 159 (docs/results/2026-11-22-h200-fp32d/; bench M x N x K, the planner's problem
-  // N x M x K): Llama projections whose Stream-K hybrid on 128 x 256 tiles is predicted 2.7-5%
-  // faster than data-parallel on them ran 4-14% faster (kMinDeepAlignedGain).
+  // Measured on an H200 (bench M x N x K, the planner's problem N x M x K): Llama projections whose
+  // Stream-K hybrid on 128 x 256 tiles is predicted 2.7-5% faster than data-parallel on them ran
+  // 4-14% faster (kMinDeepAlignedGain).
   const DeviceSpec dev = H200Spec();
   for (const auto& [m, n, k] : {std::tuple{2048, 11008, 4096}, {6144, 5120, 13824},
                                 {3072, 10240, 8192}, {4096, 13824, 5120}}) {
@@ -476,7 +475,7 @@ TEST(PlannerNamedCases, DeepAlignedProjectionsTakeStreamKOnASmallerMargin) {
   rows.a_rows_misaligned = rows.b_rows_misaligned = true;
   EXPECT_EQ(MustPlan(rows, dev, as_is).mode, Mode::kDataParallel);
   // Across tiles the 8% margin holds: 512 x 28672 x 8192's hybrid on 128 x 256 is predicted 4.8%
-  // faster than data-parallel on 128 x 128 (and ran 1-3% slower, run 159).
+  // faster than data-parallel on 128 x 128 (and ran 1-3% slower).
   p = MustPlan(Shape(28672, 512, 8192), dev);
   EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
   EXPECT_EQ(p.tile_n, 128) << p;
@@ -490,8 +489,8 @@ TEST(PlannerNamedCases, DeepAlignedProjectionsTakeStreamKOnASmallerMargin) {
 
 TEST(PlannerNamedCases, TheSixthTileTakesShapesOneRoundOfItHolds) {
   // Planner M x N x K (tokens as A, weights, depth): one round of 116-132 tiles of 128 x 320,
-  // data-parallel, predicted 2.4-8.4% faster than auto's pick on the other tiles, ran 1.01-1.16x
-  // as fast (run 284, docs/results/2026-11-24-h200-broad/; cuBLAS ran 320 x 128 tiles there).
+  // data-parallel, predicted 2.4-8.4% faster than auto's pick on the other tiles, ran 1.01-1.16x as
+  // fast on an H200 (where cuBLAS ran 320 x 128 tiles).
   const DeviceSpec dev = H200Spec();
   ASSERT_EQ(dev.broad_tile, (TileShape{128, 320, 64}));
   struct Case {
@@ -515,9 +514,9 @@ TEST(PlannerNamedCases, TheSixthTileTakesShapesOneRoundOfItHolds) {
               PredictMicros(*p, dev.broad_cost) * (1 + 0.02))
         << before;
   }
-  // Over more than one round its plans ran 0.88-0.99x the time of the other tiles' (run 284): at
-  // 1024 tokens on 14336 weights 4096 deep, 360 tiles of it are predicted 2.5% faster than 896
-  // of 128 x 128, and auto keeps those.
+  // Over more than one round its plans ran 0.88-0.99x the time of the other tiles': at 1024 tokens
+  // on 14336 weights 4096 deep, 360 tiles of it are predicted 2.5% faster than 896 of 128 x 128,
+  // and auto keeps those.
   PlanOptions broad;
   broad.mode = Mode::kDataParallel, broad.tile = dev.broad_tile;
   const Plan many = MustPlan(Shape(1024, 14336, 4096), dev, broad);
@@ -529,11 +528,11 @@ TEST(PlannerNamedCases, TheSixthTileTakesShapesOneRoundOfItHolds) {
   PlanOptions dp;
   dp.mode = Mode::kDataParallel;
   EXPECT_EQ(MustPlan(Shape(640, 8192, 8192), dev, dp).tile_n, 320);
-  // Shallow shapes take it where its epilogue stores D by TMA (a 16-bit D without C, rows the
-  // TMA unit can store: kernels::TmaStoresOf): at 2928 x 1424 x 128, 115 tiles of it predicted
-  // 12% faster than 128 x 128 ran 0.87x as fast with its threads storing D (run 286) and 1.16x
-  // as fast as auto's pick with the TMA store (run 289). Where its threads store D (fp32 D, C
-  // read, rows the TMA unit cannot store), not under 16 k-iterations a tile (kMinBroadTileIters).
+  // Shallow shapes take it where its epilogue stores D by TMA (a 16-bit D without C, rows the TMA
+  // unit can store: kernels::TmaStoresOf): at 2928 x 1424 x 128, 115 tiles of it predicted 12%
+  // faster than 128 x 128 ran 0.87x as fast with its threads storing D and 1.16x as fast as auto's
+  // pick with the TMA store. Where its threads store D (fp32 D, C read, rows the TMA unit cannot
+  // store), not under 16 k-iterations a tile (kMinBroadTileIters).
   for (const PlanOptions& o : {PlanOptions{}, dp}) {
     Problem shallow = Shape(2928, 1424, 128);
     EXPECT_EQ(MustPlan(shallow, dev, o).tile_n, 320) << MustPlan(shallow, dev, o);
@@ -552,11 +551,11 @@ TEST(PlannerNamedCases, TheSixthTileTakesShapesOneRoundOfItHolds) {
     shallow.input = shallow.output = DType::kBF16;
     EXPECT_EQ(MustPlan(shallow, dev, o).tile_n, 320);
   }
-  // 17 iterations: 2696 x 1632 x 1040, 1.033x the old pick's speed (run 286).
+  // 17 iterations: 2696 x 1632 x 1040 ran 1.033x as fast on it as on the other tiles' pick.
   EXPECT_EQ(MustPlan(Shape(2696, 1632, 1040), dev).tile_n, 320);
-  // On misaligned K-major rows (starting at odd multiples of 16 bytes) too: 2816 x 1560 x 824
-  // ran data-parallel on 154 tiles of 128 x 256 (two rounds), and 1.28x as fast on 110 of it
-  // (run 291, docs/results/2026-11-24-h200-misbroad/); `dp` takes it there as well.
+  // On misaligned K-major rows (starting at odd multiples of 16 bytes) too: 2816 x 1560 x 824 ran
+  // data-parallel on 154 tiles of 128 x 256 (two rounds), and 1.28x as fast on 110 of it; `dp`
+  // takes it there as well.
   for (const PlanOptions& o : {PlanOptions{}, dp}) {
     const Plan odd = MustPlan(MisalignedShape(2816, 1560, 824), dev, o);
     EXPECT_EQ(odd.tile_n, 320) << odd;
@@ -571,11 +570,11 @@ TEST(PlannerNamedCases, TheSixthTileTakesShapesOneRoundOfItHolds) {
 }
 
 TEST(PlannerNamedCases, TheFourthTileTakesShapesOneRoundOfItFills) {
-  // Run 137 (docs/results/2026-11-22-h200-wide/, fp16; bench M x N x K, the planner's problem
-  // N x M x K), us data-parallel on 192 x 192 tiles against auto's pick on the other tiles:
-  // 1792 x 2432 x 1024 17.7 / 20.9 (dp, 128x128), 3072 x 1536 x 4096 54.1 / 61.4 (Stream-K,
-  // 128x256), 2456 x 1768 x 944 17.6 / 20.3 (dp, 128x128). 2048 x 2176 x 1024 is 144 tiles of
-  // 128 x 256 (two rounds on 132 SMs) and 132 of 192 x 192 (one).
+  // Measured on an H200 (fp16; bench M x N x K, the planner's problem N x M x K), us data-parallel
+  // on 192 x 192 tiles against auto's pick on the other tiles: 1792 x 2432 x 1024 17.7 / 20.9 (dp,
+  // 128x128), 3072 x 1536 x 4096 54.1 / 61.4 (Stream-K, 128x256), 2456 x 1768 x 944 17.6 / 20.3
+  // (dp, 128x128). 2048 x 2176 x 1024 is 144 tiles of 128 x 256 (two rounds on 132 SMs) and 132 of
+  // 192 x 192 (one).
   const DeviceSpec dev = H200Spec();
   ASSERT_EQ(dev.wide_tile, (TileShape{192, 192, 64}));
   for (const Problem& q : {Shape(2432, 1792, 1024), Shape(1536, 3072, 4096),
@@ -594,12 +593,13 @@ TEST(PlannerNamedCases, TheFourthTileTakesShapesOneRoundOfItFills) {
     dp.mode = Mode::kDataParallel;
     EXPECT_EQ(MustPlan(q, dev, dp).tile_m, 192);
   }
-  // It takes Stream-K picks of the other tiles it is predicted within kMinWideOverStreamKGain of
-  // (run 137): 2048 x 2176 x 8192 ran 102.1 us on it against 104.7 as all-tiles Stream-K on
-  // 128 x 256 (predicted 135.5 against 134.4; auto/dp 0.938 in run 145, the issue's command), and
-  // 3072 x 2944 x 8192 204.8 against 227.0 (predicted 268.4 against 260.6): there the third
-  // tile, predicted faster still (252.1), misses its own margin (kMinMidOverStreamKGain; it ran
-  // 229.3), and the fourth is weighed against its own.
+  // It takes Stream-K picks of the other tiles it is predicted within kMinWideOverStreamKGain of:
+  // 2048 x 2176 x 8192 ran 102.1 us on it against 104.7 as all-tiles Stream-K on 128 x 256
+  // (predicted 135.5 against 134.4; picked, that Stream-K plan read 0.938 of `dp` in
+  // `streamk-bench --set waveq --modes auto,dp,splitk,cublas`), and 3072 x 2944 x 8192 204.8
+  // against 227.0 (predicted 268.4 against 260.6): there the third tile, predicted faster still
+  // (252.1), misses its own margin (kMinMidOverStreamKGain; it ran 229.3), and the fourth is
+  // weighed against its own.
   for (const Problem& q : {Shape(2176, 2048, 8192), Shape(2944, 3072, 8192)}) {
     PlanExplanation why;
     absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
@@ -669,12 +669,12 @@ TEST(PlannerBehaviour, AutoRunsTheThirdTileDataParallelOnly) {
 }
 
 // A data-parallel round of few tiles streams on few SMs, each at most CostModel::sm_bytes_per_us:
-// the floor prices each round at least one tile's bytes at that rate. Run 245
-// (docs/results/2026-11-23-h200-decode2/, fp16, medians of two passes, us in layouts tn / nn): 16
-// tokens as A x 24576 weights x 8192 ran 114.5 / 115.3 on 192 tiles of 128 x 128 (a second round
-// of 60) against 108.3 / 103.3 on one round of 96 tiles of 128 x 256; with the tokens as B (where
-// 128 x 256 tiles do not cut the count) 130.7 / 123.6 against 113.2 / 111.3 for Stream-K over
-// 132 blocks. The floor over the whole GEMM priced them the same.
+// the floor prices each round at least one tile's bytes at that rate. Measured on an H200 (fp16,
+// medians of two passes, us in layouts tn / nn): 16 tokens as A x 24576 weights x 8192 ran
+// 114.5 / 115.3 on 192 tiles of 128 x 128 (a second round of 60) against 108.3 / 103.3 on one round
+// of 96 tiles of 128 x 256; with the tokens as B (where 128 x 256 tiles do not cut the count)
+// 130.7 / 123.6 against 113.2 / 111.3 for Stream-K over 132 blocks. The floor over the whole GEMM
+// priced them the same.
 TEST(PlannerNamedCases, PartialDataParallelRoundsStreamOnFewSms) {
   const DeviceSpec dev = H200Spec();
   ASSERT_GT(dev.alt_cost.sm_bytes_per_us, 0);
@@ -710,16 +710,16 @@ TEST(PlannerNamedCases, PartialDataParallelRoundsStreamOnFewSms) {
                       dev.alt_cost.hbm_bytes_per_us + fixed,
               1e-9);
   // One round of 80 tiles (70b.qkv.m16) on 80 SMs at one SM's rate each, under the memory's:
-  // 47.2 us measured cold in run 255 (docs/results/2026-11-23-h200-cold/, layout tn).
+  // 47.2 us measured cold on an H200 (layout tn).
   const Plan qkv = MustPlan(Shape(10240, 16, 8192), dev, dp);
   EXPECT_NEAR(PredictMicros(qkv, dev.alt_cost) / 47.2, 1.0, 0.03);
 }
 
 TEST(PlannerNamedCases, DecodeProjectionsBoundByTheMemoryRunDataParallel) {
   // 70b.qkv.m64 (10240 x 64 x 8192 in the kernel's orientation): 80 tiles of 128 x 128 stream
-  // 168 MB of weights. Measured on an H200 (run 71 of docs/results/2026-11-21-h200-decode/),
-  // data-parallel on 80 SMs ran 52.3 us and every tile Stream-K over 132 SMs 54.5: the memory,
-  // not the SMs, sets the pace. Without the memory floor the model predicted Stream-K 10% faster.
+  // 168 MB of weights. Measured on an H200, data-parallel on 80 SMs ran 52.3 us and every tile
+  // Stream-K over 132 SMs 54.5: the memory, not the SMs, sets the pace. Without the memory floor
+  // the model predicts Stream-K 10% faster.
   const DeviceSpec dev = H200Spec();
   ASSERT_GT(dev.alt_cost.hbm_bytes_per_us, 0);
   for (const int64_t n : {16, 64, 128}) {
@@ -745,12 +745,11 @@ TEST(PlannerNamedCases, DecodeProjectionsBoundByTheMemoryRunDataParallel) {
   EXPECT_GT(down.sk_blocks, 0) << down;
 }
 
-// Decode rows stream at 4.1 TB/s where one round keeps 96 or more SMs loading, and 128-wide
-// tiles with few of D's columns issue narrower wgmmas (docs/results/2026-11-23-h200-cold/, fp16,
-// cold caches, us, layout tn). Before session 48 the floor read 3.5 TB/s and every wgmma the
-// whole width: with the tokens as A, one round of 128 x 192 tiles (16 x 18432 x 4096: 41.9 in
-// run 257) lost to 128 x 256 (49.8 in run 256), and 16 x 28672 x 8192 ran 128 x 128 tiles
-// (136.2) instead of 128 x 256 (117.9).
+// Decode rows stream at 4.1 TB/s where one round keeps 96 or more SMs loading, and 128-wide tiles
+// with few of D's columns issue narrower wgmmas (measured on an H200: fp16, cold caches, us, layout
+// tn). Priced at 3.5 TB/s with every wgmma the whole width, auto would run the slower plans: with
+// the tokens as A, 128 x 256 tiles for 16 x 18432 x 4096 (49.8, against 41.9 on one round of
+// 128 x 192), and 128 x 128 tiles for 16 x 28672 x 8192 (136.2, against 117.9 on 128 x 256).
 TEST(PlannerNamedCases, DecodeRowsStreamAtTheMemorysMeasuredRate) {
   const DeviceSpec dev = H200Spec();
   EXPECT_DOUBLE_EQ(dev.alt_cost.hbm_bytes_per_us, 4.1e6);
@@ -774,8 +773,8 @@ TEST(PlannerNamedCases, DecodeRowsStreamAtTheMemorysMeasuredRate) {
   dp.tile = dev.tile;
   EXPECT_DOUBLE_EQ(NarrowWidthTensorShare(MustPlan(Shape(10240, 16, 8192), dev, dp), dev.cost), 1);
   // Split tiles are finished after their bytes: a memory-bound Stream-K plan pays its exchange
-  // above the floor (without it auto ran 70b.qkv.m128 Stream-K, about 9% slower than
-  // data-parallel, runs 238 and 255).
+  // above the floor (without it auto would pick Stream-K for 70b.qkv.m128, which ran about 9%
+  // slower than data-parallel).
   PlanOptions sk;
   sk.mode = Mode::kStreamK;
   sk.tile = dev.alt_tile;
@@ -791,9 +790,9 @@ TEST(PlannerNamedCases, DecodeRowsStreamAtTheMemorysMeasuredRate) {
 
 TEST(PlannerNamedCases, DecodeRowsTakeTheThirdTileOnASmallMargin) {
   // Tokens as the kernel's A, every tile's 128 rows holding all of them: the 128 x 192 tile is
-  // taken predicted 2% faster. Measured before (runs 256-257, docs/results/2026-11-23-h200-cold/,
-  // fp16, layout tn, cold caches), auto's pick against 128 x 192 data-parallel, us: 57.6 / 52.9,
-  // 189.6 / 171.9, 95.7 / 87.7, 137.0 / 134.8.
+  // taken predicted 2% faster. Measured on an H200 (fp16, layout tn, cold caches), the other tiles'
+  // pick against 128 x 192 data-parallel, us: 57.6 / 52.9, 189.6 / 171.9, 95.7 / 87.7,
+  // 137.0 / 134.8.
   struct Case {
     Problem shape;
     Mode was;  // the other tiles' pick, which the 8% and 5% margins kept
@@ -834,9 +833,9 @@ TEST(PlannerNamedCases, DecodeRowsTakeTheThirdTileOnASmallMargin) {
 }
 
 TEST(PlannerNamedCases, StreamKTilesReadOperandsLargerThanTheL2Again) {
-  // 256 tokens as A, 28672 weights 8192 deep (470 MB of B; two 128 x 256 tiles along m): every
-  // tile Stream-K ran 246.8 us, data-parallel 211.5 (run 262, docs/results/
-  // 2026-11-23-h200-headline/, cold caches); the model read B once and picked Stream-K.
+  // 256 tokens as A, 28672 weights 8192 deep (470 MB of B; two 128 x 256 tiles along m): every tile
+  // Stream-K ran 246.8 us, data-parallel 211.5 (on an H200, cold caches); priced as if B were read
+  // once, Stream-K would be picked.
   const DeviceSpec dev = H200Spec();
   EXPECT_DOUBLE_EQ(dev.cost.streamk_reread_bytes, static_cast<double>(dev.l2_bytes));
   PlanOptions sk;
@@ -850,8 +849,8 @@ TEST(PlannerNamedCases, StreamKTilesReadOperandsLargerThanTheL2Again) {
   EXPECT_GE(PredictMicros(all, dev.cost),
             StreamKGemmBytes(all, dev.cost) / dev.cost.hbm_bytes_per_us);
   // Four tiles along m (512 tokens): once per tile where each block takes three or more (28672
-  // weights: 461.5 us every tile Stream-K, four reads 458; run 265), fewer where each takes
-  // fewer (11008 weights 14336 deep, 1.3 a block: 256.8 us, compute-bound; run 262).
+  // weights: 461.5 us every tile Stream-K, four reads 458), fewer where each takes fewer (11008
+  // weights 14336 deep, 1.3 a block: 256.8 us, compute-bound).
   const Plan many = MustPlan(Shape(512, 28672, 8192), dev, sk);
   ASSERT_EQ(many.tiles_m, 4);
   ASSERT_GE(many.sk_tiles, 3 * many.sk_blocks);
@@ -860,12 +859,12 @@ TEST(PlannerNamedCases, StreamKTilesReadOperandsLargerThanTheL2Again) {
   ASSERT_EQ(few.tiles_m, 4);
   EXPECT_NEAR(StreamKGemmBytes(few, dev.cost) - GemmBytes(few),
               2.0 * 11008 * 14336 * few.sk_tiles / few.sk_blocks, 1.0);
-  // Stream-K's block count where the floor binds for every count: one block per SM, as the
-  // blocks' schedule alone prefers (run 263: 102-106 blocks ran 1.16-1.40x the time).
+  // Stream-K's block count where the floor binds for every count: one block per SM, as the blocks'
+  // schedule alone prefers (102-106 blocks ran 1.16-1.40x the time).
   EXPECT_EQ(all.sk_blocks, 132) << all;
-  // Auto keeps the full round's tiles data-parallel: since the turnstile's chain is priced as the
-  // blocks walk it (TurnstilesFirstPeersPublishOffTheChain), the partial round's tiles go
-  // Stream-K (run 263: 212.6 us, data-parallel 217.2).
+  // Auto keeps the full round's tiles data-parallel: with the turnstile's chain priced as the
+  // blocks walk it (TurnstilesFirstPeersPublishOffTheChain), the partial round's tiles go Stream-K
+  // (212.6 us, data-parallel 217.2).
   const Plan pick = MustPlan(Shape(256, 28672, 8192), dev);
   EXPECT_EQ(pick.tile_n, 256) << pick;
   EXPECT_EQ(pick.dp_tiles, 132) << pick;
@@ -881,15 +880,14 @@ TEST(PlannerNamedCases, StreamKTilesReadOperandsLargerThanTheL2Again) {
 }
 
 TEST(PlannerNamedCases, TurnstilesFirstPeersPublishOffTheChain) {
-  // The partial round's 84 tiles of 128 x 256 Stream-K over 132 blocks of 81-82 iterations, 128
-  // to a tile (384 tokens as A, 18432 weights 8192 deep): 2-3 peers per tile. Blocks walk their
-  // tiles backwards, so a tile's first peer publishes its slice at the start of its run, and the
-  // finishing block stores the start of its next tile while the middle peer hands over: the
-  // chain is one store shorter than peers - 1 hand-overs. Measured on an H200 (fp16, cold, tn;
-  // docs/results/2026-11-23-h200-chain/ run 267 and docs/results/2026-11-23-h200-headline/ run
-  // 266): turnstile 194.0 and 192.1 us, separate 213.8 and 210.6, every tile Stream-K 211.0 and
-  // 210.6 (auto's pick before), data-parallel 213.1 and 210.4; the model had ranked them the
-  // other way round (213.5, 211.1, 209.6, 220.2).
+  // The partial round's 84 tiles of 128 x 256 Stream-K over 132 blocks of 81-82 iterations, 128 to
+  // a tile (384 tokens as A, 18432 weights 8192 deep): 2-3 peers per tile. Blocks walk their tiles
+  // backwards, so a tile's first peer publishes its slice at the start of its run, and the
+  // finishing block stores the start of its next tile while the middle peer hands over: the chain
+  // is one store shorter than peers - 1 hand-overs. Measured on an H200 (fp16, cold, tn, two
+  // passes): turnstile 194.0 and 192.1 us, separate 213.8 and 210.6, every tile Stream-K 211.0 and
+  // 210.6, data-parallel 213.1 and 210.4; priced with peers - 1 hand-overs on the chain, the model
+  // ranks them the other way round (213.5, 211.1, 209.6, 220.2).
   const DeviceSpec dev = H200Spec();
   PlanOptions tail;
   tail.mode = Mode::kStreamK;
@@ -917,7 +915,7 @@ TEST(PlannerNamedCases, TurnstilesFirstPeersPublishOffTheChain) {
   EXPECT_NEAR(per_store(det), 1.0, 1e-6);
   // Every tile Stream-K over fewer tiles than blocks keeps the whole chain, as measured: 86 tiles
   // over 132 blocks (256 tokens, 11008 weights, 14336 deep) ran 158.9 us against 147.3 predicted
-  // with it, and data-parallel 128 x 192 129.5 (run 267).
+  // with it, and data-parallel 128 x 192 129.5.
   PlanOptions all;
   all.mode = Mode::kStreamK;
   all.tile = dev.tile;
@@ -944,8 +942,7 @@ TEST(PlannerNamedCases, OneTileHybridOverATiedTwoTile) {
   // 336 tiles of 128 x 256 (384 tokens as A, 28672 weights 4096 deep): the two-tile hybrid (the
   // last full round's 132 tiles and the partial round's 72 Stream-K) and the one-tile (the 72
   // alone, two full rounds data-parallel) are predicted within 0.2%; the one-tile ran 148.0 us
-  // against 160.4 (run 270, docs/results/2026-11-24-h200-clock/), its blocks reading fewer panels
-  // one after another.
+  // against 160.4 on an H200, its blocks reading fewer panels one after another.
   const DeviceSpec dev = H200Spec();
   PlanOptions two;
   two.mode = Mode::kStreamK;
@@ -967,12 +964,12 @@ TEST(PlannerNamedCases, OneTileHybridOverATiedTwoTile) {
   EXPECT_EQ(pick.dp_tiles, 264) << pick;
   EXPECT_EQ(pick.reduction, Reduction::kDeterministic) << pick;
   // Where the two-tile is predicted 2% faster it keeps the pick, as measured (2048 tokens, 11008
-  // weights: 286.0 us against 298.2 on the one-tile, run 270).
+  // weights: 286.0 us against 298.2 on the one-tile).
   const Plan wide = MustPlan(Shape(2048, 11008, 4096), dev);
   EXPECT_EQ(wide.sk_tiles, 160) << wide;
   // A one-tile hybrid with a separate reduction gets no edge: those ran 0.94-1.01x as fast as the
-  // two-tile where predicted within 1.4% (runs 265-266). At 4096 tokens, 13824 weights 5120 deep
-  // it is predicted 0.3% slower than the two-tile, which auto keeps (875 us against dp's 928).
+  // two-tile where predicted within 1.4%. At 4096 tokens, 13824 weights 5120 deep it is predicted
+  // 0.3% slower than the two-tile, which auto keeps (875 us against dp's 928).
   const Plan many = MustPlan(Shape(4096, 13824, 5120), dev);
   EXPECT_EQ(many.sk_tiles, 144) << many;
   EXPECT_EQ(many.dp_tiles, 1584) << many;
@@ -989,25 +986,24 @@ TEST(PlannerNamedCases, ThirdTileOverAFewRowsOfStreamKWhereNoSlower) {
     return p;
   };
   // 256 tokens as A, 20480 weights 8192 deep: two rows of 128 x 256 tiles, whose 160 tiles auto
-  // runs as the partial round's 28 Stream-K (1.23x data-parallel's prediction on that tile), and
-  // 128 x 192 tiles data-parallel, predicted 0.01% faster. Measured over runs 262-271 (docs/
-  // results/2026-11-24-h200-clock/moves.txt), the 128 x 192 plan ran 0.953-1.028x the Stream-K
-  // plan's time; with 512 tokens, 18432 weights 14336 deep (predicted 4% faster) 0.974-0.996x.
+  // would run as the partial round's 28 Stream-K (1.23x data-parallel's prediction on that tile),
+  // and 128 x 192 tiles data-parallel, predicted 0.01% faster. Measured over several passes on lent
+  // H200s, the 128 x 192 plan ran 0.953-1.028x the Stream-K plan's time; with 512 tokens, 18432
+  // weights 14336 deep (predicted 4% faster) 0.974-0.996x.
   expect_pick(256, 20480, 8192, Mode::kDataParallel, 192);
   expect_pick(512, 18432, 14336, Mode::kDataParallel, 192);
   // Predicted slower than the Stream-K pick, the third tile stays out: 512 tokens, 11008 weights
   // 14336 deep (1.3% slower predicted, 4.6% measured), and 256 tokens, 18432 weights 4096 deep
-  // against Stream-K on 128 x 128 tiles (0.03% slower predicted, 4-8% measured, run 270).
+  // against Stream-K on 128 x 128 tiles (0.03% slower predicted, 4-8% measured).
   expect_pick(512, 11008, 14336, Mode::kStreamK, 256);
   expect_pick(256, 18432, 4096, Mode::kStreamK, 128);
   // Where its tiles leave SMs idle too: 108 of 128 x 192 (512 tokens, 5120 weights 14336 deep,
-  // predicted 1.3% faster) ran 1.04x the time of every tile Stream-K on 128 x 128 on one lent
-  // H200 (run 271) and 0.93x on a faster one (run 273).
+  // predicted 1.3% faster) ran 1.04x the time of every tile Stream-K on 128 x 128 on one lent H200
+  // and 0.93x on a faster one.
   expect_pick(512, 5120, 14336, Mode::kDataParallel, 192);
-  // Past four rows the margin over Stream-K stays, as measured on the waveq shapes (run 128:
-  // data-parallel on 128 x 192 ran 0.92-1.01x Stream-K's speed where predicted up to 3.4%
-  // faster): 640 tokens, 14336 weights 8192 deep keeps Stream-K over 128 x 192 predicted 3.8%
-  // faster.
+  // Past four rows the margin over Stream-K stays, as measured on the waveq shapes (data-parallel
+  // on 128 x 192 ran 0.92-1.01x Stream-K's speed where predicted up to 3.4% faster): 640 tokens,
+  // 14336 weights 8192 deep keeps Stream-K over 128 x 192 predicted 3.8% faster.
   const Plan five_rows = expect_pick(640, 14336, 8192, Mode::kStreamK, 256);
   PlanOptions mid;
   mid.mode = Mode::kDataParallel;
@@ -1017,11 +1013,10 @@ TEST(PlannerNamedCases, ThirdTileOverAFewRowsOfStreamKWhereNoSlower) {
 }
 
 TEST(PlannerNamedCases, EveryTileStreamKOverFewerTilesThanBlocksOn128x128NeedsItsMargin) {
-  // 384 tokens as A, 4096 weights 14336 deep: 96 tiles of 128 x 128, every tile Stream-K over
-  // 132 blocks predicted 1.095x as fast as data-parallel on 96 SMs. It ran 0.885-0.954x as fast
-  // on three lent H200s (runs 273-275, docs/results/2026-11-24-h200-clock/), where the model
-  // prices the data-parallel round 19-28% over its time; auto now runs it data-parallel, 0.92x
-  // the time (run 275).
+  // 384 tokens as A, 4096 weights 14336 deep: 96 tiles of 128 x 128, every tile Stream-K over 132
+  // blocks predicted 1.095x as fast as data-parallel on 96 SMs. It ran 0.885-0.954x as fast on
+  // three lent H200s, where the model prices the data-parallel round 19-28% over its time; auto
+  // runs it data-parallel, 0.92x the time.
   const DeviceSpec dev = H200Spec();
   EXPECT_DOUBLE_EQ(dev.alt_cost.few_tiles_streamk_gain, 0.19);
   EXPECT_DOUBLE_EQ(dev.cost.few_tiles_streamk_gain, 0);  // 128 x 256: such plans ran faster
@@ -1042,8 +1037,8 @@ TEST(PlannerNamedCases, EveryTileStreamKOverFewerTilesThanBlocksOn128x128NeedsIt
   EXPECT_EQ(pick.mode, Mode::kDataParallel) << pick;
   EXPECT_EQ(pick.tile_n, 128) << pick;
   // The margin holds against data-parallel, not against the other tiles: at 256 tokens, 5120
-  // weights 14336 deep, the 128 x 256 tiles split three ways win instead (0.91-0.95x the old
-  // pick's time, run 275).
+  // weights 14336 deep, the 128 x 256 tiles split three ways win instead (0.91-0.95x the time of
+  // the pick without the margin).
   const Plan other = MustPlan(Shape(256, 5120, 14336), dev);
   EXPECT_EQ(other.mode, Mode::kSplitK) << other;
   EXPECT_EQ(other.tile_n, 256) << other;
@@ -1051,26 +1046,25 @@ TEST(PlannerNamedCases, EveryTileStreamKOverFewerTilesThanBlocksOn128x128NeedsIt
 
 TEST(PlannerNamedCases, EveryTileStreamKOn128x128YieldsToTheThirdTileWhereNoSlower) {
   // 640 tokens as A, 4096 weights 8192 deep: 160 tiles of 128 x 128 every one Stream-K over 132
-  // blocks (85.7 us predicted) against 110 tiles of 128 x 192 data-parallel (82.3 us), five rows
-  // of tiles, past kMaxFewRowsOfTiles. The Stream-K plan ran 0.90-0.96 of `dp` on three lent
-  // H200s (runs 273-276), and the 128 x 192 plan 1.03-1.08x as fast as it (run 277, docs/
-  // results/2026-11-24-h200-rows5/); over 26 such moves, 1.057-1.105x per pass.
+  // blocks (85.7 us predicted) against 110 tiles of 128 x 192 data-parallel (82.3 us), five rows of
+  // tiles, past kMaxFewRowsOfTiles. The Stream-K plan ran 0.90-0.96 of `dp` on three lent H200s,
+  // and the 128 x 192 plan 1.03-1.08x as fast as it; over 26 such moves, 1.057-1.105x per pass.
   DeviceSpec dev = H200Spec();
   EXPECT_TRUE(dev.alt_cost.every_tile_streamk_yields);
-  EXPECT_FALSE(dev.cost.every_tile_streamk_yields);  // 128 x 256 keeps the margin (run 128)
+  EXPECT_FALSE(dev.cost.every_tile_streamk_yields);  // 128 x 256 keeps the margin, as measured
   for (const Problem& shape : {Shape(640, 4096, 8192), Shape(1120, 2176, 6416)}) {
     const Plan p = MustPlan(shape, dev);
     EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
     EXPECT_EQ(p.tile_n, 192) << p;
   }
-  // 640 tokens, 13824 weights 8192 deep: Stream-K on 128 x 256 (the last full round's tiles and
-  // the partial round's) keeps its margin over 128 x 192, which ran 1-10% slower (runs 273-276).
+  // 640 tokens, 13824 weights 8192 deep: Stream-K on 128 x 256 (the last full round's tiles and the
+  // partial round's) keeps its margin over 128 x 192, which ran 1-10% slower.
   const Plan wide = MustPlan(Shape(640, 13824, 8192), dev);
   EXPECT_EQ(wide.mode, Mode::kStreamK) << wide;
   EXPECT_EQ(wide.tile_n, 256) << wide;
   // Without the rule the margin holds the 128 x 128 Stream-K pick among the tiles, and only
-  // data-parallel's pick taking over Stream-K on 128 x 128 (CostModel::many_tiles_streamk_gain,
-  // session 58) runs the same 128 x 192 plan.
+  // data-parallel's pick taking over Stream-K on 128 x 128 (CostModel::many_tiles_streamk_gain)
+  // runs the same 128 x 192 plan.
   PlanExplanation yields_why;
   ASSERT_TRUE(MakePlan(Shape(640, 4096, 8192), dev, {}, &yields_why).ok());
   EXPECT_EQ(yields_why.reason.rfind("tile 128x192x64, data-parallel", 0), 0u) << yields_why.reason;
@@ -1093,11 +1087,11 @@ TEST(PlannerNamedCases, TileShapesParseAndPrint) {
 }
 
 TEST(PlannerNamedCases, DeepOneWaveShapesRunEveryTileStreamK) {
-  // 17 x 8 = 136 and 12 x 12 = 144 tiles of 128 x 256 with k = 8192 on an H200 (measured, run 31
-  // of docs/results/2026-11-21-h200-overlap/: every tile Stream-K 123.1 and 126.5 us, the partial
-  // wave's tiles Stream-K ahead of the full wave 148.2 and 146.2, data-parallel 183.3 and 181.6).
-  // (1536 x 3072 x 8192 is one round of 192 x 192 tiles, which the H200 takes now, 101.9 against
-  // 110.7 us in run 137: TheFourthTileTakesShapesOneRoundOfItFills.)
+  // 17 x 8 = 136 and 12 x 12 = 144 tiles of 128 x 256 with k = 8192 on an H200 (measured: every
+  // tile Stream-K 123.1 and 126.5 us, the partial wave's tiles Stream-K ahead of the full wave
+  // 148.2 and 146.2, data-parallel 183.3 and 181.6). (1536 x 3072 x 8192 is one round of 192 x 192
+  // tiles, which the H200 takes, 101.9 against 110.7 us:
+  // TheFourthTileTakesShapesOneRoundOfItFills.)
   for (const Problem& shape : {Shape(2176, 2048, 8192), Shape(1536, 3072, 8192)}) {
     PlanExplanation why;
     absl::StatusOr<Plan> p = MakePlan(shape, WithoutStreamKYields(WithoutWideTile(H200Spec())), {},
@@ -1111,10 +1105,10 @@ TEST(PlannerNamedCases, DeepOneWaveShapesRunEveryTileStreamK) {
 }
 
 TEST(PlannerNamedCases, DeepManyWaveShapesRunTheTwoTileHybrid) {
-  // 23 x 12 = 276 and 20 x 20 = 400 tiles of 128 x 256 with k = 8192 on an H200 (measured, run 31:
-  // the last full wave and the partial wave Stream-K 232.8 and 327.5 us, the partial wave's tiles
-  // alone 255.4 and 365.2, data-parallel 306.7 and 423.8). The first runs faster still on one
-  // round of 192 x 192 tiles (TheFourthTileTakesShapesOneRoundOfItFills); without them:
+  // 23 x 12 = 276 and 20 x 20 = 400 tiles of 128 x 256 with k = 8192 on an H200 (measured: the last
+  // full wave and the partial wave Stream-K 232.8 and 327.5 us, the partial wave's tiles alone
+  // 255.4 and 365.2, data-parallel 306.7 and 423.8). The first runs faster still on one round of
+  // 192 x 192 tiles (TheFourthTileTakesShapesOneRoundOfItFills); without them:
   for (const Problem& shape : {Shape(2944, 3072, 8192), Shape(2560, 5120, 8192)}) {
     PlanExplanation why;
     absl::StatusOr<Plan> p = MakePlan(shape, WithoutWideTile(H200Spec()), {}, &why);
@@ -1360,12 +1354,12 @@ TEST(PlannerBehaviour, BatchCountsTilesAcrossTheBatch) {
 }
 
 TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
-  // 4096 x 4096 x 4104 (tn: both operands' rows start at odd multiples of 16 bytes): measured on
-  // an H200 (run 75 of docs/results/2026-11-22-h200-kmis/), data-parallel 298 us with the rows
-  // as they are, 187 with K = 4096; copying both operands (135 MB read and written) costs about
-  // 40 us. Forced, the planner copies both, puts the copies in the workspace past the flags and
-  // the partials, and plans the kernel for aligned rows. (On a device without the cluster
-  // configuration: the H200's runs this shape on clusters instead, PlannerClusters below.)
+  // 4096 x 4096 x 4104 (tn: both operands' rows start at odd multiples of 16 bytes): measured on an
+  // H200, data-parallel 298 us with the rows as they are, 187 with K = 4096; copying both operands
+  // (135 MB read and written) costs about 40 us. Forced, the planner copies both, puts the copies
+  // in the workspace past the flags and the partials, and plans the kernel for aligned rows. (On a
+  // device without the cluster configuration: the H200's runs this shape on clusters instead,
+  // PlannerClusters below.)
   DeviceSpec dev = H200Spec();
   dev.cluster_tile = kNoTile;
   Problem q = Shape(4096, 4096, 4104);
@@ -1399,8 +1393,8 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   EXPECT_EQ(why_off.repack_us, 0);
 
   // Auto copies B's rows alone: the 256-row side of the 128 x 256 tile, two thirds of the loads,
-  // for half the copies. Measured (run 142 of docs/results/2026-11-22-h200-midsplit/, auto with
-  // the copies forced): 210.4 us with B's rows copied, 224.5 with both, 258.2 with A's.
+  // for half the copies. Measured on an H200 (auto with the copies forced): 210.4 us with B's rows
+  // copied, 224.5 with both, 258.2 with A's.
   PlanExplanation why_auto;
   const absl::StatusOr<Plan> b = MakePlan(q, dev, {}, &why_auto);
   ASSERT_TRUE(b.ok()) << b.status();
@@ -1452,8 +1446,7 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
 TEST(PlannerRepack, ASmallOperandReadByEveryTileRowIsCopiedAlone) {
   // Tall-skinny shapes with both operands' rows misaligned: the small operand (A here, a few
   // hundred rows) is re-read by every tile row of the large one, so half the loads are its rows,
-  // and its copy is cheap. Measured on an H200 (run 142 of
-  // docs/results/2026-11-22-h200-midsplit/, bench M x N x K, the kernel's problem N x M x K;
+  // and its copy is cheap. Measured on an H200 (bench M x N x K, the kernel's problem N x M x K;
   // auto, us): as the rows are / A's rows copied / both copied.
   const DeviceSpec dev = H200Spec();
   struct Case {
@@ -1485,8 +1478,7 @@ TEST(PlannerRepack, ASmallOperandReadByEveryTileRowIsCopiedAlone) {
 
 TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
   // Data-parallel on 128 x 256 tiles with both operands' rows misaligned, measured on an H200
-  // (run 79 of docs/results/2026-11-22-h200-kmis/, bench M x N x K; the kernel's problem is
-  // N x M x K): the operand loads alone set the time.
+  // (bench M x N x K; the kernel's problem is N x M x K): the operand loads alone set the time.
   DeviceSpec dev = H200Spec();
   dev.cluster_tile = kNoTile;  // repacking alone
   PlanOptions dp;
@@ -1506,9 +1498,9 @@ TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
     // With aligned rows the loads are not what limits (4096^3: 216 us measured).
     EXPECT_LT(LoadFloorMicros(p, false, false, dev.cost), 0.5 * floor);
   }
-  // Forced copies of 1000 x 2648 x 3288's operands made it slower (43.0 -> 57.8 us): auto keeps
-  // the rows as they are. Of 4096 x 4096 x 4104's they made it faster (306.7 -> 261.4 us; B's
-  // alone, 210.4 us in run 142, faster still).
+  // Forced copies of 1000 x 2648 x 3288's operands made it slower (43.0 -> 57.8 us): auto keeps the
+  // rows as they are. Of 4096 x 4096 x 4104's they made it faster (306.7 -> 261.4 us; B's alone,
+  // 210.4 us, faster still).
   Problem small = Shape(2648, 1000, 3288), big = Shape(4096, 4096, 4104);
   small.a_rows_misaligned = small.b_rows_misaligned = true;
   big.a_rows_misaligned = big.b_rows_misaligned = true;
@@ -1528,10 +1520,9 @@ Problem NarrowTokens(int64_t weights, int64_t tokens, int64_t k, bool misaligned
 }
 
 TEST(PlannerNarrowMn, NarrowLoadsCostMoreTheMoreSmsLoadThem) {
-  // Measured on an H200 (run 249 of docs/results/2026-11-23-h200-mnmajor/, data-parallel rows
-  // against the same plans on K-major tokens): per 64-deep iteration, 0.065 us more with 32 SMs
-  // loading misaligned narrow rows, 0.08-0.13 with 64, 0.19-0.28 with 128-132; 0.01-0.05 with
-  // rows on 32-byte boundaries.
+  // Measured on an H200 (data-parallel rows against the same plans on K-major tokens): per 64-deep
+  // iteration, 0.065 us more with 32 SMs loading misaligned narrow rows, 0.08-0.13 with 64,
+  // 0.19-0.28 with 128-132; 0.01-0.05 with rows on 32-byte boundaries.
   const DeviceSpec dev = H200Spec();
   const CostModel& c = dev.alt_cost;  // 128 x 128
   EXPECT_DOUBLE_EQ(c.narrow_mn_misaligned_iter_us, 0.22);
@@ -1559,10 +1550,10 @@ TEST(PlannerNarrowMn, NarrowLoadsCostMoreTheMoreSmsLoadThem) {
   p.n = 64;
   EXPECT_DOUBLE_EQ(ScaleCosts(p, c).iter_busy, base.iter_busy);
   EXPECT_TRUE(NarrowMnExtent(63) && !NarrowMnExtent(64));
-  // The misaligned 7b.qkv.m1 row, data-parallel on 96 tiles of 64 iterations: 47.9 us measured
-  // as it is, 30.1 on K-major tokens; predicted slower by what 96 of 132 SMs pay per iteration.
-  // (Fitted over the whole width's iterations, the term reads low over the narrow wgmmas'
-  // since session 48: 0.74 of the time; the copy still pays by far.)
+  // The misaligned 7b.qkv.m1 row, data-parallel on 96 tiles of 64 iterations: 47.9 us measured as
+  // it is, 30.1 on K-major tokens; predicted slower by what 96 of 132 SMs pay per iteration. (The
+  // term was fitted over iterations priced at the whole width; over the narrow wgmmas' cheaper
+  // iterations the prediction reads low, 0.74 of the time; the copy still pays by far.)
   const double as_is = PredictMicros(MustPlan(NarrowTokens(12288, 1, 4096, true), dev, dp), c);
   EXPECT_GT(as_is, PredictMicros(plain, c) + 0.5 * 64 * 0.22 * 96 / 132);
   EXPECT_NEAR(as_is / 47.9, 1.0, 0.3);
@@ -1570,12 +1561,10 @@ TEST(PlannerNarrowMn, NarrowLoadsCostMoreTheMoreSmsLoadThem) {
 
 TEST(PlannerNarrowMn, AutoCopiesNarrowTokensWhereTheCopyPays) {
   // Decode rows in bench layout nn (the tokens the kernel's N-major B), measured on an H200, us:
-  // auto's data-parallel plan as the tokens are (run 249 of docs/results/2026-11-23-h200-mnmajor/)
-  // / the same plan with them copied to K-major rows first (run 252 of
-  // docs/results/2026-11-23-h200-pdlcopy/). The copy costs about 3.3 us; where the tokens' rows
-  // start at odd multiples of 16 bytes the loads cost far more than that. On 64 x 128 tiles at
-  // the memory's floor, rows on 32-byte boundaries too (run 254 of
-  // docs/results/2026-11-23-h200-narrowfloor/; the next test).
+  // auto's data-parallel plan as the tokens are / the same plan with them copied to K-major rows
+  // first. The copy costs about 3.3 us; where the tokens' rows start at odd multiples of 16 bytes
+  // the loads cost far more than that. On 64 x 128 tiles at the memory's floor, rows on 32-byte
+  // boundaries too (the next test).
   const DeviceSpec dev = H200Spec();
   struct Case {
     int64_t weights, tokens, k;
@@ -1585,9 +1574,9 @@ TEST(PlannerNarrowMn, AutoCopiesNarrowTokensWhereTheCopyPays) {
                {8192, 24, 28672, 189.6, 121.0, true},  {28672, 1, 8192, 173.6, 124.6, true},
                {28672, 24, 8192, 154.4, 123.7, true},  {12288, 1, 4096, 47.9, 34.2, true},
                {12288, 24, 4096, 40.6, 34.3, true},
-               // Not worth the copy (or not by the 3% auto asks). 70b.down's 32 and 48 tokens
-               // split k on 128 x 128 tiles as they are since session 48 (run 254: split-K as
-               // they are / data-parallel on 64 x 128 copied).
+               // Not worth the copy (or not by the 3% auto asks). 70b.down's 32 and 48 tokens split
+               // k on 128 x 128 tiles as they are (split-K as they are / data-parallel on 64 x 128
+               // copied).
                {8192, 32, 28672, 118.9, 120.7, false}, {8192, 48, 28672, 121.1, 122.8, false},
                {28672, 32, 8192, 124.2, 124.2, false}, {12288, 16, 4096, 32.3, 33.4, false},
                {12288, 48, 4096, 32.4, 34.3, false}};
@@ -1638,10 +1627,10 @@ TEST(PlannerNarrowMn, AutoCopiesNarrowTokensWhereTheCopyPays) {
 
 TEST(PlannerNarrowMn, ShortTilesPayNarrowLoadsAboveTheMemoryFloor) {
   // 70b.down's rows whose tokens sit on 32-byte boundaries (8192 x 12-48 x 28672, the tokens
-  // N-major), measured on an H200 (run 254 of docs/results/2026-11-23-h200-narrowfloor/, us):
-  // data-parallel on 64 x 128 tiles (128 tiles on 128 SMs, 448 iterations, at the memory's floor)
-  // as the tokens are / with them copied first / split-K on 128 x 128 as they are. The short
-  // tile's narrow loads are not hidden by the floor; the 128 x 128 tile's are.
+  // N-major), measured on an H200 (us): data-parallel on 64 x 128 tiles (128 tiles on 128 SMs, 448
+  // iterations, at the memory's floor) as the tokens are / with them copied first / split-K on
+  // 128 x 128 as they are. The short tile's narrow loads are not hidden by the floor; the 128 x 128
+  // tile's are.
   const DeviceSpec dev = H200Spec();
   EXPECT_DOUBLE_EQ(dev.small_cost.narrow_mn_floor_iter_us, 0.035);
   EXPECT_EQ(dev.alt_cost.narrow_mn_floor_iter_us, 0);
@@ -1664,7 +1653,7 @@ TEST(PlannerNarrowMn, ShortTilesPayNarrowLoadsAboveTheMemoryFloor) {
     k_major.b_mn_major = false;
     EXPECT_GE(PredictMicros(as_is, dev.small_cost) - PredictMicros(k_major, dev.small_cost),
               448 * 0.035 * 128 / 132 - 1e-9);
-    // Auto no longer runs it: it copies the tokens or runs 128 x 128 tiles, 1.04-1.13x faster.
+    // Auto does not run it: it copies the tokens or takes 128 x 128 tiles, 1.04-1.13x faster.
     PlanExplanation why;
     const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
     ASSERT_TRUE(p.ok()) << p.status();
@@ -1672,10 +1661,10 @@ TEST(PlannerNarrowMn, ShortTilesPayNarrowLoadsAboveTheMemoryFloor) {
     const double picked = p->repack_b ? c.dp_copied_us : c.splitk_as_is_us;
     EXPECT_LT(picked * 1.03, c.dp_as_is_us) << FormatPlan(*p, &why);
   }
-  // Without the term the floor hid the narrow loads, and auto ran them as they are on the short
-  // tile (session 46's pick). Since session 48's floor (4.1 TB/s) split-K on 128 x 128 wins there
-  // by itself, so the term is checked on the plan alone: at the floor, without it, the two
-  // layouts read the same.
+  // Without the term the floor hides the narrow loads: at a floor of 3.5 TB/s auto would run them
+  // as they are on the short tile. At 4.1 TB/s (the floor's rate) split-K on 128 x 128 wins there
+  // by itself, so the term is checked on the plan alone: at the floor, without it, the two layouts
+  // read the same.
   DeviceSpec hidden = dev;
   hidden.small_cost.narrow_mn_floor_iter_us = 0;
   hidden.small_cost.narrow_mn_iter_us = 0;
@@ -1718,8 +1707,8 @@ TEST(PlannerNarrowMn, CopiesAreForcedOrForbiddenLikeMisalignedRows) {
   off.repack = RepackOperands::kNone;
   EXPECT_FALSE(MustPlan(q, dev, off).repack_b);
   EXPECT_TRUE(MustPlan(q, dev).repack_b);
-  // A batch of them copies each entry's tokens; the transposing copy costs what a row copy of
-  // the same bytes does (run 252).
+  // A batch of them copies each entry's tokens; the transposing copy costs what a row copy of the
+  // same bytes does (as measured).
   Problem batch = q;
   batch.batch = 4;
   const Plan b = MustPlan(batch, dev);
@@ -1736,9 +1725,8 @@ TEST(PlannerNarrowMn, CopiesAreForcedOrForbiddenLikeMisalignedRows) {
 
 TEST(PlannerWideMn, MisalignedMnRowsArePricedLikeMisalignedKMajorRows) {
   // Wide M- or N-major operands whose k-rows start at odd multiples of 16 bytes, measured on an
-  // H200 (run 252 of docs/results/2026-11-23-h200-pdlcopy/, layouts nn and tt, us): the L2
-  // serves them slowly, as it does misaligned K-major rows, and a copy to K-major rows pays
-  // where LoadFloorMicros at the misaligned rate says so.
+  // H200 (layouts nn and tt, us): the L2 serves them slowly, as it does misaligned K-major rows,
+  // and a copy to K-major rows pays where LoadFloorMicros at the misaligned rate says so.
   const DeviceSpec dev = H200Spec();
   auto wide = [](int64_t m, int64_t n, int64_t k, char operand) {
     Problem p = Shape(m, n, k);
@@ -1816,7 +1804,7 @@ TEST(PlannerClusters, TheClusterTileRunsOnPairsOfSmsThatReadBOnce) {
   EXPECT_NE(one.status().message().find("clusters of 2 SMs"), absl::string_view::npos);
   // The L2 serves a cluster's B once: with misaligned rows (B the larger part of a 128 x 256
   // block's loads), the loads take two thirds of the time they take without clusters.
-  // (tma_multicast_probe, run 86: 187 against 295 us for 4096 x 4096 x 4104's loads alone.)
+  // (Measured on an H200, 4096 x 4096 x 4104's loads alone: 187 against 295 us.)
   PlanOptions blocks, clusters;
   blocks.mode = clusters.mode = Mode::kDataParallel;
   blocks.tile = dev.tile, clusters.tile = dev.cluster_tile;
@@ -1830,12 +1818,12 @@ TEST(PlannerClusters, TheClusterTileRunsOnPairsOfSmsThatReadBOnce) {
 }
 
 TEST(PlannerClusters, AutoRunsLargeMisalignedShapesOnClusters) {
-  // Measured on an H200 (run 87 of docs/results/2026-11-22-h200-cluster/, bench M x N x K; the
-  // kernel's problem is N x M x K), us: rows as they are on 128 x 256 blocks / repacked / on
-  // 256 x 256 clusters: 4096 x 4096 x 4104 305.6 / 252.7 / 227.3; 8192 x 8192 x 8200 2697 / 1817
-  // / 1783; 2048 x 2048 x 2056 39.5 / - / 30.0; 4144 x 1488 x 5208 154.3 / - / 128.0 (121.4
-  // Stream-K); 2880 x 3064 x 7752 306.0 (auto, Stream-K) / - / 250.1 (Stream-K). Auto takes the
-  // clusters there, and keeps the rows of small misaligned shapes and of aligned ones on blocks.
+  // Measured on an H200 (bench M x N x K; the kernel's problem is N x M x K), us: rows as they are
+  // on 128 x 256 blocks / repacked / on 256 x 256 clusters: 4096 x 4096 x 4104
+  // 305.6 / 252.7 / 227.3; 8192 x 8192 x 8200 2697 / 1817 / 1783; 2048 x 2048 x 2056
+  // 39.5 / - / 30.0; 4144 x 1488 x 5208 154.3 / - / 128.0 (121.4 Stream-K); 2880 x 3064 x 7752
+  // 306.0 (auto, Stream-K) / - / 250.1 (Stream-K). Auto takes the clusters there, and keeps the
+  // rows of small misaligned shapes and of aligned ones on blocks.
   const DeviceSpec dev = H200Spec();
   for (const Problem& q : {MisalignedShape(4096, 4096, 4104), MisalignedShape(8192, 8192, 8200),
                            MisalignedShape(2048, 2048, 2056), MisalignedShape(1488, 4144, 5208),
@@ -1891,14 +1879,14 @@ TEST(PlannerClusters, AutoRunsLargeMisalignedShapesOnClusters) {
 }
 
 TEST(PlannerClusters, ShortKShapesWhoseLoadsAndMathTieRunOnClusters) {
-  // Run 89 (docs/results/2026-11-22-h200-cluster/, fp16, bench M x N x K; the kernel's problem
-  // is N x M x K), us on blocks as auto planned them / on clusters: the loads and the math of
-  // these shapes take about as long as each other, and neither the aligned prediction nor the L2
-  // floor alone saw how much clusters gain: 3312 x 6176 x 520 60.3 / 47.5, 5200 x 3320 x 1160
-  // 101.4 / 81.8, 1952 x 7848 x 600 50.4 / 41.4, 960 x 5584 x 1816 56.4 / 49.0, 7520 x 688 x 2264
-  // 67.6 / 60.9. Clusters are weighed against the two other tiles first: 960 x 5584 x 1816 ran
-  // 46.6 us on clusters, 51.4 data-parallel on 128x192 tiles (run 127), predicted 3% under them.
-  // (One round of 128 x 320 tiles runs it faster still: TheSixthTileTakesShapesOneRoundOfItHolds.)
+  // Measured on an H200 (fp16, bench M x N x K; the kernel's problem is N x M x K), us on blocks as
+  // auto planned them / on clusters: the loads and the math of these shapes take about as long as
+  // each other, and neither the aligned prediction nor the L2 floor alone sees how much clusters
+  // gain: 3312 x 6176 x 520 60.3 / 47.5, 5200 x 3320 x 1160 101.4 / 81.8, 1952 x 7848 x 600
+  // 50.4 / 41.4, 960 x 5584 x 1816 56.4 / 49.0, 7520 x 688 x 2264 67.6 / 60.9. Clusters are weighed
+  // against the two other tiles first: 960 x 5584 x 1816 ran 46.6 us on clusters, 51.4
+  // data-parallel on 128x192 tiles, predicted 3% under them. (One round of 128 x 320 tiles runs it
+  // faster still: TheSixthTileTakesShapesOneRoundOfItHolds.)
   const DeviceSpec dev = H200Spec();
   for (const Problem& q : {MisalignedShape(6176, 3312, 520), MisalignedShape(3320, 5200, 1160),
                            MisalignedShape(7848, 1952, 600), MisalignedShape(5584, 960, 1816),
@@ -1914,12 +1902,12 @@ TEST(PlannerClusters, ShortKShapesWhoseLoadsAndMathTieRunOnClusters) {
 }
 
 TEST(PlannerClusters, DataParallelsPickWhereEstimatedWellUnderClusters) {
-  // Where auto would run misaligned rows on clusters (weighed against the two other tiles
-  // first), it runs data-parallel's own pick over every tile instead where that is estimated 8%
-  // under them (kMinDpOverClustersGain). Run 295 (docs/results/2026-11-24-h200-misbroad/;
-  // planner M x N x K), us on clusters / on data-parallel's pick: 5584 x 960 x 1816 49.1 / 44.0
-  // (128 x 320), 7296 x 568 x 5928 145 / 106 (192 x 192), 7784 x 296 x 1752 39.2 / 29.5
-  // (128 x 192); the 44 shapes of that run that moved so ran 1.011-1.42x as fast.
+  // Where auto would run misaligned rows on clusters (weighed against the two other tiles first),
+  // it runs data-parallel's own pick over every tile instead where that is estimated 8% under them
+  // (kMinDpOverClustersGain). Measured on an H200 (planner M x N x K), us on clusters / on
+  // data-parallel's pick: 5584 x 960 x 1816 49.1 / 44.0 (128 x 320), 7296 x 568 x 5928 145 / 106
+  // (192 x 192), 7784 x 296 x 1752 39.2 / 29.5 (128 x 192); the 44 shapes of a random set that
+  // moved so ran 1.011-1.42x as fast.
   const DeviceSpec dev = H200Spec();
   struct Case {
     int64_t m, n, k;
@@ -1942,12 +1930,12 @@ TEST(PlannerClusters, DataParallelsPickWhereEstimatedWellUnderClusters) {
     for (const RowsOption& r : why.rows_options) clusters += r.name == "2-SM clusters" && !r.chosen;
     EXPECT_EQ(clusters, 1) << FormatPlan(*p, &why);
   }
-  // Clusters keep the shapes it is not estimated 8% under: 1240 x 3944 x 3656 ran 70.6 us on
-  // them, 75.3 on data-parallel 128 x 320 (run 294); 5272 x 952 x 7464 134.6, 150.1 on 128 x 320
-  // (run 285, before that tile's TMA store); 728 x 1216 x 7608 (split-K on clusters, estimated
-  // 1.2% faster than data-parallel 128 x 128) 1.21x as fast as it, and where that pick was
-  // estimated 2-8% faster, 2416 x 1704 x 4056 (Stream-K on clusters) 1.13x as fast as data-parallel
-  // 192 x 192, 1864 x 7144 x 1784 1.09x (run 295).
+  // Clusters keep the shapes it is not estimated 8% under: 1240 x 3944 x 3656 ran 70.6 us on them,
+  // 75.3 on data-parallel 128 x 320; 5272 x 952 x 7464 134.6, 150.1 on 128 x 320 (with that tile's
+  // threads storing D); 728 x 1216 x 7608 (split-K on clusters, estimated 1.2% faster than
+  // data-parallel 128 x 128) 1.21x as fast as it, and where that pick was estimated 2-8% faster,
+  // 2416 x 1704 x 4056 (Stream-K on clusters) 1.13x as fast as data-parallel 192 x 192,
+  // 1864 x 7144 x 1784 1.09x.
   for (const Problem& q : {MisalignedShape(1240, 3944, 3656), MisalignedShape(5272, 952, 7464),
                            MisalignedShape(728, 1216, 7608), MisalignedShape(2416, 1704, 4056),
                            MisalignedShape(1864, 7144, 1784)})
@@ -1955,11 +1943,11 @@ TEST(PlannerClusters, DataParallelsPickWhereEstimatedWellUnderClusters) {
 }
 
 TEST(PlannerClusters, TheColumnsClustersPadArePricedAgainstDataParallelsPick) {
-  // Against data-parallel's pick, the clusters' estimate runs 1 + 0.8 w times as long, w the
-  // share of their tiles' columns past N (CostModel::padded_columns_load). Run 298
-  // (docs/results/2026-11-24-h200-clusters/; planner M x N x K), us on clusters / on
-  // data-parallel's pick, 128 x 192: 7672 x 264 x 4520 89.7 / 63.5 (w 0.48), 6632 x 288 x 7000
-  // 119.5 / 85.1, 7568 x 272 x 2280 45.7 / 34.3, 8128 x 368 x 2424 48.0 / 40.2 (w 0.28).
+  // Against data-parallel's pick, the clusters' estimate runs 1 + 0.8 w times as long, w the share
+  // of their tiles' columns past N (CostModel::padded_columns_load). Measured on an H200 (planner
+  // M x N x K), us on clusters / on data-parallel's pick, 128 x 192: 7672 x 264 x 4520 89.7 / 63.5
+  // (w 0.48), 6632 x 288 x 7000 119.5 / 85.1, 7568 x 272 x 2280 45.7 / 34.3, 8128 x 368 x 2424
+  // 48.0 / 40.2 (w 0.28).
   const DeviceSpec dev = H200Spec();
   EXPECT_DOUBLE_EQ(dev.cluster_cost.padded_columns_load, 0.8);
   EXPECT_DOUBLE_EQ(dev.cost.padded_columns_load, 0);  // the single-SM tiles: not measured so
@@ -1983,9 +1971,9 @@ TEST(PlannerClusters, TheColumnsClustersPadArePricedAgainstDataParallelsPick) {
       << why.reason;
   // Clusters keep the shapes they pad where data-parallel's pick is not estimated 8% under them
   // even so: 8040 x 448 x 5528 (w 0.125, priced 1.10x) ran 1.21x as fast as data-parallel's pick.
-  // Split-K's plans are not priced so (run 300: the 12 random shapes the term moved off them would
-  // run 0.97x as fast): 1720 x 416 x 7992 (w 0.19), which priced so would move, ran 1.24x as fast
-  // as data-parallel's pick 128 x 128. The pick not taken is listed, and the reason says why.
+  // Split-K's plans are not priced so (on the 12 random shapes the term would move off them, its
+  // pick ran 0.97x as fast): 1720 x 416 x 7992 (w 0.19), which priced so would move, ran 1.24x as
+  // fast as data-parallel's pick 128 x 128. The pick not taken is listed, and the reason says why.
   for (const Problem& q : {MisalignedShape(8040, 448, 5528), MisalignedShape(1720, 416, 7992)}) {
     PlanExplanation kept;
     const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &kept);
@@ -2007,11 +1995,11 @@ TEST(PlannerClusters, TheColumnsClustersPadArePricedAgainstDataParallelsPick) {
 
 TEST(PlannerMisalignedSplit, DataParallelsPickWhereItsTilesFillAQuarterToThreeFifthsOfARound) {
   // Misaligned rows left as they are, auto's split-K pick not predicted 1.25x as fast as
-  // data-parallel's, whose tiles fill 33-79 of 132 SMs: auto runs data-parallel's very plan (runs
-  // 301 and 303, docs/results/2026-11-24-h200-band/; planner M x N x K, us split / data-parallel):
-  // 744 x 616 x 2072 split-K 128 x 128 15.6 / 12.9 (60 tiles of 64 x 128); 248 x 4032 x 2584
-  // split-K 128 x 128 1.19x data-parallel's time (64 tiles of 128 x 128); 272 x 1520 x 2120
-  // split-K 64 x 128 1.12x as long (60 tiles).
+  // data-parallel's, whose tiles fill 33-79 of 132 SMs: auto runs data-parallel's very plan
+  // (measured on an H200; planner M x N x K, us split / data-parallel): 744 x 616 x 2072 split-K
+  // 128 x 128 15.6 / 12.9 (60 tiles of 64 x 128); 248 x 4032 x 2584 split-K 128 x 128 1.19x
+  // data-parallel's time (64 tiles of 128 x 128); 272 x 1520 x 2120 split-K 64 x 128 1.12x as long
+  // (60 tiles).
   const DeviceSpec dev = H200Spec();
   struct Case {
     int64_t m, n, k;
@@ -2039,11 +2027,11 @@ TEST(PlannerMisalignedSplit, DataParallelsPickWhereItsTilesFillAQuarterToThreeFi
     tile.tile = TileShape{c.old_tile_m, 128, 64};
     EXPECT_EQ(MustPlan(q, dev, tile).mode, Mode::kSplitK);
   }
-  // The split stands outside the band: 416 x 336 x 2344 (data-parallel on 21 tiles; split-K 128 x
-  // 128 ran 1.15x as fast, run 295), 1640 x 1176 x 6920 (130 tiles; split-K 128 x 256 1.17x),
-  // 624 x 2176 x 5480 (85 tiles of 128 x 128; split-K 128 x 256 1.14x, run 303); and where
-  // predicted 1.25x as fast or more: 616 x 472 x 2536 (40 tiles; predicted 1.28x, ran 1.13x),
-  // 1176 x 152 x 2968 (38 tiles; 1.38x, ran 1.14x; run 301).
+  // The split stands outside the band: 416 x 336 x 2344 (data-parallel on 21 tiles; split-K
+  // 128 x 128 ran 1.15x as fast), 1640 x 1176 x 6920 (130 tiles; split-K 128 x 256 1.17x),
+  // 624 x 2176 x 5480 (85 tiles of 128 x 128; split-K 128 x 256 1.14x); and where predicted 1.25x
+  // as fast or more: 616 x 472 x 2536 (40 tiles; predicted 1.28x, ran 1.13x), 1176 x 152 x 2968 (38
+  // tiles; 1.38x, ran 1.14x).
   for (const Problem& q : {MisalignedShape(416, 336, 2344), MisalignedShape(1640, 1176, 6920),
                            MisalignedShape(624, 2176, 5480), MisalignedShape(616, 472, 2536),
                            MisalignedShape(1176, 152, 2968)}) {
@@ -2059,9 +2047,9 @@ TEST(PlannerMisalignedSplit, DataParallelsPickWhereItsTilesFillAQuarterToThreeFi
 TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARound) {
   // Aligned K-major rows whose auto pick split or streamed every tile on 64 x 128 over more blocks
   // than tiles, not predicted 1.3x as fast as data-parallel on 60-80 of them: auto runs
-  // data-parallel's very plan (run 306, docs/results/2026-11-24-h200-fewsmall/; planner M x N x K,
-  // data-parallel's speed over the old pick's, fp16 / bf16): 1024 x 640 x 8032 Stream-K
-  // 0.79 / 0.76, 928 x 640 x 7296 Stream-K 0.76 / 0.78, 152 x 3080 x 7632 Stream-K 0.95 / 0.83,
+  // data-parallel's very plan (measured on an H200; planner M x N x K, data-parallel's speed over
+  // the split or streamed pick's, fp16 / bf16): 1024 x 640 x 8032 Stream-K 0.79 / 0.76,
+  // 928 x 640 x 7296 Stream-K 0.76 / 0.78, 152 x 3080 x 7632 Stream-K 0.95 / 0.83,
   // 776 x 560 x 4064 split-K 0.82 / 0.82, 144 x 2544 x 4240 split-K 0.94 / 0.91.
   const DeviceSpec dev = H200Spec();
   struct Case {
@@ -2077,9 +2065,9 @@ TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARou
   }
   // The split stands where predicted 1.3x as fast or more: 648 x 424 x 7632 (44 tiles, predicted
   // 1.45x, ran 1.16x), 304 x 976 x 7504 (40 tiles, 1.43x, ran 1.17x); below a quarter of a round:
-  // 192 x 352 x 6072 (9 tiles, ran 2.4x; run 301); on 128 x 128 tiles: 872 x 360 x 6768 (split-K
-  // over 21 tiles against data-parallel on 42 of 64 x 128, ran 1.41x); and with M-major A (layout
-  // nn, not measured so), 1024 x 640 x 8032 keeps its split or streamed pick.
+  // 192 x 352 x 6072 (9 tiles, ran 2.4x); on 128 x 128 tiles: 872 x 360 x 6768 (split-K over 21
+  // tiles against data-parallel on 42 of 64 x 128, ran 1.41x); and with M-major A (layout nn, not
+  // measured so), 1024 x 640 x 8032 keeps its split or streamed pick.
   Problem nn = PackedShape(1024, 640, 8032);
   nn.a_mn_major = true;
   // Rows on 128-byte lines (K a multiple of 64, packed) keep a split predicted 1.2x as fast or
@@ -2105,10 +2093,10 @@ TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARou
 
 TEST(PlannerSplitYield, StreamKOn128x128OverMoreThanARoundYieldsToDataParallelsPick) {
   // Aligned rows (off 128-byte lines) streamed on 128 x 128 over more tiles than SMs, predicted
-  // under 1.11x as fast as data-parallel's pick: auto runs that pick (runs 306-307,
-  // docs/results/2026-11-24-h200-fewsmall/; data-parallel's speed over the old pick's): 2176 x
-  // 1352 x 6736 every tile Stream-K, 0.81 (its pick 128 x 256); 5256 x 880 x 7632 the hybrid, 0.75
-  // (128 x 320); 2168 x 2400 x 7584 the hybrid, 0.88 (128 x 192).
+  // under 1.11x as fast as data-parallel's pick: auto runs that pick (measured on an H200;
+  // data-parallel's speed over the Stream-K pick's): 2176 x 1352 x 6736 every tile Stream-K, 0.81
+  // (its pick 128 x 256); 5256 x 880 x 7632 the hybrid, 0.75 (128 x 320); 2168 x 2400 x 7584 the
+  // hybrid, 0.88 (128 x 192).
   const DeviceSpec dev = H200Spec();
   struct Case {
     int64_t m, n, k;
@@ -2135,8 +2123,8 @@ TEST(PlannerSplitYield, StreamKOn128x128OverMoreThanARoundYieldsToDataParallelsP
 
 TEST(PlannerSplitYield, StreamKOn128x256OverOneToTwoRoundsYieldsToDataParallelsPick) {
   // Every tile streamed on 128 x 256 over more tiles than SMs, predicted under 1.03x as fast as
-  // data-parallel's pick: auto runs that pick (run 310, docs/results/2026-11-24-h200-sk256/;
-  // data-parallel's speed over the old pick's, fp16 / bf16): 1784 x 2960 x 7216, 0.90 / 0.87
+  // data-parallel's pick: auto runs that pick (measured on an H200; data-parallel's speed over the
+  // Stream-K pick's, fp16 / bf16): 1784 x 2960 x 7216, 0.90 / 0.87
   // (its pick 128 x 192); 1536 x 3304 x 7664, 0.93 / 0.92 (128 x 320); 1080 x 6288 x 5616,
   // 0.93 / 0.91 (128 x 256, predicted 1.026x). And the one-tile hybrid behind one round of
   // data-parallel tiles, whatever predicted: 2176 x 3240 x 5424 (predicted 1.03x), 0.91 / 0.88;
@@ -2329,10 +2317,9 @@ TEST(PlannerBehaviour, MisalignedOperandRowsMakeIterationsSlower) {
   EXPECT_GT(PredictMicros(only_a, cost), 1.2 * t);
   EXPECT_GT(PredictMicros(both, cost), 1.5 * PredictMicros(only_a, cost) - 0.5 * t);
   EXPECT_GT(PredictMicros(both, cost), 1.6 * t);
-  // Auto splits K on this deep, 12-tile shape either way (64-deep iterations, measured in run 35
-  // of docs/results/2026-11-21-h200-bk64/: split-K 18.7 us against 27.1 data-parallel with the
-  // rows misaligned, 17.0 against 21.7 with K = 3616), because the per-iteration terms price
-  // the misaligned candidates slower.
+  // Auto splits K on this deep, 12-tile shape either way (64-deep iterations, measured on an H200:
+  // split-K 18.7 us against 27.1 data-parallel with the rows misaligned, 17.0 against 21.7 with
+  // K = 3616), because the per-iteration terms price the misaligned candidates slower.
   Problem misaligned = Shape(424, 360, 3608);
   misaligned.a_rows_misaligned = misaligned.b_rows_misaligned = true;
   PlanExplanation why_aligned, why_misaligned;
@@ -2347,12 +2334,11 @@ TEST(PlannerBehaviour, MisalignedOperandRowsMakeIterationsSlower) {
 }
 
 // Misaligned rows: the explanation lists every way the planner weighed (the rows as they are,
-// copies, clusters), each with the estimate it compared, and the plan's prediction is the
-// chosen way's estimate, not the candidates' per-iteration pricing. Measured on an H200 (run
-// 228 of docs/results/2026-11-23-h200-misaligned/, bench 2560 x 864 x 1800, auto data-parallel
-// on 128 x 256 tiles with the rows as they are): 23.5 us; the estimate reads 25.5, the
-// candidate's per-iteration price 39.8. Over the 167 misaligned shapes auto ran as they are in
-// runs 228-229, the estimate's mean error is 7% at 20 us or more and the per-iteration price's
+// copies, clusters), each with the estimate it compared, and the plan's prediction is the chosen
+// way's estimate, not the candidates' per-iteration pricing. Measured on an H200 (bench
+// 2560 x 864 x 1800, auto data-parallel on 128 x 256 tiles with the rows as they are): 23.5 us; the
+// estimate reads 25.5, the candidate's per-iteration price 39.8. Over 167 misaligned shapes auto
+// ran as they are, the estimate's mean error is 7% at 20 us or more and the per-iteration price's
 // 47% (docs/planner.md).
 TEST(PlannerBehaviour, MisalignedRowsExplainEveryWayWeighed) {
   const DeviceSpec dev = H200Spec();
@@ -2467,10 +2453,10 @@ TEST(PlannerBehaviour, PingPongHidesEveryEpilogueButEachBlocksLast) {
 }
 
 // Priced (above), ping-pong takes shapes to 128 x 128 tiles from the 128 x 192 and 128 x 256 ones
-// (run 213 of docs/results/2026-11-23-h200-ppplan/, fp16 and bf16, as streamk-bench runs them:
-// tn, so the kernel's m is the call's n): 5888 x 2944 x 1024 ran 1.04-1.05x as fast as on
-// 128 x 192 tiles, 4864 x 3584 x 1024 1.035x, 5520 x 4912 x 768 1.03-1.04x as on 128 x 256. The
-// same shapes on rows off 128-byte lines run the shared tiles, priced so, and keep their tiles.
+// (measured on an H200, fp16 and bf16, as streamk-bench runs them: tn, so the kernel's m is the
+// call's n): 5888 x 2944 x 1024 ran 1.04-1.05x as fast as on 128 x 192 tiles, 4864 x 3584 x 1024
+// 1.035x, 5520 x 4912 x 768 1.03-1.04x as on 128 x 256. The same shapes on rows off 128-byte lines
+// run the shared tiles, priced so, and keep their tiles.
 TEST(PlannerBehaviour, AutoRunsPingPongWhereItBeatsTheWiderTiles) {
   const DeviceSpec dev = H200Spec();
   for (const Problem& shape :
@@ -2493,11 +2479,10 @@ TEST(PlannerBehaviour, AutoRunsPingPongWhereItBeatsTheWiderTiles) {
 
 // Where D outgrows the L2, ping-pong's iterations cost up to CostModel::pingpong_stream_gain less
 // (none up to pingpong_stream_bytes of D, all of it from twice that), and auto takes such shapes
-// from 128 x 256 tiles: run 221 of docs/results/2026-11-23-h200-crosstile/ (tn, so the kernel's m
-// is the call's n) ran 8192 x 8192 x 768 1.05-1.06x and GPT-2's logits at 4096 tokens
-// (4096 x 50304 x 768) 1.075-1.08x as fast on ping-pong 128 x 128 tiles as on 128 x 256 ones,
-// which the other terms priced 2-3% slower. GPT-2's logits at 512 tokens (51 MB of D) ran 4% slower
-// so (run 213 of docs/results/2026-11-23-h200-ppplan/) and keep their tiles.
+// from 128 x 256 tiles: on an H200 (tn, so the kernel's m is the call's n) 8192 x 8192 x 768 ran
+// 1.05-1.06x and GPT-2's logits at 4096 tokens (4096 x 50304 x 768) 1.075-1.08x as fast on
+// ping-pong 128 x 128 tiles as on 128 x 256 ones, which the other terms priced 2-3% slower. GPT-2's
+// logits at 512 tokens (51 MB of D) ran 4% slower so and keep their tiles.
 TEST(PlannerBehaviour, PingPongGainsMoreWhereDOutgrowsTheL2) {
   const DeviceSpec dev = H200Spec();
   const CostModel& cost = dev.alt_cost;
@@ -2543,11 +2528,11 @@ TEST(PlannerBehaviour, PingPongGainsMoreWhereDOutgrowsTheL2) {
 TEST(PlannerBehaviour, MisalignedRowsKeepAFastPartialRoundDataParallel) {
   // With K an odd multiple of 8 (tn: both operands' rows start at odd multiples of 16 bytes) a
   // data-parallel plan's partial round runs much faster than a busy one, so Stream-K gains less
-  // than on aligned rows. Measured on an H200 (runs 36-38 of docs/results/2026-11-21-h200-bk64/,
-  // time(dp) / time(plan)): all 204 tiles of 4144 x 1488 x 5208 Stream-K over 132 blocks
-  // 0.95-0.96, 76 tiles of 4816 x 248 x 3496 over 131 blocks 0.96-0.98; auto picked both with a
-  // single misaligned term (streamk-bench's M x N x K; the kernel's problem is N x M x K, as in
-  // Shape below). These shapes stay data-parallel...
+  // than on aligned rows. Measured on an H200 (time(dp) / time(plan)): all 204 tiles of
+  // 4144 x 1488 x 5208 Stream-K over 132 blocks 0.95-0.96, 76 tiles of 4816 x 248 x 3496 over 131
+  // blocks 0.96-0.98; priced with a single misaligned term, auto would pick both Stream-K plans
+  // (streamk-bench's M x N x K; the kernel's problem is N x M x K, as in Shape below). These shapes
+  // stay data-parallel...
   const DeviceSpec dev = H200Spec();
   for (const Problem& shape : {Shape(1488, 4144, 5208), Shape(248, 4816, 3496)}) {
     Problem misaligned = shape;
@@ -2647,7 +2632,7 @@ TEST(PlannerBehaviour, AutoNeverPredictsWorseThanDataParallel) {
         if (p->sk_blocks > 0)
           EXPECT_LE(why.predicted_us, (deep ? 0.975 : 0.92) * best_dp + 1e-9) << *p;
         // Forced data-parallel may run the third tile; auto keeps a Stream-K plan predicted up to
-        // 5% over that (such plans ran faster against it than predicted, run 128).
+        // 5% over that (such plans ran faster against it than predicted).
         dp.tile = kNoTile;
         const Plan d = MustPlan(Shape(m, n, k), H200Spec(), dp);
         EXPECT_LE(why.predicted_us, PredictMicros(d, KernelCost(H200Spec(), d)) / 0.95 + 1e-9)
@@ -2684,15 +2669,14 @@ TEST(PlannerBehaviour, SeparateReductionOnlyWhenManyPeersAndSpareSlots) {
 
 TEST(PlannerBehaviour, FewDeepTilesSplitWithASeparateReductionBehindTheStreamKBlocks) {
   // A few 128 x 128 tiles of many iterations: split-K over up to one block per SM, each block
-  // storing its partial once, and reduction blocks queued behind the split-K blocks sum them.
-  // The turnstile's chain of hand-overs grows with the splits instead. Measured on an H200,
-  // back to back (run 106 of docs/results/2026-11-22-h200-separate/; streamk-bench's M x N x K,
-  // the kernel's problem is N x M x K as in Shape below): 392 x 224 x 3184 (8 tiles of 50
-  // iterations) as 13 splits 13.8 us against 19.0 data-parallel and 16.6 the best turnstile
-  // split-K; 136 x 544 x 5664 15.1 against 30.0 and 20.4; the decode projection
-  // 16 x 4096 x 11008 (32 tiles) as 4 splits 35.0 against 54.9 and 36.7. Of these, the fifth tile
-  // (64 x 128) takes the first and the fourth below (TheFifthTileTakesShapesOneRoundOfItHolds):
-  // the rule is pinned on the other tiles.
+  // storing its partial once, and reduction blocks queued behind the split-K blocks sum them. The
+  // turnstile's chain of hand-overs grows with the splits instead. Measured on an H200, back to
+  // back (streamk-bench's M x N x K, the kernel's problem is N x M x K as in Shape below):
+  // 392 x 224 x 3184 (8 tiles of 50 iterations) as 13 splits 13.8 us against 19.0 data-parallel and
+  // 16.6 the best turnstile split-K; 136 x 544 x 5664 15.1 against 30.0 and 20.4; the decode
+  // projection 16 x 4096 x 11008 (32 tiles) as 4 splits 35.0 against 54.9 and 36.7. Of these, the
+  // fifth tile (64 x 128) takes the first and the fourth below
+  // (TheFifthTileTakesShapesOneRoundOfItHolds): the rule is pinned on the other tiles.
   const DeviceSpec dev = WithoutSmallTile(H200Spec());
   for (const Problem& shape :
        {Shape(224, 392, 3184), Shape(544, 136, 5664), Shape(4096, 16, 11008)}) {
@@ -2720,11 +2704,10 @@ TEST(PlannerBehaviour, FewDeepTilesSplitWithASeparateReductionBehindTheStreamKBl
 }
 
 TEST(PlannerBehaviour, VeryFewDeepTilesSplitPastSixteenWaysWithASeparateReduction) {
-  // One 128 x 128 tile thousands of iterations deep streams its operands from memory: split 16
-  // ways (kMaxAutoSplits) it used 16 SMs' share of the bandwidth. Run 172
-  // (docs/results/2026-11-22-h200-deep/, back to back), split-K with a separate reduction on
-  // 128 x 128 tiles: 128 x 128 x 131072 48.1 us 16 ways, 33.5 32 ways, 31.5 64 ways (cuBLAS 24.5);
-  // 128 x 128 x 65536 28.0, 20.8 and 19.5.
+  // One 128 x 128 tile thousands of iterations deep streams its operands from memory: split 16 ways
+  // (kMaxAutoSplits) it uses 16 SMs' share of the bandwidth. Measured on an H200, back to back,
+  // split-K with a separate reduction on 128 x 128 tiles: 128 x 128 x 131072 48.1 us 16 ways, 33.5
+  // 32 ways, 31.5 64 ways (cuBLAS 24.5); 128 x 128 x 65536 28.0, 20.8 and 19.5.
   const DeviceSpec dev = H200Spec();
   for (const int k : {65536, 131072}) {
     PlanExplanation why;
@@ -2741,9 +2724,9 @@ TEST(PlannerBehaviour, VeryFewDeepTilesSplitPastSixteenWaysWithASeparateReductio
     EXPECT_NE(t.mode, Mode::kDataParallel) << t;
     EXPECT_LE(t.sk_blocks, 16 * t.sk_tiles) << t;
   }
-  // The 64 x 128 tile reduces separately too, since run 172 (kHopperTmaSmallCost): 392 x 224 x
-  // 3184 split 8 ways with a separate reduction on 16 of it ran 10.2 us, 11.4 with four splits,
-  // against 12.7 data-parallel on it (auto's pick before) and 11.5 split 8 ways on 128 x 128.
+  // The 64 x 128 tile reduces separately too (kHopperTmaSmallCost): 392 x 224 x 3184 split 8 ways
+  // with a separate reduction on 16 of it ran 10.2 us, 11.4 with four splits, against 12.7
+  // data-parallel on it and 11.5 split 8 ways on 128 x 128.
   PlanExplanation why;
   const absl::StatusOr<Plan> p = MakePlan(Shape(224, 392, 3184), dev, {}, &why);
   ASSERT_TRUE(p.ok()) << p.status();
@@ -2753,10 +2736,10 @@ TEST(PlannerBehaviour, VeryFewDeepTilesSplitPastSixteenWaysWithASeparateReductio
   EXPECT_GE(p->sk_blocks, 4 * p->sk_tiles) << *p;
   EXPECT_TRUE(dev.small_cost.separate_after_streamk);
   // Where the other tiles' split-K fills the SMs with at most 16 peers per tile, the tile needs a
-  // 15% predicted gain (kMinSmallOverFullWaveGain), run 173: 512 x 512 x 8192, 512 x 256 x 16384
-  // and 1024 x 128 x 16384 (8-16 tiles of 128 x 128 split 8-16 ways, 128 blocks) ran 0.88-0.99x
-  // as fast split over 128 blocks of it. Predicted 18% faster, 16 x 4096 x 4096 split two ways
-  // on it ran 10.5 us against 12.2 data-parallel on it (from CUDA graphs).
+  // 15% predicted gain (kMinSmallOverFullWaveGain): 512 x 512 x 8192, 512 x 256 x 16384 and
+  // 1024 x 128 x 16384 (8-16 tiles of 128 x 128 split 8-16 ways, 128 blocks) ran 0.88-0.99x as fast
+  // split over 128 blocks of it. Predicted 18% faster, 16 x 4096 x 4096 split two ways on it ran
+  // 10.5 us against 12.2 data-parallel on it (from CUDA graphs).
   for (const Problem& q :
        {Shape(512, 512, 8192), Shape(256, 512, 16384), Shape(128, 1024, 16384)}) {
     PlanExplanation full_why;

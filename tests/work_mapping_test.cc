@@ -557,8 +557,8 @@ TEST(TmaRowCopies, Fp32RowsOnlyWhereUnalignedAndSixteenBitAlways) {
 
 // Which launches run the 128 x 128 configuration's ping-pong variant (PingPongOf): data-parallel
 // plans of that tile alone, with D stored by TMA, on K-major operand rows on 128-byte lines (or
-// copied to such rows), where blocks compute two tiles or more of 8-24 k-iterations (runs
-// 213-216); never a plan with Stream-K or reduction blocks (their fixups use the shared tiles'
+// copied to such rows), where blocks compute two tiles or more of 8-24 k-iterations (as measured
+// on an H200); never a plan with Stream-K or reduction blocks (their fixups use the shared tiles'
 // stages), another tile, or a D stored another way, even where STREAMK_PINGPONG=on asks for it.
 // Checked on the planner's own H200 plans, of packed K-major operands (rows of K elements).
 TEST(TmaPingPong, DataParallelPlansOf128x128TilesStoredByTma) {
@@ -590,15 +590,15 @@ TEST(TmaPingPong, DataParallelPlansOf128x128TilesStoredByTma) {
   ASSERT_EQ(one.tiles, one.grid_blocks);
   EXPECT_FALSE(PingPongOf(one, true));
   EXPECT_TRUE(PingPongOf(one, true, 1));
-  // Two tiles a block and more, 8-24 k-iterations: 272 tiles on 132 blocks (1.05x in run 215),
-  // 16 and 24 deep; not 32 deep (0.99x), nor 4 (1.00x at 4 tiles a block, run 216).
+  // Two tiles a block and more, 8-24 k-iterations: 272 tiles on 132 blocks (1.05x as fast with
+  // ping-pong on an H200), 16 and 24 deep; not 32 deep (0.99x), nor 4 (1.00x at 4 tiles a block).
   EXPECT_TRUE(PingPongOf(plan(2048, 2176, 1024, dp), true));
   EXPECT_TRUE(PingPongOf(plan(2048, 2176, 1536, dp), true));
   EXPECT_FALSE(PingPongOf(plan(2048, 2176, 2048, dp), true));
   EXPECT_FALSE(PingPongOf(plan(3072, 3072, 256, dp), true));
   EXPECT_TRUE(PingPongOf(plan(3072, 3072, 512, dp), true));
   EXPECT_FALSE(PingPongOf(plan(2048, 2048, 1024, dp), true));  // 256 tiles: 1.94 a block
-  // Rows off 128-byte lines (K = 1008: 2016-byte rows, 0.88x in run 214), unless copied.
+  // Rows off 128-byte lines (K = 1008: 2016-byte rows, 0.88x), unless copied.
   streamk::Plan off_lines = plan(4096, 8192, 1008, dp);
   ASSERT_FALSE(off_lines.a_rows_on_lines);
   EXPECT_FALSE(PingPongOf(off_lines, true));

@@ -194,8 +194,7 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
 // Device buffers for one shape: `copies` sets of A and B (rotated), D and the cuBLAS reference.
 // The inputs are filled on `stream`, the stream every GEMM of the shape runs on: on another (the
 // legacy default stream, which a non-blocking stream does not wait for) the cuBLAS reference read
-// B of 512 x 8192 x 28672 half filled, and every mode's result read as WRONG against it (run 155,
-// docs/results/2026-11-22-h200-fp32d/).
+// B of 512 x 8192 x 28672 half filled, and every mode's result read as WRONG against it.
 struct ShapeBuffers {
   std::vector<DeviceBuffer> a, b;
   DeviceBuffer d, ref;

@@ -24,8 +24,7 @@ namespace streamk {
 // and a shift (mapping::Divide, kernels/work_mapping.h). The block-to-work mapping divides by a
 // few plan constants; a GPU has no integer divide, and each '/' compiles to ~20 instructions that
 // every block fetches from the L2 cold (no instruction cache holds this once-per-unit code):
-// Nsight Compute put 43% of a decode GEMM's warp stalls on instruction fetch (docs/performance.md,
-// session 22).
+// on an H200, Nsight Compute put 43% of the warp stalls of 16 x 4096 x 4096 on instruction fetch.
 struct FastDivisor {
   int32_t d = 1;
   uint32_t mul = 0;
@@ -135,12 +134,12 @@ struct Plan {
   // --- operand repacking (the launch, before the kernel) ------------------------------------
   // A K-major operand whose rows start at odd multiples of 16 bytes (Problem::a_rows_misaligned)
   // loads up to 2.5x slower when every SM loads it: the L2 serves each such row as two or more
-  // requests and cannot merge the SMs' requests for it (docs/performance.md, session 17). Where
-  // the planner predicts it pays (PlanOptions::repack), the launch first copies that operand into
-  // the workspace with rows repack_ld elements apart (a multiple of kRepackRowElements: 128-byte
-  // rows), one entry per batch entry (one for an operand the batch shares), and the kernel reads
-  // the copy. The copies follow [flags | partials], at or past kMinFlagsBytes, so the flags of any
-  // plan that reuses the workspace stay zero.
+  // requests and cannot merge the SMs' requests for it (on an H200 the loads alone ran 13.9 TB/s
+  // aligned, 5.4 misaligned). Where the planner predicts it pays (PlanOptions::repack), the
+  // launch first copies that operand into the workspace with rows repack_ld elements apart (a
+  // multiple of kRepackRowElements: 128-byte rows), one entry per batch entry (one for an operand
+  // the batch shares), and the kernel reads the copy. The copies follow [flags | partials], at or
+  // past kMinFlagsBytes, so the flags of any plan that reuses the workspace stay zero.
   // An operand the kernel cannot load as it is (Problem::a_unaligned: its address, leading
   // dimension or batch stride not a multiple of 16 bytes, K-major or not) is always copied, to
   // K-major rows like the above (an mn-major one transposed on the way); a_unaligned says so.

@@ -178,7 +178,8 @@ struct PlanExplanation {
   std::string reason;  // one sentence: why the winner won
   // The plan's, operand copies included. For rows left misaligned, the estimate of RowsOption
   // (the candidates' predictions price misaligned loads per iteration, which ranks
-  // decompositions but reads 1.4-1.6x high: run 79).
+  // decompositions but reads 1.4-1.6x high: 4096 x 4096 x 4104 predicted 430 us, ran 307 on an
+  // H200).
   double predicted_us = 0;
   double repack_us = 0;     // of which the operand copies (Plan::repack_a, repack_b)
   // Misaligned rows: the ways the planner weighed, in the order it weighed them. Auto weighs
