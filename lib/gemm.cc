@@ -129,6 +129,7 @@ PlanOptions ToPlanOptions(const Options& o, const GemmArgs& g) {
   p.avail_sms = o.avail_sms;
   p.tile = o.tile;
   p.repack = o.repack;
+  p.max_workspace_bytes = o.max_workspace_bytes;
   if (o.repack && g.cd_layout == Layout::kColMajor) p.repack = SwapOperands(*o.repack);
   return p;
 }
@@ -156,7 +157,10 @@ absl::StatusOr<DeviceSpec> CurrentDevice(int* ordinal = nullptr) {
 // allocation (no host synchronization) and zeroed when allocated. Each remembers how many leading
 // bytes are zero between launches (the flags of the plans it served; partials dirty the rest), and
 // zeroes more only for a plan whose flags region reaches past them (more than
-// Plan::kMinFlagsBytes / 4 Stream-K tiles).
+// Plan::kMinFlagsBytes / 4 Stream-K tiles). At most kMaxPooledWorkspaces per device: CUDA does not
+// say when a stream is destroyed, so a new stream beyond that evicts the least recently used
+// entry, freed after the device's work (cudaFree waits for it), as ReleaseWorkspaces() does for
+// all of them.
 class WorkspacePool {
  public:
   absl::StatusOr<void*> Get(cudaStream_t stream, const Plan& plan) {
@@ -165,8 +169,9 @@ class WorkspacePool {
     int device = 0;
     STREAMK_CUDA_RETURN_IF_ERROR(cudaGetDevice(&device));
     std::lock_guard<std::mutex> lock(mu_);
-    Entry& e = entries_[{device, stream}];
-    if (e.bytes < bytes || e.zero_bytes < flags_end) {
+    auto it = entries_.find({device, stream});
+    const bool fresh = it == entries_.end();
+    if (fresh || it->second.bytes < bytes || it->second.zero_bytes < flags_end) {
       cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
       STREAMK_CUDA_RETURN_IF_ERROR(cudaStreamIsCapturing(stream, &capture));
       if (capture != cudaStreamCaptureStatusNone)
@@ -175,6 +180,12 @@ class WorkspacePool {
             " bytes) while the stream is being captured: pass a caller-owned workspace "
             "(GetWorkspaceSize) to capture gemm() in a CUDA graph"));
     }
+    if (fresh) {
+      if (absl::Status s = EvictLeastRecentlyUsed(device); !s.ok()) return s;
+      it = entries_.emplace(std::make_pair(device, stream), Entry{}).first;
+    }
+    Entry& e = it->second;
+    e.last_use = ++clock_;
     if (e.bytes < bytes) {
       const size_t grown = std::max(bytes, e.bytes + e.bytes / 2);
       if (e.ptr != nullptr) STREAMK_CUDA_RETURN_IF_ERROR(cudaFreeAsync(e.ptr, stream));
@@ -193,14 +204,60 @@ class WorkspacePool {
     return e.ptr;
   }
 
+  absl::Status ReleaseAll() {
+    std::lock_guard<std::mutex> lock(mu_);
+    int current = 0;
+    STREAMK_CUDA_RETURN_IF_ERROR(cudaGetDevice(&current));
+    absl::Status status;
+    for (auto it = entries_.begin(); it != entries_.end();) {
+      if (status.ok()) {
+        cudaError_t err = cudaSetDevice(it->first.first);
+        if (err == cudaSuccess) err = Free(it->second.ptr);
+        if (err != cudaSuccess) status = CudaStatus(err, "cudaFree", __FILE__, __LINE__);
+      }
+      it = entries_.erase(it);
+    }
+    STREAMK_CUDA_RETURN_IF_ERROR(cudaSetDevice(current));
+    return status;
+  }
+
  private:
   struct Entry {
     void* ptr = nullptr;
     size_t bytes = 0;
     size_t zero_bytes = 0;  // leading bytes that are zero between launches
+    uint64_t last_use = 0;
   };
+
+  // cudaFree waits for the device's work, so an evicted stream's last kernels have finished with
+  // the memory. A capture in progress on another thread is left alone (relaxed mode).
+  static cudaError_t Free(void* ptr) {
+    if (ptr == nullptr) return cudaSuccess;
+    cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+    cudaThreadExchangeStreamCaptureMode(&mode);
+    const cudaError_t err = cudaFree(ptr);
+    cudaThreadExchangeStreamCaptureMode(&mode);
+    return err;
+  }
+
+  absl::Status EvictLeastRecentlyUsed(int device) {
+    int count = 0;
+    auto oldest = entries_.end();
+    for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+      if (it->first.first != device) continue;
+      ++count;
+      if (oldest == entries_.end() || it->second.last_use < oldest->second.last_use) oldest = it;
+    }
+    if (count < kMaxPooledWorkspaces) return absl::OkStatus();
+    void* ptr = oldest->second.ptr;
+    entries_.erase(oldest);
+    STREAMK_CUDA_RETURN_IF_ERROR(Free(ptr));
+    return absl::OkStatus();
+  }
+
   std::mutex mu_;
   std::map<std::pair<int, cudaStream_t>, Entry> entries_;
+  uint64_t clock_ = 0;
 };
 
 // Plans of recent calls, so that a repeated shape (the common case in a model's forward pass)
@@ -232,7 +289,8 @@ class PlanCache {
                   o.tile.m,
                   o.tile.n,
                   o.tile.k,
-                  o.repack.has_value() ? static_cast<int>(*o.repack) : -1};
+                  o.repack.has_value() ? static_cast<int>(*o.repack) : -1,
+                  o.max_workspace_bytes};
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = plans_.find(key);
@@ -250,7 +308,7 @@ class PlanCache {
   static constexpr size_t kMaxPlans = 4096;
   using Key =
       std::tuple<int, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int, int,
-                 int, int, int, int, int, int>;
+                 int, int, int, int, int, int, int64_t>;
   std::mutex mu_;
   std::map<Key, Plan> plans_;
 };
@@ -377,10 +435,19 @@ absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options,
 }
 
 absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& options) {
-  absl::StatusOr<Plan> plan = PlanGemm(args, options);
+  // The plan gemm() will run, from the same cache: asking costs a lookup for a known shape.
+  if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
+  int ordinal = 0;
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(&ordinal);
+  if (!device.ok()) return device.status();
+  if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
+  absl::StatusOr<Plan> plan =
+      Plans().Get(ordinal, Lower(args).problem, *device, ToPlanOptions(options, args));
   if (!plan.ok()) return plan.status();
   return static_cast<size_t>(plan->workspace_bytes);
 }
+
+absl::Status ReleaseWorkspaces() { return Pool().ReleaseAll(); }
 
 absl::Status gemm(const GemmArgs& args, cudaStream_t stream, const Options& options) {
   return Run(args, options, nullptr, 0, /*caller_workspace=*/false, stream);

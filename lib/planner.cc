@@ -563,6 +563,9 @@ std::optional<TileShape> ParseTileShape(std::string_view s) {
 std::string TileShapeName(const TileShape& t) { return absl::StrCat(t.m, "x", t.n, "x", t.k); }
 
 absl::Status ValidatePlanOptions(const PlanOptions& o) {
+  if (o.max_workspace_bytes < 0)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "max_workspace_bytes = ", o.max_workspace_bytes, ": must be >= 0 (0: no cap)"));
   if (o.splits < 0) return absl::InvalidArgumentError("splits must be >= 0");
   if (o.blocks < 0) return absl::InvalidArgumentError("blocks must be >= 0");
   if (o.sk_tiles < kPartialWaveTiles)
@@ -1909,8 +1912,9 @@ std::optional<Plan> DataParallelOverClusters(const Problem& problem, const Devic
 
 }  // namespace
 
-absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
-                              const PlanOptions& o, PlanExplanation* why) {
+// MakePlan without the workspace cap (PlanOptions::max_workspace_bytes).
+absl::StatusOr<Plan> PlanAnyWorkspace(const Problem& problem, const DeviceSpec& device,
+                                      const PlanOptions& o, PlanExplanation* why) {
   if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
   // Operands the kernel cannot load as they are: the plan is the one for their copies (K-major
   // rows, 128-byte aligned), whatever else it decides, with the copies added.
@@ -1925,7 +1929,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
       copied.b_rows_misaligned = copied.b_mn_major = copied.b_mn_rows_misaligned = false;
       copied.b_rows_on_lines = true;
     }
-    absl::StatusOr<Plan> p = MakePlan(copied, device, o, why);
+    absl::StatusOr<Plan> p = PlanAnyWorkspace(copied, device, o, why);
     if (!p.ok()) return p;
     AddRepack(p->repack_a || problem.a_unaligned, p->repack_b || problem.b_unaligned, *p);
     p->a_unaligned = problem.a_unaligned, p->b_unaligned = problem.b_unaligned;
@@ -1974,6 +1978,39 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   if (std::optional<Plan> dp = DataParallelOverSplitPick(problem, device, o, *plan, why))
     return *dp;
   return plan;
+}
+
+absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
+                              const PlanOptions& o, PlanExplanation* why) {
+  absl::StatusOr<Plan> plan = PlanAnyWorkspace(problem, device, o, why);
+  const int64_t cap = o.max_workspace_bytes;
+  if (!plan.ok() || cap == 0 || plan->workspace_bytes <= cap) return plan;
+  auto refuse = [cap](const Plan& p, absl::string_view what) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        "max_workspace_bytes = ", cap, ": ", what, " needs ", p.workspace_bytes,
+        " bytes of workspace (partial sums, flags and operand copies)"));
+  };
+  if (o.mode != Mode::kAuto || o.repack.has_value()) return refuse(*plan, "the forced plan");
+  // The cap takes every plan that needs more out of the candidates; of those left, data-parallel
+  // needs none but the copies of operands the kernel cannot load as they are.
+  PlanOptions dp = o;
+  dp.mode = Mode::kDataParallel;
+  dp.repack = RepackOperands::kNone;
+  dp.max_workspace_bytes = 0;
+  PlanExplanation dp_why;
+  absl::StatusOr<Plan> fallback =
+      PlanAnyWorkspace(problem, device, dp, why != nullptr ? &dp_why : nullptr);
+  if (!fallback.ok()) return fallback;
+  if (fallback->workspace_bytes > cap) return refuse(*fallback, "data-parallel's plan");
+  if (why != nullptr) {
+    const std::string over = absl::StrFormat(
+        "auto's pick (%s, predicted %.1f us) needs %d bytes of workspace, over "
+        "max_workspace_bytes = %d: data-parallel's pick instead",
+        ModeName(plan->mode), why->predicted_us, plan->workspace_bytes, cap);
+    *why = std::move(dp_why);
+    why->reason = absl::StrCat(over, "; ", why->reason);
+  }
+  return fallback;
 }
 
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan) {

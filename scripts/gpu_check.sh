@@ -18,7 +18,7 @@ head -3 "$out/plan.log"
 status=0
 for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:GemmGpu.Every*:GemmGpu.Partial*:GemmGpu.Edge*' \
               'GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
-              'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.Chained*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*' \
+              'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.Chained*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.WorkspaceCap*:GemmGpu.ShortLived*' \
               'GemmGpu.Cluster*:GemmGpu.MidTile*:GemmGpu.WideTile*:GemmGpu.BroadTile*' \
               'GemmGpu.FifthTile*:GemmGpu.StreamKBlocks*:GemmGpu.PingPong*:GemmGpu.Narrow*' 'GemmGpu.Random*'; do
   t0=$SECONDS
@@ -44,6 +44,13 @@ STREAMK_MAINLOOP=sm90-cpasync timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" str
 rc=$?
 echo "chunk 'STREAMK_MAINLOOP=sm90-cpasync GemmGpu.*': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"
 [[ $rc -ne 0 ]] && status=1
+# The C interface on the GPU, from a program compiled as C.
+if [[ -x $bundle/streamk_c_api_test ]]; then
+  timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_c_api_test >> "$out/gpu_tests.log" 2>&1
+  rc=$?
+  echo "c_api: exit $rc" | tee -a "$out/gpu_tests.log"
+  [[ $rc -ne 0 ]] && status=1
+fi
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure" "$out/gpu_tests.log" | head -40
 if command -v compute-sanitizer >/dev/null; then
   t0=$SECONDS

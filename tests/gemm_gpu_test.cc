@@ -1595,5 +1595,70 @@ TEST(GemmGpu, HopperRunsTheWgmmaMainloop) {
   EXPECT_EQ(arch, kernels::Arch::kSm80);
 }
 
+// Options::max_workspace_bytes: auto keeps within the cap (data-parallel's pick, no workspace)
+// and gives the right D; a forced split-K over the cap is refused with ResourceExhausted naming
+// the cap, and D keeps its poison.
+TEST(GemmGpu, WorkspaceCap) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  Config c;
+  c.s = {1536, 3072, 4096, 1};  // 144 tiles of 128 x 256: auto streams them, with a workspace
+  Buffers buf(c);
+  CUDA_ASSERT(buf.Refresh(c, NextSeed()));
+  const std::vector<float> want = buf.Reference(c);
+  Options capped;
+  capped.max_workspace_bytes = 1024;
+  absl::StatusOr<Plan> plan = PlanGemm(buf.args, capped);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_LE(plan->workspace_bytes, 1024) << *plan;
+  absl::StatusOr<size_t> bytes = GetWorkspaceSize(buf.args, capped);
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_LE(*bytes, 1024u);
+  ASSERT_TRUE(gemm(buf.args, nullptr, capped).ok());
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  EXPECT_LT(OutputError(buf.Result(c), want, c.out), Tolerance(c.out));
+
+  CUDA_ASSERT(buf.Refresh(c, NextSeed()));
+  Options forced = capped;
+  forced.mode = Mode::kSplitK, forced.splits = 4;
+  const absl::Status s = gemm(buf.args, nullptr, forced);
+  EXPECT_EQ(s.code(), absl::StatusCode::kResourceExhausted) << s;
+  EXPECT_NE(s.message().find("max_workspace_bytes = 1024"), std::string::npos) << s;
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  const std::vector<float> d = buf.Result(c);  // still the NaN poison of Refresh
+  EXPECT_TRUE(std::all_of(d.begin(), d.end(), [](float x) { return std::isnan(x); }));
+}
+
+// Streams that come and go: each gets a library workspace for a Stream-K plan, the pool keeps
+// kMaxPooledWorkspaces of them and frees the least recently used; every result stays right, and
+// ReleaseWorkspaces() frees the rest, after which gemm() allocates again.
+TEST(GemmGpu, ShortLivedStreamsAndReleaseWorkspaces) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  Config c;
+  c.s = {1536, 3072, 1024, 1};
+  Buffers buf(c);
+  const auto seed = NextSeed();  // Refresh with it again: the same inputs, D poisoned again
+  CUDA_ASSERT(buf.Refresh(c, seed));
+  const std::vector<float> want = buf.Reference(c);
+  Options o;
+  o.mode = Mode::kStreamK;
+  for (int i = 0; i < 2 * kMaxPooledWorkspaces + 3; ++i) {
+    cudaStream_t s;
+    CUDA_ASSERT(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CUDA_ASSERT(buf.Refresh(c, seed));
+    const absl::Status st = gemm(buf.args, s, o);
+    ASSERT_TRUE(st.ok()) << "stream " << i << ": " << st;
+    ASSERT_TRUE(WaitWithTimeout(s, 30)) << "stream " << i;
+    CUDA_ASSERT(cudaStreamDestroy(s));
+    ASSERT_LT(OutputError(buf.Result(c), want, c.out), Tolerance(c.out)) << "stream " << i;
+  }
+  const absl::Status released = ReleaseWorkspaces();
+  ASSERT_TRUE(released.ok()) << released;
+  CUDA_ASSERT(buf.Refresh(c, seed));
+  ASSERT_TRUE(gemm(buf.args, nullptr, o).ok());
+  CUDA_ASSERT(cudaDeviceSynchronize());
+  EXPECT_LT(OutputError(buf.Result(c), want, c.out), Tolerance(c.out));
+  EXPECT_TRUE(ReleaseWorkspaces().ok());
+}
+
 }  // namespace
 }  // namespace streamk

@@ -12,7 +12,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
+#include "streamk/version.h"
 
 namespace streamk::tools {
 
@@ -52,6 +54,12 @@ inline std::vector<std::string> SizeArguments(const std::vector<char*>& args) {
   return sizes;
 }
 
+// A program's name without its folder ("streamk-plan" for "build/tools/streamk-plan").
+inline std::string ProgramName(absl::string_view path) {
+  const size_t slash = path.find_last_of('/');
+  return std::string(slash == absl::string_view::npos ? path : path.substr(slash + 1));
+}
+
 // What every tool's main does with its arguments: `--help` lists the tool's flags, dashed names
 // are accepted, and Abseil parses (and exits on --help, an unknown flag or a bad value).
 // Returns the positional arguments, argv[0] first.
@@ -66,6 +74,10 @@ inline std::vector<char*> ParseToolCommandLine(int argc, char** argv) {
     while (absl::ConsumePrefix(&file, "./") || absl::ConsumePrefix(&file, "/")) {
     }
     return std::string(file);
+  };
+  // `--version`: "streamk-plan 0.1.0".
+  config.version_string = [name = ProgramName(argv[0])] {
+    return absl::StrCat(name, " ", STREAMK_VERSION_STRING, "\n");
   };
   absl::SetFlagsUsageConfig(config);
   AcceptDashedFlagNames(argc, argv);

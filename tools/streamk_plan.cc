@@ -46,6 +46,8 @@ ABSL_FLAG(int64_t, ldd, 0,
           "packed): the report's epilogue line says how the launch writes such a D");
 ABSL_FLAG(double, beta, 0, "beta (D = alpha A B + beta C; C laid out as D) for the epilogue line");
 ABSL_FLAG(bool, json, false, "print one JSON object instead of the text report");
+ABSL_FLAG(int64_t, max_workspace, 0,
+          "bytes of workspace the plan may use (0: no cap; Options::max_workspace_bytes)");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
 ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows, or narrow M-/N-major ones, to aligned "
@@ -191,6 +193,7 @@ int main(int argc, char** argv) {
           &options);
       !s.ok())
     return Fail(std::string(s.message()));
+  options.max_workspace_bytes = absl::GetFlag(FLAGS_max_workspace);
 
   streamk::PlanExplanation why;
   absl::StatusOr<streamk::Plan> plan = streamk::MakePlan(problem, *device, options, &why);

@@ -140,6 +140,11 @@ struct PlanOptions {
   // operand), however small the gain. Unaligned operands (Problem::a_unaligned) are copied
   // whatever this says: the kernel cannot load them otherwise.
   std::optional<RepackOperands> repack;
+  // Bytes of workspace (Plan::workspace_bytes) the plan may use; 0: no cap. With mode kAuto and
+  // repack unset, a pick that needs more gives way to data-parallel's pick without optional
+  // copies (which needs none beyond copies of unaligned operands); anything else that needs
+  // more is refused with ResourceExhausted naming the cap.
+  int64_t max_workspace_bytes = 0;
 };
 
 // One decomposition the planner weighed.

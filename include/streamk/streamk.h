@@ -40,6 +40,7 @@
 #include "streamk/planner.h"
 #include "streamk/trace.h"
 #include "streamk/types.h"
+#include "streamk/version.h"
 
 namespace streamk {
 
@@ -115,6 +116,12 @@ struct Options {
   bool programmatic_launch = true;
   // Record where the kernel's time goes (trace.h). events == nullptr: no trace.
   TraceBuffer trace;
+  // Bytes of workspace (partial sums, flags, operand copies) a call may use; 0: no cap. Like
+  // cuBLASLt's workspace preference: in auto mode a plan that needs more is not chosen (the
+  // planner falls back to its data-parallel pick, which needs none beyond copies of operands the
+  // kernel cannot load as they are); a forced mode or forced copies that need more are refused
+  // with ResourceExhausted naming the cap.
+  int64_t max_workspace_bytes = 0;
 };
 
 // Runs the GEMM on `stream` with a library-owned workspace.
@@ -139,5 +146,13 @@ absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
 
 // Checks the arguments without any CUDA call: InvalidArgument naming the argument and the rule.
 absl::Status ValidateGemmArgs(const GemmArgs& args, const Options& options = {});
+
+// Frees the workspaces the library keeps for gemm() calls without a caller-owned workspace, on
+// every device, after waiting for each device's work to finish. The next call allocates again.
+// The library keeps at most kMaxPooledWorkspaces per device (one per stream); a call on a new
+// stream beyond that frees the least recently used one (waiting for the device), so streams that
+// come and go do not leak memory.
+absl::Status ReleaseWorkspaces();
+inline constexpr int kMaxPooledWorkspaces = 16;
 
 }  // namespace streamk

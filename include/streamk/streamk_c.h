@@ -1,0 +1,136 @@
+/* streamk's C interface: plain structs and functions over streamk::gemm() for C programs and for
+ * other languages' bindings (ctypes, cffi, Rust, Julia). No C++ or Abseil type crosses it.
+ *
+ *   streamk_gemm_args args;
+ *   streamk_gemm_args_init(&args);            // defaults: fp16, row-major A, col-major B and D
+ *   args.m = 4096; args.n = 4096; args.k = 4096;
+ *   args.a = dA; args.lda = 4096;
+ *   args.b = dB; args.ldb = 4096;
+ *   args.d = dD; args.ldd = 4096;
+ *   if (streamk_gemm(&args, NULL, stream) != STREAMK_OK)   // NULL options: auto
+ *     fprintf(stderr, "%s\n", streamk_last_error());
+ *
+ * Every function returns a streamk_status; on failure streamk_last_error() says which argument
+ * broke which rule (the calling thread's last failure; "" after a success). Pointers to device
+ * memory are plain `void*`; a stream is a cudaStream_t passed as `void*` (NULL: the legacy
+ * default stream). Structs are initialized by their *_init function so that fields added in later
+ * versions get their defaults; `struct_size` lets the library tell which version a caller was
+ * built against. */
+#ifndef STREAMK_STREAMK_C_H_
+#define STREAMK_STREAMK_C_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "streamk/version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The codes of absl::StatusCode that streamk returns. */
+typedef enum streamk_status {
+  STREAMK_OK = 0,
+  STREAMK_INVALID_ARGUMENT = 3,
+  STREAMK_RESOURCE_EXHAUSTED = 8,
+  STREAMK_FAILED_PRECONDITION = 9, /* e.g. no CUDA device */
+  STREAMK_INTERNAL = 13,           /* a CUDA error; the text names it */
+  STREAMK_UNAVAILABLE = 14,
+  STREAMK_UNKNOWN = 2,
+} streamk_status;
+
+typedef enum streamk_dtype { STREAMK_F16 = 0, STREAMK_BF16 = 1, STREAMK_F32 = 2 } streamk_dtype;
+typedef enum streamk_layout { STREAMK_ROW_MAJOR = 0, STREAMK_COL_MAJOR = 1 } streamk_layout;
+typedef enum streamk_mode {
+  STREAMK_MODE_AUTO = 0,
+  STREAMK_MODE_DATA_PARALLEL = 1,
+  STREAMK_MODE_SPLIT_K = 2,
+  STREAMK_MODE_STREAM_K = 3,
+} streamk_mode;
+typedef enum streamk_reduction {
+  STREAMK_REDUCTION_DEFAULT = -1, /* deterministic; the planner picks which */
+  STREAMK_REDUCTION_DETERMINISTIC = 0,
+  STREAMK_REDUCTION_ATOMIC = 1,
+  STREAMK_REDUCTION_SEPARATE = 2,
+} streamk_reduction;
+
+/* D[b] = alpha * A[b] * B[b] + beta * C[b], as streamk::GemmArgs (streamk.h). */
+typedef struct streamk_gemm_args {
+  size_t struct_size; /* sizeof(streamk_gemm_args), set by streamk_gemm_args_init */
+  int64_t m, n, k, batch;
+  streamk_dtype input;  /* A and B: fp16 or bf16 */
+  streamk_dtype output; /* C and D: fp16, bf16 or fp32 */
+  const void* a;
+  streamk_layout a_layout;
+  int64_t lda, stride_a;
+  const void* b;
+  streamk_layout b_layout;
+  int64_t ldb, stride_b;
+  const void* c; /* read only when beta != 0; may equal d */
+  int64_t ldc, stride_c;
+  void* d;
+  int64_t ldd, stride_d;
+  streamk_layout cd_layout;
+  float alpha, beta;
+} streamk_gemm_args;
+
+/* What to run, as streamk::Options (streamk.h). Zero in a count means "the planner picks". */
+typedef struct streamk_options {
+  size_t struct_size; /* sizeof(streamk_options), set by streamk_options_init */
+  streamk_mode mode;
+  int splits;    /* split-K: k-slices per tile */
+  int blocks;    /* Stream-K: blocks */
+  int sk_tiles;  /* Stream-K: tiles streamed, the rest data-parallel (0: all) */
+  streamk_reduction reduction;
+  int reduction_slices;
+  int avail_sms;           /* SMs to balance over (0: all) */
+  int tile_m, tile_n, tile_k; /* a kernel configuration of the device; 0, 0, 0: the planner's */
+  /* Bytes of library workspace a call may use (0: no cap); see Options::max_workspace_bytes. */
+  size_t max_workspace_bytes;
+} streamk_options;
+
+/* Sets every field to its default (auto mode, fp16, batch 1, alpha 1, beta 0, row-major A,
+ * column-major B, row-major C and D). */
+void streamk_gemm_args_init(streamk_gemm_args* args);
+void streamk_options_init(streamk_options* options);
+
+/* Runs the GEMM on `stream` with a library-owned workspace. options may be NULL (auto). */
+streamk_status streamk_gemm(const streamk_gemm_args* args, const streamk_options* options,
+                            void* stream);
+
+/* Runs the GEMM with a caller-owned workspace of `workspace_bytes` (at least
+ * streamk_workspace_size's, 256-byte aligned, zeroed once before its first use); safe to capture
+ * in a CUDA graph. */
+streamk_status streamk_gemm_with_workspace(const streamk_gemm_args* args,
+                                           const streamk_options* options, void* workspace,
+                                           size_t workspace_bytes, void* stream);
+
+/* Bytes of workspace streamk_gemm_with_workspace needs on the current device. */
+streamk_status streamk_workspace_size(const streamk_gemm_args* args,
+                                      const streamk_options* options, size_t* bytes);
+
+/* The plan as a JSON object (the planner's candidates, predictions and reason included), as
+ * `streamk-plan --json` prints it. `device`: NULL for the current GPU, or "h200", "h100",
+ * "a100" for a built-in model (no GPU needed; pointers in args may then be any non-null value
+ * of the right alignment). Writes at most `capacity` bytes, NUL included, into `json` (which may
+ * be NULL when capacity is 0) and the bytes needed, NUL included, into *needed (may be NULL):
+ * call once with json NULL and capacity 0 to size the buffer. Returns
+ * STREAMK_RESOURCE_EXHAUSTED, with nothing written to json, when capacity is too small. */
+streamk_status streamk_plan_json(const streamk_gemm_args* args, const streamk_options* options,
+                                 const char* device, char* json, size_t capacity, size_t* needed);
+
+/* Frees the library-owned workspaces of every device, waiting for each device's work first. */
+streamk_status streamk_release_workspaces(void);
+
+/* "0.1.0" */
+const char* streamk_version(void);
+
+/* The calling thread's last failure's message ("" if its last call succeeded). Valid until the
+ * thread's next call into streamk. */
+const char* streamk_last_error(void);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* STREAMK_STREAMK_C_H_ */
