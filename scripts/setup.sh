@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make libabsl-dev libgtest-dev libbenchmark-dev)
+# The Python package's tests run in a virtual environment (scripts/test.sh).
+python3 -c "import venv, ensurepip" 2>/dev/null || packages+=(python3-venv)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

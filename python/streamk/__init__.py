@@ -1,0 +1,105 @@
+"""streamk: GEMM on NVIDIA tensor cores with a Stream-K work decomposition, from Python.
+
+    import torch, streamk
+    d = streamk.mm(a, b)                              # a @ b, fp16 or bf16 on a CUDA device
+    d = streamk.mm(a, b, out_dtype=torch.float32)     # fp32 D from fp16 inputs
+    y = streamk.addmm(bias, x, w.t(), beta=1.0)       # beta * bias + alpha * x @ w.T
+    streamk.plan(4096, 4096, 4096, device="h200")     # the planner's decision, as a dict
+
+mm and addmm are PyTorch operators (torch.ops.streamk.mm, torch.ops.streamk.addmm) with fake
+tensor implementations and autograd, so they work under torch.compile(fullgraph=True) and in
+captured CUDA graphs. plan() needs no torch and no GPU for the built-in device models.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from . import _lib
+
+__all__ = ["mm", "addmm", "plan", "version", "release_workspaces"]
+
+
+def version() -> str:
+    """The version of the loaded libstreamk_c ("0.1.0")."""
+    return _lib.library().version()
+
+
+__version__ = "0.1.0"
+
+
+def _dtype_code(name: str, value: Any) -> int:
+    key = value if isinstance(value, str) else str(value).replace("torch.", "")
+    if key not in _lib.DTYPES:
+        raise ValueError(f"{name} = {value!r}: must be fp16, bf16 or fp32")
+    return _lib.DTYPES[key]
+
+
+def _options(lib: "_lib.Library", mode: str, splits: int, blocks: int, reduction: Optional[str],
+             tile: Optional[tuple[int, int, int]], avail_sms: int,
+             max_workspace_bytes: int) -> "_lib.Options":
+    if mode not in _lib.MODES:
+        raise ValueError(f"mode = {mode!r}: must be one of {', '.join(_lib.MODES)}")
+    if reduction not in _lib.REDUCTIONS:
+        raise ValueError(f"reduction = {reduction!r}: must be deterministic, atomic or separate")
+    o = lib.new_options()
+    o.mode = _lib.MODES[mode]
+    o.splits, o.blocks, o.avail_sms = splits, blocks, avail_sms
+    o.reduction = _lib.REDUCTIONS[reduction]
+    if tile is not None:
+        if len(tile) != 3:
+            raise ValueError(f"tile = {tile!r}: must be (BM, BN, BK)")
+        o.tile_m, o.tile_n, o.tile_k = tile
+    if max_workspace_bytes < 0:
+        raise ValueError(f"max_workspace_bytes = {max_workspace_bytes}: must be >= 0")
+    o.max_workspace_bytes = max_workspace_bytes
+    return o
+
+
+def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
+         batch: int = 1, device: Optional[str] = None, mode: str = "auto", splits: int = 0,
+         blocks: int = 0, reduction: Optional[str] = None,
+         tile: Optional[tuple[int, int, int]] = None, avail_sms: int = 0,
+         max_workspace_bytes: int = 0) -> dict[str, Any]:
+    """The plan streamk would run for a row-major (m x k) @ (k x n) -> row-major (m x n) GEMM
+    with packed operands, as `streamk-plan --json` prints it: the decomposition, the tile, the
+    workspace, "predicted_us", "reason" and every "candidates" entry the planner weighed.
+
+    device: None for the current GPU, or "h200", "h100", "a100" for a built-in model (no GPU
+    needed). dtype and out_dtype: "fp16", "bf16", "fp32" or torch dtypes.
+    """
+    lib = _lib.library()
+    for name, v in (("m", m), ("n", n), ("k", k), ("batch", batch)):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise TypeError(f"{name} = {v!r}: must be an int")
+    args = lib.new_args()
+    args.m, args.n, args.k, args.batch = m, n, k, batch
+    args.input = _dtype_code("dtype", dtype)
+    args.output = args.input if out_dtype is None else _dtype_code("out_dtype", out_dtype)
+    # Packed operands: A row-major (m x k), B as the transposed weight of a Linear (K-major),
+    # D row-major. Planning reads no memory; any aligned address stands for them.
+    fake = 1 << 16
+    args.a, args.a_layout, args.lda = fake, _lib.ROW_MAJOR, k
+    args.b, args.b_layout, args.ldb = fake, _lib.COL_MAJOR, k
+    args.d, args.cd_layout, args.ldd = fake, _lib.ROW_MAJOR, n
+    if batch > 1:
+        args.stride_a, args.stride_b, args.stride_d = m * k, k * n, m * n
+    options = _options(lib, mode, splits, blocks, reduction, tile, avail_sms, max_workspace_bytes)
+    return lib.plan_json(args, options, device)
+
+
+def release_workspaces() -> None:
+    """Frees the workspaces the C library keeps for itself (not those of mm, which come from
+    torch's caching allocator)."""
+    _lib.library().release_workspaces()
+
+
+try:
+    import torch  # noqa: F401
+except ImportError:  # plan() works without torch; mm and addmm need it
+    def _needs_torch(*args: Any, **kwargs: Any) -> Any:
+        raise ImportError("streamk.mm and streamk.addmm need PyTorch (pip install torch)")
+
+    mm = addmm = _needs_torch
+else:
+    from ._ops import addmm, mm  # noqa: E402,F401

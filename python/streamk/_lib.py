@@ -1,0 +1,169 @@
+"""ctypes bindings to streamk's C interface (include/streamk/streamk_c.h) in libstreamk_c.
+
+The library is looked for, in order: the file named by STREAMK_LIBRARY (a path, for a build of
+your own), the package's own lib/ folder (where `pip install ./python` puts the one it built or
+found), then the system's library path.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import json
+import os
+import pathlib
+from typing import Any, Optional
+
+# streamk_status
+OK = 0
+INVALID_ARGUMENT = 3
+RESOURCE_EXHAUSTED = 8
+FAILED_PRECONDITION = 9
+
+F16, BF16, F32 = 0, 1, 2
+ROW_MAJOR, COL_MAJOR = 0, 1
+MODES = {"auto": 0, "dp": 1, "splitk": 2, "streamk": 3}
+REDUCTIONS = {None: -1, "deterministic": 0, "atomic": 1, "separate": 2}
+DTYPES = {"fp16": F16, "float16": F16, "bf16": BF16, "bfloat16": BF16, "fp32": F32, "float32": F32}
+
+
+class GemmArgs(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("m", ctypes.c_int64), ("n", ctypes.c_int64), ("k", ctypes.c_int64),
+        ("batch", ctypes.c_int64),
+        ("input", ctypes.c_int), ("output", ctypes.c_int),
+        ("a", ctypes.c_void_p), ("a_layout", ctypes.c_int),
+        ("lda", ctypes.c_int64), ("stride_a", ctypes.c_int64),
+        ("b", ctypes.c_void_p), ("b_layout", ctypes.c_int),
+        ("ldb", ctypes.c_int64), ("stride_b", ctypes.c_int64),
+        ("c", ctypes.c_void_p), ("ldc", ctypes.c_int64), ("stride_c", ctypes.c_int64),
+        ("d", ctypes.c_void_p), ("ldd", ctypes.c_int64), ("stride_d", ctypes.c_int64),
+        ("cd_layout", ctypes.c_int),
+        ("alpha", ctypes.c_float), ("beta", ctypes.c_float),
+    ]
+
+
+class Options(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("mode", ctypes.c_int),
+        ("splits", ctypes.c_int), ("blocks", ctypes.c_int), ("sk_tiles", ctypes.c_int),
+        ("reduction", ctypes.c_int), ("reduction_slices", ctypes.c_int),
+        ("avail_sms", ctypes.c_int),
+        ("tile_m", ctypes.c_int), ("tile_n", ctypes.c_int), ("tile_k", ctypes.c_int),
+        ("max_workspace_bytes", ctypes.c_size_t),
+    ]
+
+
+def _candidates() -> list[str]:
+    found = []
+    env = os.environ.get("STREAMK_LIBRARY")
+    if env:
+        found.append(env)
+    here = pathlib.Path(__file__).resolve().parent / "lib"
+    found += [str(p) for p in sorted(here.glob("libstreamk_c.so*"))]
+    system = ctypes.util.find_library("streamk_c")
+    if system:
+        found.append(system)
+    return found
+
+
+class Library:
+    """The loaded C library, its functions typed."""
+
+    def __init__(self) -> None:
+        errors = []
+        self.path = None
+        for path in _candidates():
+            try:
+                self.dll = ctypes.CDLL(path)
+                self.path = path
+                break
+            except OSError as e:
+                errors.append(f"{path}: {e}")
+        if self.path is None:
+            raise ImportError(
+                "streamk: cannot load libstreamk_c (set STREAMK_LIBRARY to its path, or "
+                "reinstall with `pip install ./python` after building the library)"
+                + ("; tried " + "; ".join(errors) if errors else ""))
+        d = self.dll
+        args_p, opts_p = ctypes.POINTER(GemmArgs), ctypes.POINTER(Options)
+        d.streamk_gemm_args_init.argtypes = [args_p]
+        d.streamk_gemm_args_init.restype = None
+        d.streamk_options_init.argtypes = [opts_p]
+        d.streamk_options_init.restype = None
+        d.streamk_gemm.argtypes = [args_p, opts_p, ctypes.c_void_p]
+        d.streamk_gemm.restype = ctypes.c_int
+        d.streamk_gemm_with_workspace.argtypes = [args_p, opts_p, ctypes.c_void_p,
+                                                  ctypes.c_size_t, ctypes.c_void_p]
+        d.streamk_gemm_with_workspace.restype = ctypes.c_int
+        d.streamk_workspace_size.argtypes = [args_p, opts_p, ctypes.POINTER(ctypes.c_size_t)]
+        d.streamk_workspace_size.restype = ctypes.c_int
+        d.streamk_plan_json.argtypes = [args_p, opts_p, ctypes.c_char_p, ctypes.c_char_p,
+                                        ctypes.c_size_t, ctypes.POINTER(ctypes.c_size_t)]
+        d.streamk_plan_json.restype = ctypes.c_int
+        d.streamk_release_workspaces.argtypes = []
+        d.streamk_release_workspaces.restype = ctypes.c_int
+        d.streamk_version.argtypes = []
+        d.streamk_version.restype = ctypes.c_char_p
+        d.streamk_last_error.argtypes = []
+        d.streamk_last_error.restype = ctypes.c_char_p
+
+    def new_args(self) -> GemmArgs:
+        a = GemmArgs()
+        self.dll.streamk_gemm_args_init(ctypes.byref(a))
+        return a
+
+    def new_options(self) -> Options:
+        o = Options()
+        self.dll.streamk_options_init(ctypes.byref(o))
+        return o
+
+    def check(self, status: int, what: str) -> None:
+        if status == OK:
+            return
+        message = self.dll.streamk_last_error().decode()
+        if status == INVALID_ARGUMENT:
+            raise ValueError(f"{what}: {message}")
+        if status == RESOURCE_EXHAUSTED:
+            raise MemoryError(f"{what}: {message}")
+        raise RuntimeError(f"{what}: {message}")
+
+    def version(self) -> str:
+        return self.dll.streamk_version().decode()
+
+    def workspace_size(self, args: GemmArgs, options: Options) -> int:
+        size = ctypes.c_size_t(0)
+        self.check(self.dll.streamk_workspace_size(ctypes.byref(args), ctypes.byref(options),
+                                                   ctypes.byref(size)), "streamk")
+        return size.value
+
+    def gemm(self, args: GemmArgs, options: Options, workspace: int, workspace_bytes: int,
+             stream: int) -> None:
+        self.check(self.dll.streamk_gemm_with_workspace(
+            ctypes.byref(args), ctypes.byref(options), ctypes.c_void_p(workspace),
+            ctypes.c_size_t(workspace_bytes), ctypes.c_void_p(stream)), "streamk")
+
+    def plan_json(self, args: GemmArgs, options: Options, device: Optional[str]) -> dict[str, Any]:
+        dev = device.encode() if device is not None else None
+        needed = ctypes.c_size_t(0)
+        self.check(self.dll.streamk_plan_json(ctypes.byref(args), ctypes.byref(options), dev,
+                                              None, 0, ctypes.byref(needed)), "streamk.plan")
+        buf = ctypes.create_string_buffer(needed.value)
+        self.check(self.dll.streamk_plan_json(ctypes.byref(args), ctypes.byref(options), dev,
+                                              buf, needed.value, None), "streamk.plan")
+        return json.loads(buf.value.decode())
+
+    def release_workspaces(self) -> None:
+        self.check(self.dll.streamk_release_workspaces(), "streamk.release_workspaces")
+
+
+_library: Optional[Library] = None
+
+
+def library() -> Library:
+    global _library
+    if _library is None:
+        _library = Library()
+    return _library

@@ -1,0 +1,191 @@
+"""torch.ops.streamk.mm and torch.ops.streamk.addmm: streamk's GEMM as PyTorch operators.
+
+Each maps the strides torch hands it to the library's layouts (row- or column-major with any
+leading dimension, a batch stride, stride 0 for an operand the batch shares), runs on torch's
+current stream and device, and takes its workspace from torch's caching allocator, one per
+(device, stream), zeroed once: every launch leaves the library's flags zero again, so a workspace
+serves every later call on its stream, in captured CUDA graphs too.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import torch
+
+from . import _lib
+
+_DTYPE = {torch.float16: _lib.F16, torch.bfloat16: _lib.BF16, torch.float32: _lib.F32}
+
+# (device index, stream handle) -> uint8 tensor
+_workspaces: dict[tuple[int, int], torch.Tensor] = {}
+
+
+def _matrix_layout(name: str, t: torch.Tensor) -> tuple[torch.Tensor, int, int]:
+    """(tensor, layout, leading dimension) of the last two dims of t, copying only where its
+    strides fit neither layout."""
+    rows, cols = t.shape[-2], t.shape[-1]
+    s_row, s_col = t.stride(-2), t.stride(-1)
+    if s_col == 1 or cols == 1:
+        ld = s_row if rows > 1 else cols
+        if ld >= cols and ld > 0:
+            return t, _lib.ROW_MAJOR, ld
+    if s_row == 1 or rows == 1:
+        ld = s_col if cols > 1 else rows
+        if ld >= rows and ld > 0:
+            return t, _lib.COL_MAJOR, ld
+    c = t.contiguous()
+    return c, _lib.ROW_MAJOR, cols
+
+
+def _batch_stride(t: torch.Tensor, batch: int) -> int:
+    if t.dim() == 2 or batch == 1:
+        return 0
+    return t.stride(0)
+
+
+def _check(name: str, t: torch.Tensor, dtypes: tuple[torch.dtype, ...]) -> None:
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name}: must be a torch.Tensor, got {type(t).__name__}")
+    if t.dim() not in (2, 3):
+        raise ValueError(f"{name}: must be 2-D or 3-D (batched), got shape {tuple(t.shape)}")
+    if t.dtype not in dtypes:
+        names = ", ".join(str(d).replace("torch.", "") for d in dtypes)
+        raise TypeError(f"{name}: dtype {str(t.dtype).replace('torch.', '')}, must be {names}")
+
+
+def _out_shape(a: torch.Tensor, b: torch.Tensor) -> tuple[int, ...]:
+    m, n = a.shape[-2], b.shape[-1]
+    if a.dim() == 3 or b.dim() == 3:
+        batch = a.shape[0] if a.dim() == 3 else b.shape[0]
+        return (batch, m, n)
+    return (m, n)
+
+
+def _validate(a: torch.Tensor, b: torch.Tensor) -> None:
+    _check("a", a, (torch.float16, torch.bfloat16))
+    _check("b", b, (torch.float16, torch.bfloat16))
+    if a.dtype != b.dtype:
+        raise TypeError(f"b: dtype {b.dtype} differs from a's {a.dtype}")
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"b: shape {tuple(b.shape)} does not fit a's {tuple(a.shape)} "
+                         f"(a's columns {a.shape[-1]} must equal b's rows {b.shape[-2]})")
+    if a.dim() == 3 and b.dim() == 3 and a.shape[0] != b.shape[0]:
+        raise ValueError(f"b: batch {b.shape[0]} differs from a's {a.shape[0]}")
+    if a.device != b.device:
+        raise ValueError(f"b: on {b.device}, a on {a.device}")
+    if a.device.type != "cuda" and a.device.type != "meta":
+        raise ValueError(f"a: on {a.device}, must be on a CUDA device")
+
+
+def _run(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], out: torch.Tensor,
+         alpha: float, beta: float) -> None:
+    lib = _lib.library()
+    batch = out.shape[0] if out.dim() == 3 else 1
+    m, n, k = a.shape[-2], b.shape[-1], a.shape[-1]
+    if m == 0 or n == 0:
+        return
+    if k == 0:
+        out.copy_(c.expand_as(out) * beta if c is not None and beta != 0 else torch.zeros_like(out))
+        return
+    a, a_layout, lda = _matrix_layout("a", a)
+    b, b_layout, ldb = _matrix_layout("b", b)
+    args = lib.new_args()
+    args.m, args.n, args.k, args.batch = m, n, k, batch
+    args.input, args.output = _DTYPE[a.dtype], _DTYPE[out.dtype]
+    args.a, args.a_layout, args.lda, args.stride_a = a.data_ptr(), a_layout, lda, _batch_stride(a, batch)
+    args.b, args.b_layout, args.ldb, args.stride_b = b.data_ptr(), b_layout, ldb, _batch_stride(b, batch)
+    args.d, args.cd_layout, args.ldd = out.data_ptr(), _lib.ROW_MAJOR, n
+    args.stride_d = m * n if batch > 1 else 0
+    args.alpha, args.beta = alpha, beta
+    if c is not None and beta != 0:
+        cc = c.expand(out.shape)
+        if cc.stride(-1) != 1 or (m > 1 and cc.stride(-2) < n):
+            cc = cc.contiguous()
+        args.c = cc.data_ptr()
+        args.ldc = cc.stride(-2) if m > 1 else n
+        args.stride_c = cc.stride(0) if cc.dim() == 3 else 0
+    options = lib.new_options()
+    with torch.cuda.device(out.device):
+        stream = torch.cuda.current_stream(out.device)
+        bytes_needed = lib.workspace_size(args, options)
+        workspace = 0
+        if bytes_needed > 0:
+            key = (out.device.index, stream.cuda_stream)
+            ws = _workspaces.get(key)
+            if ws is None or ws.numel() < bytes_needed:
+                ws = torch.zeros(max(bytes_needed, 1 << 20), dtype=torch.uint8, device=out.device)
+                _workspaces[key] = ws
+            workspace = ws.data_ptr()
+            bytes_needed = ws.numel()
+        lib.gemm(args, options, workspace, bytes_needed, stream.cuda_stream)
+
+
+@torch.library.custom_op("streamk::mm", mutates_args=())
+def mm(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+    """a @ b for fp16 or bf16 a (m x k, or batch x m x k) and b (k x n, or batch x k x n) on one
+    CUDA device, with fp32 accumulation; out_dtype fp16, bf16 or fp32 (default a's)."""
+    _validate(a, b)
+    dtype = a.dtype if out_dtype is None else out_dtype
+    if dtype not in _DTYPE:
+        raise TypeError(f"out_dtype: {dtype}, must be float16, bfloat16 or float32")
+    out = torch.empty(_out_shape(a, b), dtype=dtype, device=a.device)
+    _run(a, b, None, out, 1.0, 0.0)
+    return out
+
+
+@mm.register_fake
+def _(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+    _validate(a, b)
+    dtype = a.dtype if out_dtype is None else out_dtype
+    return a.new_empty(_out_shape(a, b), dtype=dtype)
+
+
+def _mm_setup(ctx, inputs, output) -> None:
+    a, b, _ = inputs
+    ctx.save_for_backward(a, b)
+
+
+def _mm_backward(ctx, grad):
+    a, b = ctx.saved_tensors
+    g = grad.to(a.dtype)
+    grad_a = grad_b = None
+    if ctx.needs_input_grad[0]:
+        grad_a = mm(g, b.transpose(-1, -2))
+        if a.dim() == 2 and grad_a.dim() == 3:
+            grad_a = grad_a.sum(0)
+    if ctx.needs_input_grad[1]:
+        grad_b = mm(a.transpose(-1, -2), g)
+        if b.dim() == 2 and grad_b.dim() == 3:
+            grad_b = grad_b.sum(0)
+    return grad_a, grad_b, None
+
+
+mm.register_autograd(_mm_backward, setup_context=_mm_setup)
+
+
+@torch.library.custom_op("streamk::addmm", mutates_args=())
+def addmm(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, alpha: float = 1.0,
+          beta: float = 1.0) -> torch.Tensor:
+    """beta * c + alpha * (a @ b); c broadcasts to the output's shape (a bias row, say) and
+    sets the output's dtype (fp16, bf16 or fp32)."""
+    _validate(a, b)
+    if not isinstance(c, torch.Tensor):
+        raise TypeError(f"c: must be a torch.Tensor, got {type(c).__name__}")
+    if c.dtype not in _DTYPE:
+        raise TypeError(f"c: dtype {c.dtype}, must be float16, bfloat16 or float32")
+    shape = _out_shape(a, b)
+    try:
+        torch.broadcast_shapes(c.shape, shape)
+    except RuntimeError:
+        raise ValueError(f"c: shape {tuple(c.shape)} does not broadcast to {shape}") from None
+    out = torch.empty(shape, dtype=c.dtype, device=a.device)
+    _run(a, b, c, out, float(alpha), float(beta))
+    return out
+
+
+@addmm.register_fake
+def _(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, alpha: float = 1.0,
+      beta: float = 1.0) -> torch.Tensor:
+    _validate(a, b)
+    return a.new_empty(_out_shape(a, b), dtype=c.dtype)

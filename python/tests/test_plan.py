@@ -1,0 +1,84 @@
+"""streamk.plan and the C library through ctypes: no torch and no GPU needed."""
+
+import pytest
+
+import streamk
+
+
+def test_version_is_the_librarys():
+    assert streamk.version() == streamk.__version__
+
+
+def test_plan_on_the_h200_model_lists_candidates():
+    p = streamk.plan(3456, 5120, 8192, device="h200")
+    assert p["device"] == "H200"
+    assert (p["m"], p["n"], p["k"]) == (3456, 5120, 8192)
+    assert p["mode"] in ("dp", "splitk", "streamk")
+    assert p["predicted_us"] > 0 and p["reason"]
+    chosen = [c for c in p["candidates"] if c["chosen"]]
+    assert len(chosen) == 1, p["candidates"]
+    feasible = [c["predicted_us"] for c in p["candidates"] if c["feasible"]]
+    assert chosen[0]["predicted_us"] <= min(feasible) * 1.25
+
+
+@pytest.mark.parametrize("mode", ["dp", "splitk", "streamk"])
+def test_forced_modes(mode):
+    p = streamk.plan(1536, 3072, 4096, device="h200", mode=mode, tile=(128, 256, 64))
+    assert p["mode"] == mode
+    if mode == "dp":
+        assert p["sk_blocks"] == 0 and p["workspace_bytes"] == 0
+    else:
+        assert p["sk_blocks"] > 0 and p["workspace_bytes"] > 0
+
+
+def test_split_count_and_tiles():
+    p = streamk.plan(1536, 3072, 4096, device="h200", mode="splitk", splits=4,
+                     tile=(128, 256, 64))
+    assert p["sk_blocks"] == 4 * p["tiles"] and p["sk_regions"] == p["tiles"]
+
+
+def test_workspace_cap_falls_back_and_refuses():
+    free = streamk.plan(1536, 3072, 4096, device="h200", tile=(128, 256, 64))
+    assert free["workspace_bytes"] > 0, free["mode"]
+    capped = streamk.plan(1536, 3072, 4096, device="h200", tile=(128, 256, 64),
+                          max_workspace_bytes=1024)
+    assert capped["mode"] == "dp" and capped["workspace_bytes"] <= 1024
+    assert "max_workspace_bytes" in capped["reason"]
+    with pytest.raises(MemoryError, match="max_workspace_bytes = 1024"):
+        streamk.plan(1536, 3072, 4096, device="h200", mode="splitk", splits=4,
+                     max_workspace_bytes=1024)
+
+
+def test_dtypes():
+    assert streamk.plan(512, 512, 512, device="h200", dtype="bf16", out_dtype="fp32")["m"] == 512
+    with pytest.raises(ValueError, match="out_dtype"):
+        streamk.plan(512, 512, 512, device="h200", out_dtype="fp8")
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    (dict(m=0, n=128, k=128), "m = 0"),
+    (dict(m=128, n=-1, k=128), "n = -1"),
+    (dict(m=128, n=128, k=128, mode="fastest"), "mode = 'fastest'"),
+    (dict(m=128, n=128, k=128, mode="dp", splits=4), "splits"),
+    (dict(m=128, n=128, k=128, reduction="sum"), "reduction"),
+    (dict(m=128, n=128, k=128, device="v100"), "v100"),
+    (dict(m=128, n=128, k=128, tile=(128, 128)), "tile"),
+])
+def test_bad_input_names_the_argument(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        streamk.plan(device=kwargs.pop("device", "h200"), **kwargs)
+
+
+def test_sizes_must_be_ints():
+    with pytest.raises(TypeError, match="k = 1.5"):
+        streamk.plan(128, 128, 1.5, device="h200")
+
+
+def test_mm_without_torch_says_so():
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        with pytest.raises(ImportError, match="PyTorch"):
+            streamk.mm(None, None)
+    else:
+        pytest.skip("torch is installed: test_torch.py covers mm")

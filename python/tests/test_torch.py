@@ -1,0 +1,170 @@
+"""streamk.mm and streamk.addmm from PyTorch on a GPU: results against torch.matmul on fresh
+random inputs for every layout torch's strides produce, batches, opcheck, CUDA graph capture,
+torch.compile and two streams. Skipped without torch or a CUDA GPU."""
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="needs PyTorch (the GPU machine has it)")
+if not torch.cuda.is_available():
+    pytest.skip("needs a CUDA GPU", allow_module_level=True)
+
+import streamk  # noqa: E402
+
+DTYPES = [torch.float16, torch.bfloat16]
+
+
+def rand(*shape, dtype=torch.float16):
+    return torch.randn(*shape, device="cuda", dtype=torch.float32).to(dtype)
+
+
+def check(got, a, b, c=None, alpha=1.0, beta=0.0):
+    ref = torch.matmul(a.float(), b.float()) * alpha
+    if c is not None:
+        ref = ref + beta * c.float()
+    err = (got.float() - ref).norm() / ref.norm().clamp_min(1e-6)
+    assert torch.isfinite(got.float()).all(), "non-finite output"
+    assert err < 1e-2, f"relative error {err:.3g} for a {tuple(a.shape)} {a.stride()}, " \
+                       f"b {tuple(b.shape)} {b.stride()}"
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("m,n,k", [(1, 4096, 4096), (16, 11008, 4096), (300, 200, 520),
+                                   (1536, 1536, 4096), (257, 65, 7000), (4097, 513, 33),
+                                   (128, 128, 65536)])
+def test_mm_matches_matmul(dtype, m, n, k):
+    a, b = rand(m, k, dtype=dtype), rand(k, n, dtype=dtype)
+    out = streamk.mm(a, b)
+    assert out.dtype == dtype and out.shape == (m, n) and out.is_contiguous()
+    check(out, a, b)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_every_layout_torch_strides_produce(dtype):
+    m, n, k = 200, 184, 328
+    a_row, b_row = rand(m, k, dtype=dtype), rand(k, n, dtype=dtype)
+    a_col, b_col = rand(k, m, dtype=dtype).t(), rand(n, k, dtype=dtype).t()
+    a_pad = rand(m, k + 24, dtype=dtype)[:, :k]  # a leading dimension past k
+    b_odd = rand(k, n + 3, dtype=dtype)[:, :n]   # rows at odd element offsets
+    a_strided = rand(m, 2 * k, dtype=dtype)[:, ::2]  # neither layout: copied
+    for a in (a_row, a_col, a_pad, a_strided):
+        for b in (b_row, b_col, b_odd):
+            check(streamk.mm(a, b), a, b)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_batched_and_shared_operands(dtype):
+    batch, m, n, k = 5, 96, 160, 256
+    a, b = rand(batch, m, k, dtype=dtype), rand(batch, k, n, dtype=dtype)
+    check(streamk.mm(a, b), a, b)
+    w = rand(k, n, dtype=dtype)
+    check(streamk.mm(a, w), a, w)                                    # B shared: 2-D
+    check(streamk.mm(a, w.expand(batch, k, n)), a, w.expand(batch, k, n))  # stride 0
+    x = rand(m, k, dtype=dtype)
+    check(streamk.mm(x, b), x, b)                                    # A shared
+    bt = rand(batch, n, k, dtype=dtype).transpose(1, 2)              # column-major entries
+    check(streamk.mm(a, bt), a, bt)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_out_dtype_and_addmm(dtype):
+    m, n, k = 333, 250, 1000
+    a, b = rand(m, k, dtype=dtype), rand(k, n, dtype=dtype)
+    out = streamk.mm(a, b, out_dtype=torch.float32)
+    assert out.dtype == torch.float32
+    check(out, a, b)
+    bias = rand(n, dtype=dtype)
+    check(streamk.addmm(bias, a, b, alpha=0.5, beta=2.0), a, b, bias, 0.5, 2.0)
+    c = rand(m, n, dtype=torch.float32)
+    got = streamk.addmm(c, a, b, beta=1.0)
+    assert got.dtype == torch.float32
+    check(got, a, b, c, 1.0, 1.0)
+
+
+def test_bad_input_names_the_argument():
+    a, b = rand(64, 32), rand(48, 16)
+    with pytest.raises(ValueError, match="b: shape"):
+        streamk.mm(a, b)
+    with pytest.raises(TypeError, match="b: dtype"):
+        streamk.mm(rand(64, 32), rand(32, 16, dtype=torch.bfloat16))
+    with pytest.raises(TypeError, match="a: dtype"):
+        streamk.mm(torch.zeros(4, 4, device="cuda"), rand(4, 4))
+    with pytest.raises(ValueError, match="a: on cpu"):
+        streamk.mm(torch.zeros(4, 4, dtype=torch.float16), torch.zeros(4, 4, dtype=torch.float16))
+    with pytest.raises(ValueError, match="a: must be 2-D"):
+        streamk.mm(rand(2, 2, 4, 4), rand(4, 4))
+    with pytest.raises(ValueError, match="c: shape"):
+        streamk.addmm(rand(7), rand(8, 8), rand(8, 8))
+
+
+def test_opcheck():
+    a, b = rand(64, 128), rand(128, 96)
+    torch.library.opcheck(torch.ops.streamk.mm.default, (a, b))
+    torch.library.opcheck(torch.ops.streamk.mm.default, (a, b), {"out_dtype": torch.float32})
+    torch.library.opcheck(torch.ops.streamk.addmm.default, (rand(96), a, b), {"beta": 0.5})
+    ar = a.clone().requires_grad_(True)
+    br = b.clone().requires_grad_(True)
+    torch.library.opcheck(torch.ops.streamk.mm.default, (ar, br))
+
+
+def test_backward_matches_matmul():
+    a = rand(96, 192).requires_grad_(True)
+    b = rand(192, 80).requires_grad_(True)
+    streamk.mm(a, b).float().square().sum().backward()
+    ga, gb = a.grad.clone(), b.grad.clone()
+    a.grad = b.grad = None
+    torch.matmul(a, b).float().square().sum().backward()
+    assert (ga.float() - a.grad.float()).norm() / a.grad.float().norm() < 2e-2
+    assert (gb.float() - b.grad.float()).norm() / b.grad.float().norm() < 2e-2
+
+
+def test_cuda_graph_capture_and_replay():
+    m, n, k = 1536, 1536, 4096  # a Stream-K plan: its workspace is used inside the graph
+    a, b = rand(m, k), rand(k, n)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        streamk.mm(a, b)  # warm-up on the capture stream
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        out = streamk.mm(a, b)
+    for _ in range(3):
+        a.copy_(rand(m, k))
+        b.copy_(rand(k, n))
+        out.fill_(float("nan"))
+        g.replay()
+        torch.cuda.synchronize()
+        check(out, a, b)
+
+
+def test_torch_compile_of_a_model():
+    class Linear(torch.nn.Module):
+        def __init__(self, k, n):
+            super().__init__()
+            self.weight = torch.nn.Parameter(rand(n, k) / k ** 0.5)
+
+        def forward(self, x):
+            return streamk.mm(x, self.weight.t())
+
+    model = torch.nn.Sequential(Linear(512, 1024), torch.nn.GELU(), Linear(1024, 256)).cuda()
+    compiled = torch.compile(model, fullgraph=True)
+    x = rand(64, 512)
+    expected = model(x)
+    got = compiled(x)
+    assert (got.float() - expected.float()).norm() / expected.float().norm() < 1e-2
+    x2 = rand(200, 512)  # another shape: recompiles or runs dynamic
+    assert compiled(x2).shape == (200, 256)
+
+
+def test_two_streams():
+    s1, s2 = torch.cuda.Stream(), torch.cuda.Stream()
+    pairs = [(rand(1536, 4096), rand(4096, 1536)) for _ in range(2)]
+    outs = [None, None]
+    torch.cuda.synchronize()
+    for _ in range(5):
+        for i, s in enumerate((s1, s2)):
+            with torch.cuda.stream(s):
+                outs[i] = streamk.mm(*pairs[i])
+    torch.cuda.synchronize()
+    for (a, b), out in zip(pairs, outs):
+        check(out, a, b)
