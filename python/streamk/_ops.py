@@ -106,25 +106,42 @@ def _run(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], out: torch
         args.ldc = cc.stride(-2) if m > 1 else n
         args.stride_c = cc.stride(0) if cc.dim() == 3 else 0
     options = lib.new_options()
-    with torch.cuda.device(out.device):
-        stream = torch.cuda.current_stream(out.device)
-        bytes_needed = lib.workspace_size(args, options)
-        workspace = 0
-        if bytes_needed > 0:
-            key = (out.device.index, stream.cuda_stream)
-            ws = _workspaces.get(key)
-            if ws is None or ws.numel() < bytes_needed:
-                ws = torch.zeros(max(bytes_needed, 1 << 20), dtype=torch.uint8, device=out.device)
-                _workspaces[key] = ws
-            workspace = ws.data_ptr()
-            bytes_needed = ws.numel()
-        lib.gemm(args, options, workspace, bytes_needed, stream.cuda_stream)
+    index = out.device.index
+    if index != torch.cuda.current_device():  # the library plans and runs on the current one
+        with torch.cuda.device(index):
+            _launch(lib, args, options, out.device)
+    else:
+        _launch(lib, args, options, out.device)
 
 
-@torch.library.custom_op("streamk::mm", mutates_args=())
-def mm(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
-    """a @ b for fp16 or bf16 a (m x k, or batch x m x k) and b (k x n, or batch x k x n) on one
-    CUDA device, with fp32 accumulation; out_dtype fp16, bf16 or fp32 (default a's)."""
+def _launch(lib: "_lib.Library", args: "_lib.GemmArgs", options: "_lib.Options",
+            device: torch.device) -> None:
+    stream = torch._C._cuda_getCurrentRawStream(device.index)
+    bytes_needed = lib.workspace_size(args, options)
+    workspace = 0
+    if bytes_needed > 0:
+        key = (device.index, stream)
+        ws = _workspaces.get(key)
+        if ws is None or ws.numel() < bytes_needed:
+            ws = torch.zeros(max(bytes_needed, 1 << 20), dtype=torch.uint8, device=device)
+            _workspaces[key] = ws
+        workspace = ws.data_ptr()
+        bytes_needed = ws.numel()
+    lib.gemm(args, options, workspace, bytes_needed, stream)
+
+
+# The operators, defined with the dispatcher's own registration (torch.library.Library) rather
+# than torch.library.custom_op, whose Python wrapper costs more per call than the GEMM's host
+# work: a kernel for CUDA tensors (and for CPU ones, to say what is wrong), a fake kernel for
+# torch.compile and meta tensors, and autograd.
+_definitions = torch.library.Library("streamk", "DEF")
+_definitions.define("mm(Tensor a, Tensor b, ScalarType? out_dtype=None) -> Tensor")
+_definitions.define(
+    "addmm(Tensor c, Tensor a, Tensor b, float alpha=1.0, float beta=1.0) -> Tensor")
+
+
+def _mm_kernel(a: torch.Tensor, b: torch.Tensor,
+               out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
     _validate(a, b)
     dtype = a.dtype if out_dtype is None else out_dtype
     if dtype not in _DTYPE:
@@ -134,11 +151,47 @@ def mm(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype] = None
     return out
 
 
-@mm.register_fake
-def _(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+def _mm_fake(a: torch.Tensor, b: torch.Tensor,
+             out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
     _validate(a, b)
     dtype = a.dtype if out_dtype is None else out_dtype
+    if dtype not in _DTYPE:
+        raise TypeError(f"out_dtype: {dtype}, must be float16, bfloat16 or float32")
     return a.new_empty(_out_shape(a, b), dtype=dtype)
+
+
+def _addmm_check(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> tuple[int, ...]:
+    _validate(a, b)
+    if not isinstance(c, torch.Tensor):
+        raise TypeError(f"c: must be a torch.Tensor, got {type(c).__name__}")
+    if c.dtype not in _DTYPE:
+        raise TypeError(f"c: dtype {c.dtype}, must be float16, bfloat16 or float32")
+    shape = _out_shape(a, b)
+    try:
+        torch.broadcast_shapes(c.shape, shape)
+    except RuntimeError:
+        raise ValueError(f"c: shape {tuple(c.shape)} does not broadcast to {shape}") from None
+    return shape
+
+
+def _addmm_kernel(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, alpha: float = 1.0,
+                  beta: float = 1.0) -> torch.Tensor:
+    shape = _addmm_check(c, a, b)
+    out = torch.empty(shape, dtype=c.dtype, device=a.device)
+    _run(a, b, c, out, float(alpha), float(beta))
+    return out
+
+
+def _addmm_fake(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, alpha: float = 1.0,
+                beta: float = 1.0) -> torch.Tensor:
+    return a.new_empty(_addmm_check(c, a, b), dtype=c.dtype)
+
+
+for _key in ("CUDA", "CPU"):  # CPU: to raise the error that names the argument
+    _definitions.impl("mm", _mm_kernel, _key)
+    _definitions.impl("addmm", _addmm_kernel, _key)
+torch.library.register_fake("streamk::mm", _mm_fake, lib=_definitions)
+torch.library.register_fake("streamk::addmm", _addmm_fake, lib=_definitions)
 
 
 def _mm_setup(ctx, inputs, output) -> None:
@@ -161,31 +214,54 @@ def _mm_backward(ctx, grad):
     return grad_a, grad_b, None
 
 
-mm.register_autograd(_mm_backward, setup_context=_mm_setup)
+def _addmm_setup(ctx, inputs, output) -> None:
+    c, a, b, alpha, beta = inputs
+    ctx.save_for_backward(a, b)
+    ctx.c_shape, ctx.c_dtype, ctx.alpha, ctx.beta = c.shape, c.dtype, alpha, beta
 
 
-@torch.library.custom_op("streamk::addmm", mutates_args=())
-def addmm(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, alpha: float = 1.0,
+def _addmm_backward(ctx, grad):
+    a, b = ctx.saved_tensors
+    grad_c = grad_a = grad_b = None
+    if ctx.needs_input_grad[0]:
+        grad_c = grad * ctx.beta
+        while grad_c.dim() > len(ctx.c_shape):
+            grad_c = grad_c.sum(0)
+        for i, size in enumerate(ctx.c_shape):
+            if size == 1 and grad_c.shape[i] != 1:
+                grad_c = grad_c.sum(i, keepdim=True)
+        grad_c = grad_c.to(ctx.c_dtype)
+    if ctx.needs_input_grad[1] or ctx.needs_input_grad[2]:
+        g = (grad * ctx.alpha).to(a.dtype)
+        if ctx.needs_input_grad[1]:
+            grad_a = mm(g, b.transpose(-1, -2))
+            if a.dim() == 2 and grad_a.dim() == 3:
+                grad_a = grad_a.sum(0)
+        if ctx.needs_input_grad[2]:
+            grad_b = mm(a.transpose(-1, -2), g)
+            if b.dim() == 2 and grad_b.dim() == 3:
+                grad_b = grad_b.sum(0)
+    return grad_c, grad_a, grad_b, None, None
+
+
+torch.library.register_autograd("streamk::mm", _mm_backward, setup_context=_mm_setup,
+                                lib=_definitions)
+torch.library.register_autograd("streamk::addmm", _addmm_backward, setup_context=_addmm_setup,
+                                lib=_definitions)
+
+_mm_op = torch.ops.streamk.mm.default
+_addmm_op = torch.ops.streamk.addmm.default
+
+
+def mm(a: torch.Tensor, b: torch.Tensor, *, out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+    """a @ b for fp16 or bf16 a (m x k, or batch x m x k) and b (k x n, or batch x k x n) on one
+    CUDA device, with fp32 accumulation; out_dtype fp16, bf16 or fp32 (default a's).
+    torch.ops.streamk.mm(a, b, out_dtype)."""
+    return _mm_op(a, b, out_dtype)
+
+
+def addmm(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, *, alpha: float = 1.0,
           beta: float = 1.0) -> torch.Tensor:
     """beta * c + alpha * (a @ b); c broadcasts to the output's shape (a bias row, say) and
-    sets the output's dtype (fp16, bf16 or fp32)."""
-    _validate(a, b)
-    if not isinstance(c, torch.Tensor):
-        raise TypeError(f"c: must be a torch.Tensor, got {type(c).__name__}")
-    if c.dtype not in _DTYPE:
-        raise TypeError(f"c: dtype {c.dtype}, must be float16, bfloat16 or float32")
-    shape = _out_shape(a, b)
-    try:
-        torch.broadcast_shapes(c.shape, shape)
-    except RuntimeError:
-        raise ValueError(f"c: shape {tuple(c.shape)} does not broadcast to {shape}") from None
-    out = torch.empty(shape, dtype=c.dtype, device=a.device)
-    _run(a, b, c, out, float(alpha), float(beta))
-    return out
-
-
-@addmm.register_fake
-def _(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, alpha: float = 1.0,
-      beta: float = 1.0) -> torch.Tensor:
-    _validate(a, b)
-    return a.new_empty(_out_shape(a, b), dtype=c.dtype)
+    sets the output's dtype (fp16, bf16 or fp32). torch.ops.streamk.addmm(c, a, b, alpha, beta)."""
+    return _addmm_op(c, a, b, float(alpha), float(beta))

@@ -104,6 +104,8 @@ def test_opcheck():
     ar = a.clone().requires_grad_(True)
     br = b.clone().requires_grad_(True)
     torch.library.opcheck(torch.ops.streamk.mm.default, (ar, br))
+    cr = rand(96).requires_grad_(True)
+    torch.library.opcheck(torch.ops.streamk.addmm.default, (cr, ar, br, 0.5, 2.0))
 
 
 def test_backward_matches_matmul():
@@ -115,6 +117,20 @@ def test_backward_matches_matmul():
     torch.matmul(a, b).float().square().sum().backward()
     assert (ga.float() - a.grad.float()).norm() / a.grad.float().norm() < 2e-2
     assert (gb.float() - b.grad.float()).norm() / b.grad.float().norm() < 2e-2
+
+
+def test_addmm_backward_matches_torch():
+    c = rand(80).requires_grad_(True)
+    a = rand(96, 192).requires_grad_(True)
+    b = rand(192, 80).requires_grad_(True)
+    streamk.addmm(c, a, b, alpha=0.5, beta=2.0).float().square().sum().backward()
+    got = [t.grad.clone() for t in (c, a, b)]
+    for t in (c, a, b):
+        t.grad = None
+    torch.addmm(c, a, b, alpha=0.5, beta=2.0).float().square().sum().backward()
+    for g, t, name in zip(got, (c, a, b), "cab"):
+        err = (g.float() - t.grad.float()).norm() / t.grad.float().norm()
+        assert err < 2e-2, f"grad of {name}: relative error {err:.3g}"
 
 
 def test_cuda_graph_capture_and_replay():
