@@ -62,6 +62,18 @@ TEST(ShapeSets, BuiltInSets) {
     }
   }
   EXPECT_EQ(PaperSet(150, 1)[17].k, paper[17].k);  // reproducible from the seed
+  // --align 1: any size, most of them not multiples of 8.
+  const std::vector<BenchShape> any = PaperSet(300, 7, 1);
+  ASSERT_EQ(any.size(), 300u);
+  int odd = 0;
+  for (const BenchShape& s : any) {
+    for (int64_t v : {s.m, s.n, s.k}) {
+      EXPECT_GE(v, 128);
+      EXPECT_LE(v, 8192);
+      odd += v % 8 != 0;
+    }
+  }
+  EXPECT_GT(odd, 600) << "of 900 sizes";
   for (const int tile_n : {128, 256}) {
     const std::vector<BenchShape> waveq = WaveQuantizationSet(132, 128, tile_n);
     ASSERT_FALSE(waveq.empty());
@@ -403,6 +415,32 @@ TEST(BenchReport, SummaryFitsLongModeNamesAndNamesTheWaveqTile) {
             std::string::npos);
 }
 
+// Timed both ways (streamk-bench --timing both): the table and the first summary hold the graph
+// replays' times, a second summary the back-to-back ones, and the CSV and JSON carry both.
+TEST(BenchReport, BothTimingsSummarizedAndKept) {
+  BenchReport r = TwoShapeReport();
+  EXPECT_EQ(FormatTable(r).find("# back to back"), std::string::npos);  // timed one way only
+  for (ShapeResult& row : r.rows)
+    for (ModeResult& m : row.modes)
+      if (m.status == "ok") m.launches_us = m.mode == "auto" ? 10 : m.mode == "dp" ? 12 : 8;
+  const RatioSummary s = SummarizeLaunches(r, "waveq", "dp");
+  EXPECT_EQ(s.count, 2);
+  EXPECT_NEAR(s.geomean, 1.2, 1e-9);
+  EXPECT_NEAR(SummarizeLaunches(r, "", "cublas").geomean, 0.8, 1e-9);
+  EXPECT_EQ(SummarizeLaunches(r, "llm", "splitk").count, 0);  // WRONG: never timed
+  const std::string table = FormatTable(r);
+  const size_t at = table.find("# back to back");
+  ASSERT_NE(at, std::string::npos) << table;
+  EXPECT_GT(at, table.find("# summary"));  // the graph replays' summary leads
+  EXPECT_NE(table.find("waveq  dp            2    1.200    1.200    1.200", at), std::string::npos)
+      << table.substr(at);
+  absl::StatusOr<BenchReport> back = FromCsv(ToCsv(r));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_DOUBLE_EQ(back->rows[0].Find("dp")->launches_us, 12);
+  EXPECT_NEAR(SummarizeLaunches(*back, "waveq", "dp").geomean, 1.2, 1e-9);
+  EXPECT_NE(ToJson(r).find("\"launches_us\": 12.000"), std::string::npos);
+}
+
 TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {
   const BenchReport r = TwoShapeReport();
   absl::StatusOr<BenchReport> back = FromCsv(ToCsv(r));
@@ -419,12 +457,14 @@ TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {
   EXPECT_DOUBLE_EQ(back->rows[1].Find("dp")->predicted_us, 90);
   EXPECT_EQ(back->rows[1].Find("cublas")->predicted_us, 0);
   EXPECT_NEAR(SummarizePrediction(*back, "waveq", "auto").geomean, 1.0, 1e-9);
-  // A CSV from before the predicted_us column still reads, without predictions.
+  // A CSV from before the predicted_us and launches_us columns still reads, without them.
   std::string old_csv = ToCsv(r);
-  for (size_t at = 0; (at = old_csv.find('\n', at)) != std::string::npos; ++at) {
-    const size_t comma = old_csv.rfind(',', at);
-    old_csv.erase(comma, at - comma);
-    at = comma;
+  for (int column = 0; column < 2; ++column) {
+    for (size_t at = 0; (at = old_csv.find('\n', at)) != std::string::npos; ++at) {
+      const size_t comma = old_csv.rfind(',', at);
+      old_csv.erase(comma, at - comma);
+      at = comma;
+    }
   }
   ASSERT_EQ(old_csv.find("predicted_us"), std::string::npos) << old_csv.substr(0, 300);
   absl::StatusOr<BenchReport> old_back = FromCsv(old_csv);

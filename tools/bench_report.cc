@@ -123,6 +123,18 @@ RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::
   });
 }
 
+RatioSummary SummarizeLaunches(const BenchReport& r, const std::string& set,
+                               const std::string& other) {
+  return SummarizeRows(r, set, [&other](const ShapeResult& row) -> std::optional<double> {
+    const ModeResult* a = row.Find("auto");
+    const ModeResult* o = row.Find(other);
+    if (a == nullptr || o == nullptr || a->status != "ok" || o->status != "ok" ||
+        a->launches_us <= 0 || o->launches_us <= 0)
+      return std::nullopt;
+    return o->launches_us / a->launches_us;
+  });
+}
+
 RatioSummary SummarizePrediction(const BenchReport& r, const std::string& set,
                                  const std::string& mode) {
   return SummarizeRows(r, set, [&mode](const ShapeResult& row) -> std::optional<double> {
@@ -212,6 +224,25 @@ std::string FormatTable(const BenchReport& r) {
   if (differing)
     t += "(a mode with '*': only the shapes where auto ran another plan than that mode's;\n"
          " on the others the two timed the same launch)\n";
+  // The same modes timed back to back, where the run timed both ways: what a program that
+  // launches GEMMs one by one sees, the host's launch pace included.
+  bool launches_header = false;
+  for (const std::string& set : Sets(r)) {
+    for (const std::string& other : r.modes) {
+      if (other == "auto") continue;
+      const RatioSummary s = SummarizeLaunches(r, set, other);
+      if (s.count == 0) continue;
+      if (!launches_header) {
+        t += "\n# back to back (launches one after another, the host's pace included): "
+             "time(other) / time(auto)\n";
+        absl::StrAppendFormat(&t, "%-6s %-*s %6s %8s %8s %8s  %s\n", "set", vs, "vs", "shapes",
+                              "geomean", "min", "max", "worst shape");
+        launches_header = true;
+      }
+      absl::StrAppendFormat(&t, "%-6s %-*s %6d %8.3f %8.3f %8.3f  %s\n", set, vs, other,
+                            s.count, s.geomean, s.min, s.max, s.min_shape);
+    }
+  }
   // How far the planner's model was off, per set: what a user checks before trusting
   // streamk-plan on shapes of their own.
   bool header = false;
@@ -236,7 +267,7 @@ std::string ToCsv(const BenchReport& r) {
   std::string c =
       "gpu,set,name,m,n,k,dtype,out_dtype,layout,mode,status,time_us,spread,tflops,rel_error,"
       "plan_mode,dp_tiles,sk_tiles,sk_blocks,sk_regions,reduction,reduction_blocks,grid_blocks,"
-      "tile_m,tile_n,repack,predicted_us\n";
+      "tile_m,tile_n,repack,predicted_us,launches_us\n";
   for (const ShapeResult& row : r.rows) {
     for (const ModeResult& m : row.modes) {
       absl::StrAppendFormat(&c, "%s,%s,%s,%d,%d,%d,%s,%s,%s,%s,%s,%.3f,%.4f,%.2f,%.3g,", r.gpu,
@@ -252,7 +283,8 @@ std::string ToCsv(const BenchReport& r) {
       } else {
         c += ",,,,,,,,,,,";
       }
-      c += m.predicted_us > 0 ? absl::StrFormat("%.3f\n", m.predicted_us) : "\n";
+      c += m.predicted_us > 0 ? absl::StrFormat("%.3f,", m.predicted_us) : ",";
+      c += m.launches_us > 0 ? absl::StrFormat("%.3f\n", m.launches_us) : "\n";
     }
   }
   return c;
@@ -274,6 +306,9 @@ absl::StatusOr<BenchReport> FromCsv(const std::string& csv) {
     absl::SimpleAtod(f[14], &m.error);
     // predicted_us (older CSVs end at repack): empty where the planner predicted nothing.
     if (f.size() > 26 && !f[26].empty() && !absl::SimpleAtod(f[26], &m.predicted_us))
+      return absl::InvalidArgumentError(absl::StrCat("CSV line ", i + 1, ": malformed"));
+    // launches_us (older CSVs end at predicted_us): empty where timed one way only.
+    if (f.size() > 27 && !f[27].empty() && !absl::SimpleAtod(f[27], &m.launches_us))
       return absl::InvalidArgumentError(absl::StrCat("CSV line ", i + 1, ": malformed"));
     // The plan's columns (empty for cuBLAS): enough for SamePlan to tell auto's plan from the
     // other modes' as it did when the run wrote them.
@@ -332,11 +367,14 @@ std::string ToJson(const BenchReport& r) {
       const ModeResult& m = row.modes[k];
       absl::StrAppendFormat(&j,
                             "%s{\"mode\": %s, \"status\": %s, \"time_us\": %.3f, \"spread\": %.4f, "
-                            "\"tflops\": %.2f, \"rel_error\": %.3g, \"note\": %s%s}",
+                            "\"tflops\": %.2f, \"rel_error\": %.3g, \"note\": %s%s%s}",
                             k ? ", " : "", Json(m.mode), Json(m.status), m.us, m.spread, m.tflops,
                             std::isfinite(m.error) ? m.error : -1.0, Json(m.note),
                             m.predicted_us > 0
                                 ? absl::StrFormat(", \"predicted_us\": %.3f", m.predicted_us)
+                                : "",
+                            m.launches_us > 0
+                                ? absl::StrFormat(", \"launches_us\": %.3f", m.launches_us)
                                 : "");
     }
     j += "]}";

@@ -17,7 +17,9 @@ namespace streamk::tools {
 struct ModeResult {
   std::string mode;    // "auto", "dp", "splitk", "splitk:4", "streamk", "cublas"
   std::string status;  // "ok", "WRONG" (not timed), "ERROR"
-  double us = 0;       // median time per launch, microseconds
+  // Median time per launch, microseconds: the GPU's time from CUDA graph replays where the run
+  // timed them (--timing both or graph), else back-to-back launches' time.
+  double us = 0;
   double spread = 0;   // (max - min) / median over the repetitions
   double tflops = 0;
   double error = 0;  // relative Frobenius error against cuBLAS
@@ -26,6 +28,9 @@ struct ModeResult {
   // The planner's prediction for `plan` (PlanExplanation::predicted_us, operand copies
   // included); 0: none (cuBLAS, or a mode the planner refused).
   double predicted_us = 0;
+  // Where the run timed both ways: the median per launch of back-to-back launches (the host's
+  // launch pace included), microseconds; 0: not timed that way too.
+  double launches_us = 0;
 };
 
 struct ShapeResult {
@@ -68,6 +73,11 @@ struct RatioSummary {
 // (!AutoRanThePlanOf): the rows where the planner's choice, not noise, sets the ratio.
 RatioSummary Summarize(const BenchReport& r, const std::string& set, const std::string& other,
                        bool differing_plans = false);
+
+// Summary of t(other) / t(auto) over back-to-back launches (ModeResult::launches_us) where the
+// run timed both ways.
+RatioSummary SummarizeLaunches(const BenchReport& r, const std::string& set,
+                               const std::string& other);
 
 // Summary of measured / predicted time of `mode` (ModeResult::predicted_us) over the rows of
 // `set` ("" for all rows) whose `mode` was timed and predicted: > 1, slower than predicted.

@@ -107,12 +107,12 @@ std::vector<std::string> RepeatedFlagValues(int argc, char** argv, const std::st
   return values;
 }
 
-std::vector<BenchShape> PaperSet(int count, uint64_t seed) {
+std::vector<BenchShape> PaperSet(int count, uint64_t seed, int align) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> log_size(std::log(128.0), std::log(8192.0));
   auto draw = [&] {
     const int64_t v = static_cast<int64_t>(std::exp(log_size(rng)));
-    return std::max<int64_t>(128, v / 8 * 8);
+    return std::max<int64_t>(128, v / align * align);
   };
   std::vector<BenchShape> out;
   for (int i = 0; i < count; ++i) {

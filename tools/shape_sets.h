@@ -47,7 +47,10 @@ GemmArgs BenchGemmArgs(const BenchShape& s, DType in, DType out, BenchLayout lay
 // occurrence.) Stops at "--".
 std::vector<std::string> RepeatedFlagValues(int argc, char** argv, const std::string& name);
 
-std::vector<BenchShape> PaperSet(int count, uint64_t seed);
+// `count` shapes with M, N, K log-uniform in [128, 8192] (the Stream-K paper's distribution),
+// drawn from `seed`, each rounded down to a multiple of `align` (8: the set as published; 1: any
+// size, K-major rows then start at any offset).
+std::vector<BenchShape> PaperSet(int count, uint64_t seed, int align = 8);
 // Shapes whose count of tile_m x tile_n tiles (m x n) is a few tiles past 1..4 whole waves of
 // `sms`.
 std::vector<BenchShape> WaveQuantizationSet(int sms, int tile_m, int tile_n);

@@ -52,6 +52,8 @@ ABSL_FLAG(std::vector<std::string>, set, {},
           "on an H200, a few past 1-4 whole waves), llm");
 ABSL_FLAG(int, count, 150, "shapes drawn for --set paper");
 ABSL_FLAG(uint64_t, seed, 1, "seed for --set paper");
+ABSL_FLAG(int, align, 8,
+          "--set paper: sizes are multiples of this (1: any size, 8: the set as published)");
 ABSL_FLAG(std::vector<std::string>, modes,
           std::vector<std::string>({"auto", "dp", "splitk", "streamk", "cublas"}),
           "auto, dp (data-parallel on whichever of the GPU's tiles the planner predicts fastest "
@@ -85,9 +87,12 @@ ABSL_FLAG(bool, rotate, false, "cycle input buffers totalling more than 2x L2 (c
 ABSL_FLAG(int, warmup, 5, "launches before timing");
 ABSL_FLAG(int, reps, 15, "timed repetitions (the median is reported)");
 ABSL_FLAG(int, inner, 10, "back-to-back launches per timed repetition");
-ABSL_FLAG(bool, graph, false,
-          "time each repetition's launches replayed from a CUDA graph: the GPU's time without the "
-          "host's cost of launching (which sets the pace of GEMMs under about 9 us)");
+ABSL_FLAG(std::string, timing, "both",
+          "both | graph | launches: time CUDA graph replays of each repetition's launches (the "
+          "GPU's time, without the host's cost of launching, which sets the pace of GEMMs under "
+          "about 9 us), back-to-back launches, or both (the table and first summary show graph "
+          "replays, a second summary the back-to-back times)");
+ABSL_FLAG(bool, graph, false, "--timing graph (graph replays only)");
 ABSL_FLAG(std::string, csv, "", "write every figure to this CSV file");
 ABSL_FLAG(std::string, json, "", "write every figure to this JSON file");
 ABSL_FLAG(std::string, svg, "", "draw auto vs dp and vs cublas per shape into this SVG file");
@@ -266,6 +271,11 @@ int main(int argc, char** argv) {
 
   absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(absl::GetFlag(FLAGS_modes));
   if (!modes.ok()) return Fail(std::string(modes.status().message()));
+  const std::string timing = absl::GetFlag(FLAGS_graph) ? "graph" : absl::GetFlag(FLAGS_timing);
+  if (timing != "both" && timing != "graph" && timing != "launches")
+    return Fail(absl::StrCat("--timing ", timing, ": expected both, graph or launches"));
+  if (absl::GetFlag(FLAGS_align) < 1)
+    return Fail(absl::StrCat("--align ", absl::GetFlag(FLAGS_align), ": must be >= 1"));
   std::optional<RepackOperands> repack;
   if (absl::Status s = ParseRepack(absl::GetFlag(FLAGS_repack), &repack); !s.ok())
     return Fail(std::string(s.message()));
@@ -303,7 +313,8 @@ int main(int argc, char** argv) {
   for (const std::string& set : absl::GetFlag(FLAGS_set)) {
     std::vector<BenchShape> add;
     if (set == "paper") {
-      add = PaperSet(absl::GetFlag(FLAGS_count), absl::GetFlag(FLAGS_seed));
+      add = PaperSet(absl::GetFlag(FLAGS_count), absl::GetFlag(FLAGS_seed),
+                     absl::GetFlag(FLAGS_align));
     } else if (set == "waveq") {
       // D is column-major: the kernel computes D^T, whose rows are D's columns, so a tile spans
       // tile.n of D's rows and tile.m of its columns.
@@ -353,9 +364,10 @@ int main(int argc, char** argv) {
   if (int dev = 0; cudaGetDevice(&dev) == cudaSuccess)
     report.mainloop = streamk::kernels::ArchName(streamk::kernels::KernelArch(dev));
   report.timing = absl::StrFormat(
-      "%s of %d launches, median of %d repetitions after %d warm-up runs",
-      absl::GetFlag(FLAGS_graph) ? "CUDA graph replays" : "back-to-back runs",
-      absl::GetFlag(FLAGS_inner), absl::GetFlag(FLAGS_reps), absl::GetFlag(FLAGS_warmup));
+      "%s of %d launches, median of %d repetitions after %d warm-up runs%s",
+      timing == "launches" ? "back-to-back runs" : "CUDA graph replays",
+      absl::GetFlag(FLAGS_inner), absl::GetFlag(FLAGS_reps), absl::GetFlag(FLAGS_warmup),
+      timing == "both" ? " (and back to back: the second summary)" : "");
   report.waveq_tile = waveq_tile;
   for (const ModeSpec& m : *modes) report.modes.push_back(m.name);
 
@@ -434,53 +446,75 @@ int main(int argc, char** argv) {
       }
       row.modes.push_back(r);
     }
-    // --graph: each repetition replays one CUDA graph of `inner` launches per mode, captured
-    // after the check above made every workspace (no allocation may happen while capturing).
+    // Graph replays: each repetition replays one CUDA graph of `inner` launches per mode,
+    // captured after the check above made every workspace (no allocation may happen while
+    // capturing). Back to back: `inner` launches a repetition. Both: each way over every mode.
     const int inner = absl::GetFlag(FLAGS_inner);
-    const bool graph = absl::GetFlag(FLAGS_graph);
     std::vector<std::unique_ptr<CapturedLaunches>> graphs;  // kept alive for the timing
-    std::vector<std::string> capture_error(timed.size());
-    if (graph) {
+    auto time_modes = [&](bool graph, std::vector<std::string>* mode_error)
+        -> absl::StatusOr<std::vector<std::optional<Timing>>> {
+      std::vector<std::function<absl::Status(int)>> runs;
+      std::vector<size_t> run_of(timed.size(), SIZE_MAX);
       for (size_t t = 0; t < timed.size(); ++t) {
-        absl::StatusOr<std::unique_ptr<CapturedLaunches>> g =
-            CapturedLaunches::Capture(timed[t], 1, inner, stream);
-        if (!g.ok()) {
-          capture_error[t] = absl::StrCat("capture failed: ", g.status().message());
-          cudaGetLastError();
-          continue;
+        if (!(*mode_error)[t].empty()) continue;
+        if (graph) {
+          absl::StatusOr<std::unique_ptr<CapturedLaunches>> g =
+              CapturedLaunches::Capture(timed[t], 1, inner, stream);
+          if (!g.ok()) {
+            (*mode_error)[t] = absl::StrCat("capture failed: ", g.status().message());
+            cudaGetLastError();
+            continue;
+          }
+          graphs.push_back(std::move(*g));
+          const CapturedLaunches* replay = graphs.back().get();
+          run_of[t] = runs.size();
+          runs.push_back([replay, stream](int) { return replay->Launch(stream); });
+        } else {
+          run_of[t] = runs.size();
+          runs.push_back(timed[t]);
         }
-        graphs.push_back(std::move(*g));
-        const CapturedLaunches* replay = graphs.back().get();
-        timed[t] = [replay, stream](int) { return replay->Launch(stream); };
       }
-    }
-    std::vector<std::function<absl::Status(int)>> runs;
-    std::vector<size_t> run_of(timed.size(), SIZE_MAX);
-    for (size_t t = 0; t < timed.size(); ++t) {
-      if (!capture_error[t].empty()) continue;
-      run_of[t] = runs.size();
-      runs.push_back(timed[t]);
-    }
-    const int per_sample = graph ? 1 : inner;  // graph: one replay a sample
-    absl::StatusOr<std::vector<Timing>> times =
-        TimeInterleaved(runs, stream, absl::GetFlag(FLAGS_warmup), absl::GetFlag(FLAGS_reps),
-                        per_sample);
+      absl::StatusOr<std::vector<Timing>> times =
+          TimeInterleaved(runs, stream, absl::GetFlag(FLAGS_warmup), absl::GetFlag(FLAGS_reps),
+                          graph ? 1 : inner);  // graph: one replay (of `inner` launches) a sample
+      if (!times.ok()) return times.status();
+      std::vector<std::optional<Timing>> out(timed.size());
+      for (size_t t = 0; t < timed.size(); ++t) {
+        if (run_of[t] == SIZE_MAX) continue;
+        Timing tm = (*times)[run_of[t]];
+        if (graph) tm.median_ms /= inner, tm.min_ms /= inner, tm.max_ms /= inner;
+        out[t] = tm;
+      }
+      return out;
+    };
+    std::vector<std::string> mode_error(timed.size());
+    absl::StatusOr<std::vector<std::optional<Timing>>> headline =
+        time_modes(timing != "launches", &mode_error);
+    absl::StatusOr<std::vector<std::optional<Timing>>> launches =
+        timing == "both" ? time_modes(false, &mode_error)
+                         : absl::StatusOr<std::vector<std::optional<Timing>>>();
     for (size_t t = 0; t < timed_index.size(); ++t) {
       ModeResult& r = row.modes[timed_index[t]];
-      if (!capture_error[t].empty() || !times.ok()) {
+      if (!mode_error[t].empty() || !headline.ok() || !(*headline)[t]) {
         r.status = "ERROR";
-        r.note =
-            capture_error[t].empty() ? std::string(times.status().message()) : capture_error[t];
+        r.note = !mode_error[t].empty() ? mode_error[t]
+                 : !headline.ok()       ? std::string(headline.status().message())
+                                        : "not timed";
         continue;
       }
-      Timing tm = (*times)[run_of[t]];
-      if (graph) {  // a replay holds `inner` launches
-        tm.median_ms /= inner, tm.min_ms /= inner, tm.max_ms /= inner;
-      }
+      const Timing& tm = *(*headline)[t];
       r.status = "ok";
       r.us = tm.median_ms * 1e3;
       r.spread = (tm.max_ms - tm.min_ms) / tm.median_ms;
       r.tflops = 2.0 * s.m * s.n * s.k * batch / (r.us * 1e-6) / 1e12;
+      if (timing == "both") {
+        if (!launches.ok()) {
+          r.status = "ERROR";
+          r.note = std::string(launches.status().message());
+        } else if ((*launches)[t]) {
+          r.launches_us = (*launches)[t]->median_ms * 1e3;
+        }
+      }
     }
     report.rows.push_back(row);
   }
