@@ -199,18 +199,26 @@ def _mm_setup(ctx, inputs, output) -> None:
     ctx.save_for_backward(a, b)
 
 
-def _mm_backward(ctx, grad):
-    a, b = ctx.saved_tensors
-    g = grad.to(a.dtype)
+def _product_grads(a: torch.Tensor, b: torch.Tensor, g: torch.Tensor, need_a: bool,
+                   need_b: bool) -> tuple[Optional[torch.Tensor], Optional[torch.Tensor]]:
+    """The gradients of a @ b for the output's gradient g (in a's dtype); an operand the batch
+    shared (2-D) gets the sum over the batch."""
     grad_a = grad_b = None
-    if ctx.needs_input_grad[0]:
+    if need_a:
         grad_a = mm(g, b.transpose(-1, -2))
         if a.dim() == 2 and grad_a.dim() == 3:
             grad_a = grad_a.sum(0)
-    if ctx.needs_input_grad[1]:
+    if need_b:
         grad_b = mm(a.transpose(-1, -2), g)
         if b.dim() == 2 and grad_b.dim() == 3:
             grad_b = grad_b.sum(0)
+    return grad_a, grad_b
+
+
+def _mm_backward(ctx, grad):
+    a, b = ctx.saved_tensors
+    grad_a, grad_b = _product_grads(a, b, grad.to(a.dtype), ctx.needs_input_grad[0],
+                                    ctx.needs_input_grad[1])
     return grad_a, grad_b, None
 
 
@@ -232,15 +240,8 @@ def _addmm_backward(ctx, grad):
                 grad_c = grad_c.sum(i, keepdim=True)
         grad_c = grad_c.to(ctx.c_dtype)
     if ctx.needs_input_grad[1] or ctx.needs_input_grad[2]:
-        g = (grad * ctx.alpha).to(a.dtype)
-        if ctx.needs_input_grad[1]:
-            grad_a = mm(g, b.transpose(-1, -2))
-            if a.dim() == 2 and grad_a.dim() == 3:
-                grad_a = grad_a.sum(0)
-        if ctx.needs_input_grad[2]:
-            grad_b = mm(a.transpose(-1, -2), g)
-            if b.dim() == 2 and grad_b.dim() == 3:
-                grad_b = grad_b.sum(0)
+        grad_a, grad_b = _product_grads(a, b, (grad * ctx.alpha).to(a.dtype),
+                                        ctx.needs_input_grad[1], ctx.needs_input_grad[2])
     return grad_c, grad_a, grad_b, None, None
 
 
