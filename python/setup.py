@@ -33,7 +33,13 @@ def find_or_build_library() -> pathlib.Path:
         if candidate.exists():
             return candidate
     build = HERE / "build-lib"
+    nvcc = shutil.which("nvcc") or next(
+        (str(p) for p in (pathlib.Path("/usr/local/cuda/bin/nvcc"),) if p.exists()), None)
+    if nvcc is None:
+        raise RuntimeError("streamk: no libstreamk_c.so found (STREAMK_LIBRARY, build/lib) and no "
+                           "nvcc to build one: install the CUDA toolkit or build the library first")
     subprocess.check_call(["cmake", "-S", str(REPO), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release",
+                           f"-DCMAKE_CUDA_COMPILER={nvcc}",
                            "-DSTREAMK_BUILD_TOOLS=OFF", "-DSTREAMK_BUILD_TESTS=OFF",
                            "-DSTREAMK_BUILD_BENCHMARKS=OFF", "-DSTREAMK_INSTALL=OFF"])
     subprocess.check_call(["cmake", "--build", str(build), "--target", "streamk_c", "-j",
