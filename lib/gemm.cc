@@ -338,22 +338,16 @@ absl::Status CheckTile(const Options& o, const DeviceSpec& device) {
                               " runs kernels for ", tiles, " only (kNoTile: the planner picks)"));
 }
 
-// The plan gemm() runs for these arguments on the current device, from the plan cache, and the
-// arguments lowered to the kernel's (valid ones only: validation comes first).
-absl::StatusOr<Plan> CachedPlan(const GemmArgs& args, const Options& options, Lowered* l) {
+absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
+                 size_t workspace_bytes, bool caller_workspace, cudaStream_t stream) {
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
   int ordinal = 0;
   absl::StatusOr<DeviceSpec> device = CurrentDevice(&ordinal);
   if (!device.ok()) return device.status();
   if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
-  *l = Lower(args);
-  return Plans().Get(ordinal, l->problem, *device, ToPlanOptions(options, args));
-}
-
-absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
-                 size_t workspace_bytes, bool caller_workspace, cudaStream_t stream) {
-  Lowered l;
-  absl::StatusOr<Plan> plan = CachedPlan(args, options, &l);
+  const Lowered l = Lower(args);
+  absl::StatusOr<Plan> plan =
+      Plans().Get(ordinal, l.problem, *device, ToPlanOptions(options, args));
   if (!plan.ok()) return plan.status();
   if (plan->workspace_bytes > 0) {
     if (caller_workspace) {
@@ -442,8 +436,13 @@ absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options,
 
 absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& options) {
   // The plan gemm() will run, from the same cache: asking costs a lookup for a known shape.
-  Lowered l;
-  absl::StatusOr<Plan> plan = CachedPlan(args, options, &l);
+  if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
+  int ordinal = 0;
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(&ordinal);
+  if (!device.ok()) return device.status();
+  if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
+  absl::StatusOr<Plan> plan =
+      Plans().Get(ordinal, Lower(args).problem, *device, ToPlanOptions(options, args));
   if (!plan.ok()) return plan.status();
   return static_cast<size_t>(plan->workspace_bytes);
 }
