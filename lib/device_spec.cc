@@ -479,7 +479,16 @@ DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
 }  // namespace
 
 DeviceSpec A100Spec() {
-  return Spec("A100-SXM4", 108, kA100Occupancy, 40 << 20, kA100Cost, TileShape{});
+  DeviceSpec spec = Spec("A100-SXM4", 108, kA100Occupancy, 40 << 20, kA100Cost, TileShape{});
+  // Copies of operands the kernel cannot load as they are happen whatever the plan; without a
+  // rate the model priced them infinite. A copy is a memory-bound kernel: the H200's measured
+  // rate scaled by the HBM bandwidth ratio 2.0 / 4.8, as the A100's other bandwidth terms.
+  for (const KernelConfiguration& k : kKernelConfigurations) {
+    CostModel& c = spec.*k.cost;
+    c.repack_us = kRepackUs;
+    c.repack_bytes_per_us = kH200RepackBytesPerUs * 2.0 / 4.8;
+  }
+  return spec;
 }
 DeviceSpec H100Spec() {
   constexpr double kEpilogueScale = 4.8 / 3.35;  // the HBM bandwidth ratio

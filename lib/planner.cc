@@ -1521,8 +1521,8 @@ std::string NarrowName(bool a, bool b) {
 }
 
 // Whether the L2 serves the operand's loads at the misaligned rate: K-major rows that start at odd
-// multiples of 16 bytes, or a wide M- or N-major operand's k-rows that do (WideMnMisaligned; run
-// 252: the same data-parallel plans 1.0-1.4x slower than on aligned rows, in step with
+// multiples of 16 bytes, or a wide M- or N-major operand's k-rows that do (WideMnMisaligned; on an
+// H200 the same data-parallel plans ran 1.0-1.4x slower than on aligned rows, in step with
 // LoadFloorMicros at the misaligned rate).
 bool LoadsMisaligned(const Problem& problem, char operand) {
   return (operand == 'a' ? problem.a_rows_misaligned : problem.b_rows_misaligned) ||

@@ -1,0 +1,217 @@
+// Properties of the planner over thousands of random problems: sizes log-uniform in 1-16384,
+// random operand states (rows misaligned, unaligned, M- or N-major, on lines or not), batches,
+// dtypes, every built-in device with random SM counts and occupancies, random workspace caps.
+// Not the pick for any one shape: what must hold for every pick. Every failure prints the
+// problem and the plan.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_format.h"
+#include "streamk/plan_print.h"
+#include "streamk/planner.h"
+
+namespace streamk {
+namespace {
+
+struct Case {
+  Problem problem;
+  DeviceSpec device;
+  std::string text;  // what a failure prints
+};
+
+// `count` random problems from `seed`: the planner's whole input space, not the benchmark sets.
+std::vector<Case> RandomCases(int count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> log_size(0.0, std::log(16384.0));
+  auto size = [&] { return std::max<int64_t>(1, static_cast<int64_t>(std::exp(log_size(rng)))); };
+  auto coin = [&](int one_in) { return rng() % one_in == 0; };
+  const DeviceSpec devices[] = {H200Spec(), H100Spec(), A100Spec()};
+  std::vector<Case> out;
+  for (int i = 0; i < count; ++i) {
+    Case c;
+    c.device = devices[rng() % 3];
+    if (coin(4)) c.device.sms = 1 + static_cast<int>(rng() % 160);
+    if (coin(6)) c.device.occupancy = 1 + static_cast<int>(rng() % 3);
+    Problem& p = c.problem;
+    p.m = size(), p.n = size(), p.k = size();
+    p.batch = coin(8) ? 1 + static_cast<int64_t>(rng() % 6) : 1;
+    p.input = coin(2) ? DType::kF16 : DType::kBF16;
+    p.output = coin(4) ? DType::kF32 : p.input;
+    // One operand state per operand, as gemm() derives them from pointers and strides: unaligned
+    // (always copied), or K-major with rows misaligned or not (on 128-byte lines or not), or
+    // M- or N-major (rows misaligned or not).
+    auto operand = [&](bool* unaligned, bool* misaligned, bool* on_lines, bool* mn_major,
+                       bool* mn_misaligned) {
+      *unaligned = coin(12);
+      if (*unaligned) {
+        *misaligned = *mn_major = *mn_misaligned = false;
+        *on_lines = true;  // its copy's rows
+        return;
+      }
+      *mn_major = coin(4);
+      *misaligned = !*mn_major && coin(4);
+      *on_lines = !*mn_major && !*misaligned && !coin(3);
+      *mn_misaligned = *mn_major && coin(3);
+    };
+    operand(&p.a_unaligned, &p.a_rows_misaligned, &p.a_rows_on_lines, &p.a_mn_major,
+            &p.a_mn_rows_misaligned);
+    operand(&p.b_unaligned, &p.b_rows_misaligned, &p.b_rows_on_lines, &p.b_mn_major,
+            &p.b_mn_rows_misaligned);
+    p.reads_c = coin(5);
+    p.d_tma_store = !coin(6);
+    c.text = absl::StrFormat(
+        "%d x %d x %d batch %d %s->%s on %s (%d SMs, occupancy %d); A %s%s%s%s, B %s%s%s%s", p.m,
+        p.n, p.k, p.batch, DTypeName(p.input), DTypeName(p.output), c.device.name, c.device.sms,
+        c.device.occupancy, p.a_unaligned ? "unaligned " : "",
+        p.a_rows_misaligned ? "misaligned " : "", p.a_mn_major ? "mn-major " : "k-major ",
+        p.a_rows_on_lines ? "on lines" : "", p.b_unaligned ? "unaligned " : "",
+        p.b_rows_misaligned ? "misaligned " : "", p.b_mn_major ? "mn-major " : "k-major ",
+        p.b_rows_on_lines ? "on lines" : "");
+    out.push_back(c);
+  }
+  return out;
+}
+
+constexpr int kCases = 3000;
+
+// Every problem plans; the explanation names the plan it chose among the candidates it lists, and
+// says why; predictions are finite and positive.
+TEST(PlannerProperties, EveryProblemPlansAndExplainsItsChoice) {
+  for (const Case& c : RandomCases(kCases, 1)) {
+    PlanExplanation why;
+    absl::StatusOr<Plan> p = MakePlan(c.problem, c.device, {}, &why);
+    ASSERT_TRUE(p.ok()) << c.text << ": " << p.status();
+    ASSERT_FALSE(why.candidates.empty()) << c.text;
+    ASSERT_GE(why.chosen, 0) << c.text;
+    ASSERT_LT(why.chosen, static_cast<int>(why.candidates.size())) << c.text;
+    EXPECT_TRUE(why.candidates[why.chosen].feasible) << c.text << "\n" << FormatPlan(*p, &why);
+    EXPECT_FALSE(why.reason.empty()) << c.text;
+    EXPECT_TRUE(std::isfinite(why.predicted_us) && why.predicted_us > 0)
+        << c.text << "\n" << FormatPlan(*p, &why);
+    for (const Candidate& cand : why.candidates)
+      if (cand.feasible)
+        EXPECT_TRUE(std::isfinite(cand.predicted_us) && cand.predicted_us > 0)
+            << c.text << ": " << cand.name;
+    EXPECT_EQ(p->m, c.problem.m) << c.text;
+    EXPECT_EQ(p->batch, c.problem.batch) << c.text;
+    EXPECT_EQ(p->repack_a || !c.problem.a_unaligned, true) << c.text << ": unaligned A not copied";
+    EXPECT_EQ(p->repack_b || !c.problem.b_unaligned, true) << c.text << ": unaligned B not copied";
+  }
+}
+
+// Auto is never predicted slower than the data-parallel candidate it weighed (the first), on
+// operands it loads as they are: Stream-K and split-K must earn their place in the one model.
+TEST(PlannerProperties, AutoNeverPredictedSlowerThanItsDataParallelCandidate) {
+  int checked = 0;
+  for (const Case& c : RandomCases(kCases, 6)) {
+    PlanExplanation why;
+    absl::StatusOr<Plan> p = MakePlan(c.problem, c.device, {}, &why);
+    ASSERT_TRUE(p.ok()) << c.text << ": " << p.status();
+    if (!why.rows_options.empty() || why.repack_us > 0) continue;  // estimates of another kind
+    ASSERT_EQ(why.candidates[0].name, "dp") << c.text;
+    EXPECT_LE(why.predicted_us, why.candidates[0].predicted_us * (1 + 1e-9))
+        << c.text << "\n" << FormatPlan(*p, &why);
+    ++checked;
+  }
+  EXPECT_GT(checked, kCases / 4);
+}
+
+// The planner is a pure function: the same inputs give the same plan and the same report.
+TEST(PlannerProperties, SameInputsSamePlan) {
+  for (const Case& c : RandomCases(kCases / 3, 2)) {
+    PlanExplanation w1, w2;
+    absl::StatusOr<Plan> p1 = MakePlan(c.problem, c.device, {}, &w1);
+    absl::StatusOr<Plan> p2 = MakePlan(c.problem, c.device, {}, &w2);
+    ASSERT_TRUE(p1.ok() && p2.ok()) << c.text;
+    EXPECT_EQ(PlanToJson(*p1, &w1), PlanToJson(*p2, &w2)) << c.text;
+    // Without an explanation to fill, the same plan.
+    absl::StatusOr<Plan> p3 = MakePlan(c.problem, c.device, {});
+    ASSERT_TRUE(p3.ok()) << c.text;
+    EXPECT_EQ(PlanToJson(*p1), PlanToJson(*p3)) << c.text;
+  }
+}
+
+// Data-parallel mode never creates Stream-K work or partial sums, and its only workspace is the
+// copies of operands it must copy.
+TEST(PlannerProperties, DataParallelModeNeverStreams) {
+  PlanOptions dp;
+  dp.mode = Mode::kDataParallel;
+  for (const Case& c : RandomCases(kCases, 3)) {
+    absl::StatusOr<Plan> p = MakePlan(c.problem, c.device, dp);
+    ASSERT_TRUE(p.ok()) << c.text << ": " << p.status();
+    EXPECT_EQ(p->sk_blocks, 0) << c.text << "\n" << *p;
+    EXPECT_EQ(p->sk_tiles, 0) << c.text << "\n" << *p;
+    EXPECT_EQ(p->reduction_blocks, 0) << c.text << "\n" << *p;
+    EXPECT_EQ(p->partials_bytes, 0) << c.text << "\n" << *p;
+    EXPECT_EQ(p->dp_tiles, p->tiles) << c.text << "\n" << *p;
+  }
+}
+
+// A deeper K never costs less: data-parallel on one tile, predicted by the one model, grows with
+// K (more k-iterations per tile, more bytes).
+TEST(PlannerProperties, DataParallelCostIsMonotoneInK) {
+  for (const Case& c : RandomCases(kCases / 3, 4)) {
+    PlanOptions dp;
+    dp.mode = Mode::kDataParallel;
+    dp.tile = c.device.tile;
+    Problem deeper = c.problem;
+    deeper.k = c.problem.k * 2 + 64;
+    absl::StatusOr<Plan> p = MakePlan(c.problem, c.device, dp);
+    absl::StatusOr<Plan> q = MakePlan(deeper, c.device, dp);
+    ASSERT_TRUE(p.ok() && q.ok()) << c.text;
+    const CostModel& cost = KernelCost(c.device, *p);
+    EXPECT_LE(PredictMicros(*p, cost), PredictMicros(*q, KernelCost(c.device, *q)) + 1e-9)
+        << c.text << "\n  " << *p << "\n  " << *q;
+  }
+}
+
+// Options::max_workspace_bytes: auto's plan always fits the cap (or the planner says why not,
+// naming the cap), and a forced plan is refused exactly when it would not fit.
+TEST(PlannerProperties, WorkspaceCapIsRespected) {
+  std::mt19937_64 rng(5);
+  int fell_back = 0;
+  for (const Case& c : RandomCases(kCases / 3, 5)) {
+    absl::StatusOr<Plan> free = MakePlan(c.problem, c.device);
+    ASSERT_TRUE(free.ok()) << c.text;
+    PlanOptions capped;
+    capped.max_workspace_bytes = 1 + static_cast<int64_t>(rng() % (8 << 20));
+    PlanExplanation why;
+    absl::StatusOr<Plan> p = MakePlan(c.problem, c.device, capped, &why);
+    if (free->workspace_bytes <= capped.max_workspace_bytes) {
+      ASSERT_TRUE(p.ok()) << c.text << ": " << p.status();
+      EXPECT_EQ(PlanToJson(*p), PlanToJson(*free)) << c.text << ": the cap moved a plan it fits";
+      continue;
+    }
+    if (p.ok()) {
+      ++fell_back;
+      EXPECT_LE(p->workspace_bytes, capped.max_workspace_bytes) << c.text << "\n" << *p;
+      EXPECT_NE(why.reason.find("max_workspace_bytes"), std::string::npos) << why.reason;
+    } else {
+      EXPECT_EQ(p.status().code(), absl::StatusCode::kResourceExhausted) << p.status();
+      EXPECT_NE(p.status().message().find("max_workspace_bytes"), std::string::npos)
+          << p.status();
+    }
+    // Forced: refused when over the cap, never silently changed.
+    PlanOptions forced = capped;
+    forced.mode = Mode::kStreamK;
+    absl::StatusOr<Plan> f_free = MakePlan(c.problem, c.device, PlanOptions{Mode::kStreamK});
+    absl::StatusOr<Plan> f = MakePlan(c.problem, c.device, forced);
+    ASSERT_TRUE(f_free.ok()) << c.text;
+    if (f_free->workspace_bytes > capped.max_workspace_bytes) {
+      EXPECT_EQ(f.status().code(), absl::StatusCode::kResourceExhausted) << c.text;
+    } else {
+      ASSERT_TRUE(f.ok()) << c.text;
+      EXPECT_EQ(PlanToJson(*f), PlanToJson(*f_free)) << c.text;
+    }
+  }
+  EXPECT_GT(fell_back, 0) << "no random problem needed the fallback: the test checks nothing";
+}
+
+}  // namespace
+}  // namespace streamk
