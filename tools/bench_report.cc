@@ -197,16 +197,23 @@ std::string FormatTable(const BenchReport& r) {
   // The "vs" column fits the longest mode name and its '*' (dp/128x256x64*), 8 at least.
   int vs = 8;
   for (const std::string& m : r.modes) vs = std::max(vs, static_cast<int>(m.size()) + 1);
-  absl::StrAppendFormat(&t, "%-6s %-*s %6s %8s %8s %8s  %s\n", "set", vs, "vs", "shapes",
-                        "geomean", "min", "max", "worst shape");
+  auto summary_header = [&t, vs] {
+    absl::StrAppendFormat(&t, "%-6s %-*s %6s %8s %8s %8s  %s\n", "set", vs, "vs", "shapes",
+                          "geomean", "min", "max", "worst shape");
+  };
+  auto summary_row = [&t, vs](const std::string& set, const std::string& vs_name,
+                              const RatioSummary& s) {
+    absl::StrAppendFormat(&t, "%-6s %-*s %6d %8.3f %8.3f %8.3f  %s\n", set, vs, vs_name, s.count,
+                          s.geomean, s.min, s.max, s.min_shape);
+  };
+  summary_header();
   bool differing = false;
   for (const std::string& set : Sets(r)) {
     for (const std::string& other : r.modes) {
       if (other == "auto") continue;
       const RatioSummary s = Summarize(r, set, other);
       if (s.count == 0) continue;
-      absl::StrAppendFormat(&t, "%-6s %-*s %6d %8.3f %8.3f %8.3f  %s\n", set, vs, other, s.count,
-                            s.geomean, s.min, s.max, s.min_shape);
+      summary_row(set, other, s);
       // The same over the shapes where auto chose another plan than `other`'s: the planner's
       // choices alone, without the shapes that time one launch twice.
       const RatioSummary d = Summarize(r, set, other, /*differing_plans=*/true);
@@ -216,8 +223,7 @@ std::string FormatTable(const BenchReport& r) {
         absl::StrAppendFormat(&t, "%-6s %-*s %6d %8s %8s %8s  (auto ran %s's plan on every "
                               "shape)\n", set, vs, other + "*", 0, "-", "-", "-", other);
       } else {
-        absl::StrAppendFormat(&t, "%-6s %-*s %6d %8.3f %8.3f %8.3f  %s\n", set, vs, other + "*",
-                              d.count, d.geomean, d.min, d.max, d.min_shape);
+        summary_row(set, other + "*", d);
       }
     }
   }
@@ -235,12 +241,10 @@ std::string FormatTable(const BenchReport& r) {
       if (!launches_header) {
         t += "\n# back to back (launches one after another, the host's pace included): "
              "time(other) / time(auto)\n";
-        absl::StrAppendFormat(&t, "%-6s %-*s %6s %8s %8s %8s  %s\n", "set", vs, "vs", "shapes",
-                              "geomean", "min", "max", "worst shape");
+        summary_header();
         launches_header = true;
       }
-      absl::StrAppendFormat(&t, "%-6s %-*s %6d %8.3f %8.3f %8.3f  %s\n", set, vs, other,
-                            s.count, s.geomean, s.min, s.max, s.min_shape);
+      summary_row(set, other, s);
     }
   }
   // How far the planner's model was off, per set: what a user checks before trusting

@@ -140,24 +140,25 @@ _definitions.define(
     "addmm(Tensor c, Tensor a, Tensor b, float alpha=1.0, float beta=1.0) -> Tensor")
 
 
-def _mm_kernel(a: torch.Tensor, b: torch.Tensor,
-               out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+def _mm_check(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype]) -> torch.dtype:
+    """The output's dtype, after checking the arguments (the kernel's and the fake's checks)."""
     _validate(a, b)
     dtype = a.dtype if out_dtype is None else out_dtype
     if dtype not in _DTYPE:
         raise TypeError(f"out_dtype: {dtype}, must be float16, bfloat16 or float32")
-    out = torch.empty(_out_shape(a, b), dtype=dtype, device=a.device)
+    return dtype
+
+
+def _mm_kernel(a: torch.Tensor, b: torch.Tensor,
+               out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+    out = torch.empty(_out_shape(a, b), dtype=_mm_check(a, b, out_dtype), device=a.device)
     _run(a, b, None, out, 1.0, 0.0)
     return out
 
 
 def _mm_fake(a: torch.Tensor, b: torch.Tensor,
              out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
-    _validate(a, b)
-    dtype = a.dtype if out_dtype is None else out_dtype
-    if dtype not in _DTYPE:
-        raise TypeError(f"out_dtype: {dtype}, must be float16, bfloat16 or float32")
-    return a.new_empty(_out_shape(a, b), dtype=dtype)
+    return a.new_empty(_out_shape(a, b), dtype=_mm_check(a, b, out_dtype))
 
 
 def _addmm_check(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> tuple[int, ...]:
