@@ -338,7 +338,8 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
   const Arch arch = KernelArch(device);
   if (!ComputesTile(arch, plan.tile_m, plan.tile_n, plan.tile_k) ||
-      plan.cluster_m != ClusterOf(arch, plan.tile_m))
+      plan.cluster_m != ClusterOf(arch, plan.tile_m) ||
+      (plan.schedule == Schedule::kDynamic && plan.cluster_m != 1))
     return cudaErrorInvalidValue;
   GemmKernelArgs a = args;
   char* ws = static_cast<char*>(workspace);
@@ -376,8 +377,9 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
     attr[config.numAttrs].val.clusterDim.y = attr[config.numAttrs].val.clusterDim.z = 1;
     ++config.numAttrs;
   }
-  // Only plans whose blocks wait on each other need co-residency.
-  const bool waits = plan.sk_blocks > 0;
+  // Only plans whose blocks wait on each other need co-residency, and of those only static ones:
+  // under a dynamic schedule a block waits only for work blocks running blocks have claimed.
+  const bool waits = plan.sk_blocks > 0 && plan.schedule == Schedule::kStatic;
   if (flags.cooperative && waits) {
     attr[config.numAttrs].id = cudaLaunchAttributeCooperative;
     attr[config.numAttrs].val.cooperative = 1;

@@ -33,6 +33,17 @@
 // kStages iterations earlier. The rank behind never waits for the rank ahead (which released
 // those stages already), and the rank of the lowest unfinished work block that is behind waits
 // for nothing unfinished; so that work block still progresses.
+//
+// A dynamic schedule (Plan::schedule) needs no co-residency. Each persistent block claims its
+// next work block from a counter (Claim) only once it has finished the one before, and claims
+// are numbered in increasing order, so when work block w is claimed every lower one is claimed
+// too, each by a block that is running (it made the claim) and executing its claims in order.
+// The lowest-numbered unfinished claimed work block is therefore the one its block is executing
+// now, and it waits only for lower ones, which are finished: it progresses. A block that starts
+// late, or not until others have left, claims only what is left. The producer claims ahead of
+// its compute threads (PostClaim), but only work blocks above the one they execute, so the
+// argument is unchanged; clusters and ping-pong run static schedules only. The CPU emulator
+// (lib/emulator.cc) runs dynamic plans with blocks that start late or never.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -102,8 +113,15 @@ struct StreamKGemm {
   // Ping-pong: each group's "turn" mbarrier, then the area's "read" one (PingPongBlocks).
   static constexpr int kTurnOffset = kRowsWaitOffset + 8;
   static constexpr int kAreaReadOffset = kTurnOffset + 16;
+  // A dynamic schedule (Plan::schedule): the producer takes each work block from the counter and
+  // posts it in a ring of kClaimSlots, each with a "full" mbarrier (the producer arrives) and an
+  // "empty" one (every compute thread arrives once it has read the slot), then the slots' work
+  // block numbers.
+  static constexpr int kClaimSlots = 4;
+  static constexpr int kClaimOffset = kTurnOffset + 24;
+  static constexpr int kClaimWorkOffset = kClaimOffset + 16 * kClaimSlots;
   static constexpr int kSmemBytes =
-      kSpecialized ? kTurnOffset + (kPingPong ? 24 : 0)
+      kSpecialized ? kClaimWorkOffset + 4 * kClaimSlots
                    : (Mainloop::kSmemBytes > Epi::kSmemBytes ? Mainloop::kSmemBytes
                                                              : Epi::kSmemBytes);
 
@@ -123,6 +141,38 @@ struct StreamKGemm {
   // The persistent block this thread block is part of, and how many there are.
   __device__ static int FirstWork() { return static_cast<int>(blockIdx.x) / kCluster; }
   __device__ static int WorkStride() { return static_cast<int>(gridDim.x) / kCluster; }
+
+  // A dynamic schedule's claim of the next work block (one thread of the persistent block). Every
+  // persistent block claims until it gets a number past the last work block, so a launch makes
+  // exactly work_blocks + WorkStride() claims; the block that makes the last one resets the
+  // counter for the next launch (no other block touches it after its own last claim).
+  __device__ static int Claim(const Plan& p, char* ws) {
+    int* counter = reinterpret_cast<int*>(ws + p.counter_offset);
+    const int work = atomicAdd(counter, 1);
+    if (work == p.work_blocks + WorkStride() - 1) atomicExch(counter, 0);
+    return work;
+  }
+  // The producer's claim number i (0, 1, ...) into the ring, once the compute threads have read
+  // what claim i - kClaimSlots left in its slot.
+  __device__ static int PostClaim(char* smem, const Plan& p, char* ws, int i) {
+    const int slot = i % kClaimSlots;
+    const uint32_t full = sm80::SmemAddr(smem + kClaimOffset + 8 * slot);
+    const uint32_t empty = full + 8u * kClaimSlots;
+    if (i >= kClaimSlots) sm90::MbarrierWait(empty, static_cast<uint32_t>(i / kClaimSlots - 1) & 1);
+    const int work = Claim(p, ws);
+    reinterpret_cast<volatile int*>(smem + kClaimWorkOffset)[slot] = work;
+    sm90::MbarrierArrive(full);  // release: the compute threads' wait acquires the number
+    return work;
+  }
+  // A compute thread's read of claim number i from the ring (PostClaim).
+  __device__ static int TakeClaim(char* smem, int i) {
+    const int slot = i % kClaimSlots;
+    const uint32_t full = sm80::SmemAddr(smem + kClaimOffset + 8 * slot);
+    sm90::MbarrierWait(full, static_cast<uint32_t>(i / kClaimSlots) & 1);
+    const int work = reinterpret_cast<volatile int*>(smem + kClaimWorkOffset)[slot];
+    sm90::MbarrierArrive(full + 8u * kClaimSlots);
+    return work;
+  }
 
   __device__ static MainloopOperands<Element> Operands(const Plan& p, const GemmKernelArgs& a,
                                                        int batch) {
@@ -280,36 +330,48 @@ struct StreamKGemm {
   // The producer of a specialized mainloop (one lane): the operand loads of every mainloop
   // this persistent block's compute threads run, in their order (StreamKBlock,
   // DataParallelBlock; reduction blocks have none).
-  __device__ static void Produce(const Plan& p, const TmaOperands& tma, Pipeline& pipe) {
+  // Under a dynamic schedule the producer claims the work blocks and posts them for the compute
+  // threads (PostClaim): it is the thread that needs each one first.
+  __device__ static void Produce(char* smem, const Plan& p, const TmaOperands& tma,
+                                 Pipeline& pipe, char* ws) {
+    const bool dynamic = p.schedule == Schedule::kDynamic;
+    for (int i = 0, work = 0;; ++i) {
+      work = dynamic ? PostClaim(smem, p, ws, i) : i == 0 ? FirstWork() : work + WorkStride();
+      if (work >= p.work_blocks) return;
+      ProduceWork(p, tma, pipe, work);
+    }
+  }
+
+  // The operand loads of work block `work`'s mainloops.
+  __device__ static void ProduceWork(const Plan& p, const TmaOperands& tma, Pipeline& pipe,
+                                     int work) {
     const int rank = Rank();
-    for (int work = FirstWork(); work < p.work_blocks; work += WorkStride()) {
-      const mapping::BlockRole r = mapping::RoleOf(p, work);
-      if (r.role == mapping::Role::kStreamK) {
-        // Every Stream-K block starts at k-iteration 0 of its first unit (a tile's first slice),
-        // so blocks in flight load the same k-slices, which the L2 then serves once. A whole tile
-        // after it would start at k-iteration 0 at a different time in each block, and blocks
-        // with several whole tiles then read 4-7x the DRAM bytes of data-parallel (Nsight
-        // Compute on an H200, 5888 x 2944 x 8192 on 128 x 192: 2.80 GB against 0.43): it
-        // is loaded rotated instead, from the k-iteration this block's clock is at.
-        int loaded = 0;  // k-iterations this block has loaded so far
-        for (mapping::SkUnit u = mapping::SkFirstUnit(p, r.index); u.valid();
-             u = mapping::SkNextUnit(p, u)) {
-          const mapping::TileCoord c = mapping::TileCoordOf(p, u.tile);
-          const int rotation =
-              u.is_whole_tile(p) ? loaded - mapping::Divide(p.div.iters_per_tile, loaded) *
-                                                p.iters_per_tile
-                                 : 0;
-          Mainloop::Produce(pipe, tma, mapping::RankRow0(p, c, rank), c.tn * Mainloop::kBN,
-                            c.batch, u.k_begin, u.k_end, rotation, p.iters_per_tile);
-          loaded += u.k_end - u.k_begin;
-        }
-      } else if (r.role == mapping::Role::kDataParallel) {
-        const mapping::DpTiles t = mapping::DpBlockTiles(p, r.index);
-        for (int i = 0; i < t.count; ++i) {
-          const mapping::TileCoord c = mapping::TileCoordOf(p, t.first_tile + i * t.stride);
-          Mainloop::Produce(pipe, tma, mapping::RankRow0(p, c, rank), c.tn * Mainloop::kBN,
-                            c.batch, 0, p.iters_per_tile);
-        }
+    const mapping::BlockRole r = mapping::RoleOf(p, work);
+    if (r.role == mapping::Role::kStreamK) {
+      // Every Stream-K block starts at k-iteration 0 of its first unit (a tile's first slice),
+      // so blocks in flight load the same k-slices, which the L2 then serves once. A whole tile
+      // after it would start at k-iteration 0 at a different time in each block, and blocks
+      // with several whole tiles then read 4-7x the DRAM bytes of data-parallel (Nsight
+      // Compute on an H200, 5888 x 2944 x 8192 on 128 x 192: 2.80 GB against 0.43): it
+      // is loaded rotated instead, from the k-iteration this block's clock is at.
+      int loaded = 0;  // k-iterations this block has loaded so far
+      for (mapping::SkUnit u = mapping::SkFirstUnit(p, r.index); u.valid();
+           u = mapping::SkNextUnit(p, u)) {
+        const mapping::TileCoord c = mapping::TileCoordOf(p, u.tile);
+        const int rotation =
+            u.is_whole_tile(p) ? loaded - mapping::Divide(p.div.iters_per_tile, loaded) *
+                                              p.iters_per_tile
+                               : 0;
+        Mainloop::Produce(pipe, tma, mapping::RankRow0(p, c, rank), c.tn * Mainloop::kBN,
+                          c.batch, u.k_begin, u.k_end, rotation, p.iters_per_tile);
+        loaded += u.k_end - u.k_begin;
+      }
+    } else if (r.role == mapping::Role::kDataParallel) {
+      const mapping::DpTiles t = mapping::DpBlockTiles(p, r.index);
+      for (int i = 0; i < t.count; ++i) {
+        const mapping::TileCoord c = mapping::TileCoordOf(p, t.first_tile + i * t.stride);
+        Mainloop::Produce(pipe, tma, mapping::RankRow0(p, c, rank), c.tn * Mainloop::kBN,
+                          c.batch, 0, p.iters_per_tile);
       }
     }
   }
@@ -317,6 +379,7 @@ struct StreamKGemm {
   // Whether a work block after `work` on this persistent block runs a mainloop (reduction blocks
   // have none).
   __device__ static bool LaterMainloop(const Plan& p, int work) {
+    if (p.schedule == Schedule::kDynamic) return true;  // not known before the next claim
     for (int w = work + WorkStride(); w < p.work_blocks; w += WorkStride()) {
       const mapping::Role role = mapping::RoleOf(p, w).role;
       if (role == mapping::Role::kStreamK || role == mapping::Role::kDataParallel) return true;
@@ -407,23 +470,46 @@ struct StreamKGemm {
 
   // The compute threads' work: this persistent block's work blocks of the plan (FirstWork, then
   // every WorkStride-th), each by its role.
+  // Under a dynamic schedule, the work blocks it claims: from the producer's ring with a
+  // specialized mainloop, else thread 0 claims and the block reads the number from `claimed`
+  // (two slots, so that a slow thread still reading one is never overtaken by the next claim).
   __device__ static void WorkBlocks(char* smem, Pipeline& pipe, const Plan& p,
                                     const GemmKernelArgs& a, const TmaOperands* tma, char* ws,
-                                    int* trace) {
-    for (int work = FirstWork(); work < p.work_blocks; work += WorkStride()) {
-      const mapping::BlockRole r = mapping::RoleOf(p, work);
-      switch (r.role) {
-        case mapping::Role::kStreamK:
-          StreamKBlock(smem, pipe, p, a, tma, ws, r.index, work, trace);
-          break;
-        case mapping::Role::kDataParallel:
-          DataParallelBlock(smem, pipe, p, a, tma, r.index, work, trace);
-          break;
-        case mapping::Role::kReduction:
-          ReductionBlock(smem, p, a, tma, ws, r.index, work, trace);
-          break;
-        case mapping::Role::kNone: break;
+                                    int* trace, volatile int* claimed) {
+    // One loop and one call site for both schedules: a second copy of the work blocks' code
+    // stopped ptxas inlining them, and each wgmma then waited for the one before it.
+    const bool dynamic = p.schedule == Schedule::kDynamic;
+    for (int i = 0, work = 0;; ++i) {
+      if (!dynamic) {
+        work = i == 0 ? FirstWork() : work + WorkStride();
+      } else if constexpr (kSpecialized) {
+        work = TakeClaim(smem, i);
+      } else {
+        if (threadIdx.x == 0) claimed[i & 1] = Claim(p, ws);
+        ComputeSync<kThreads>();
+        work = claimed[i & 1];
       }
+      if (work >= p.work_blocks) return;
+      RunWork(smem, pipe, p, a, tma, ws, trace, work);
+    }
+  }
+
+  // Work block `work`, by its role.
+  __device__ static void RunWork(char* smem, Pipeline& pipe, const Plan& p,
+                                 const GemmKernelArgs& a, const TmaOperands* tma, char* ws,
+                                 int* trace, int work) {
+    const mapping::BlockRole r = mapping::RoleOf(p, work);
+    switch (r.role) {
+      case mapping::Role::kStreamK:
+        StreamKBlock(smem, pipe, p, a, tma, ws, r.index, work, trace);
+        break;
+      case mapping::Role::kDataParallel:
+        DataParallelBlock(smem, pipe, p, a, tma, r.index, work, trace);
+        break;
+      case mapping::Role::kReduction:
+        ReductionBlock(smem, p, a, tma, ws, r.index, work, trace);
+        break;
+      case mapping::Role::kNone: break;
     }
   }
 
@@ -548,6 +634,7 @@ struct StreamKGemm {
                              const TmaOperands* tma) {
     extern __shared__ __align__(128) char smem[];
     __shared__ int trace_state[2];  // TraceMark's (thread 0 only)
+    __shared__ int claimed[2];      // WorkBlocks' (dynamic schedule, no producer)
     if (threadIdx.x == 0) trace_state[0] = 0, trace_state[1] = FirstWork();
     int* const trace = Rank() == 0 ? trace_state : nullptr;
     Pipeline pipe = Mainloop::Init(smem);
@@ -565,6 +652,14 @@ struct StreamKGemm {
           sm90::FenceBarrierInit();
         }
       }
+      if (threadIdx.x == 0 && p.schedule == Schedule::kDynamic) {
+        for (int slot = 0; slot < kClaimSlots; ++slot) {
+          sm90::MbarrierInit(sm80::SmemAddr(smem + kClaimOffset + 8 * slot), 1);
+          sm90::MbarrierInit(sm80::SmemAddr(smem + kClaimOffset + 8 * (kClaimSlots + slot)),
+                             kThreads);
+        }
+        sm90::FenceBarrierInit();
+      }
       if (threadIdx.x == 0 && tma->d_rows == kRowsByCopyingWarp) {
         sm90::MbarrierInit(sm80::SmemAddr(smem + kRowsBarOffset), kThreads);
         sm90::MbarrierInit(sm80::SmemAddr(smem + kRowsBarOffset + 8), 1);
@@ -578,7 +673,7 @@ struct StreamKGemm {
     if constexpr (kSpecialized) {
       if (threadIdx.x >= kThreads) {
         Mainloop::RebalanceProducer();
-        if (threadIdx.x == kThreads) Produce(p, *tma, pipe);
+        if (threadIdx.x == kThreads) Produce(smem, p, *tma, pipe, ws);
         if (tma->d_rows == kRowsByCopyingWarp && threadIdx.x / 32 == kThreads / 32 + 1)
           CopyRowsLoop(smem, p, a);
         if constexpr (kCluster > 1) sm90::ClusterSync();  // see the end
@@ -589,7 +684,7 @@ struct StreamKGemm {
     if constexpr (kPingPong) {
       PingPongBlocks(smem, pipe, p, a, tma, trace);
     } else {
-      WorkBlocks(smem, pipe, p, a, tma, ws, trace);
+      WorkBlocks(smem, pipe, p, a, tma, ws, trace, claimed);
     }
     // This block's work is done: the next kernel on the stream may start setting up once every
     // block is here (not earlier: its blocks would sit on the SMs this grid leaves idle).

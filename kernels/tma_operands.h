@@ -114,7 +114,8 @@ constexpr int RowsOf(bool fp32, float beta, bool rows_aligned, int64_t tiles, in
 inline constexpr int kPingPongMinIters = 8, kPingPongMaxIters = 24;
 constexpr bool PingPongOf(const Plan& plan, bool d_store, int forced = 0) {
   const bool can = plan.tile_m == 128 && plan.tile_n == 128 && plan.cluster_m == 1 &&
-                   plan.sk_blocks == 0 && plan.reduction_blocks == 0 && d_store;
+                   plan.sk_blocks == 0 && plan.reduction_blocks == 0 && d_store &&
+                   plan.schedule == Schedule::kStatic;
   if (!can || forced < 0) return false;
   const bool lines = (plan.a_rows_on_lines || plan.repack_a) &&
                      (plan.b_rows_on_lines || plan.repack_b);

@@ -29,26 +29,44 @@ class Emulator {
     result_.element_writes.assign(static_cast<size_t>(p.batch) * p.m * p.n, 0);
   }
 
-  absl::StatusOr<EmulatorResult> Run(uint64_t seed) {
+  absl::StatusOr<EmulatorResult> Run(uint64_t seed, const std::vector<int>* starts) {
     // With clusters every rank of a persistent block runs as a block of its own: each walks the
     // same work blocks on its rows (their mainloops' lockstep is not modeled; it cannot deadlock,
     // kernels/persistent_kernel.cuh).
     std::vector<Block> blocks(static_cast<size_t>(p_.grid_blocks) * p_.cluster_m);
+    bool all_start = true;
     for (size_t i = 0; i < blocks.size(); ++i) {
       blocks[i].next_work = static_cast<int>(i) / p_.cluster_m;
       blocks[i].rank = static_cast<int>(i) % p_.cluster_m;
+      const size_t persistent = i / p_.cluster_m;
+      if (starts != nullptr && persistent < starts->size()) {
+        blocks[i].start_round = (*starts)[persistent];
+        if (blocks[i].start_round < 0) blocks[i].done = true;  // never starts
+        all_start &= blocks[i].start_round >= 0;
+      }
     }
+    if (p_.schedule == Schedule::kDynamic &&
+        (p_.counter_offset < p_.flags_offset ||
+         p_.counter_offset + 4 > p_.flags_offset + p_.flags_bytes || p_.counter_offset % 4 != 0 ||
+         p_.counter_offset < mapping::FlagOffset(p_, p_.sk_tiles)))
+      return absl::InternalError(absl::StrCat("counter at byte ", p_.counter_offset,
+                                              " is outside the flags area or on a flag; plan: ",
+                                              PlanSummary(p_)));
     std::mt19937_64 rng(seed);
     std::vector<int> order(blocks.size());
     std::iota(order.begin(), order.end(), 0);
     bool any_alive = true;
-    while (any_alive) {
+    for (int round = 0; any_alive; ++round) {
       any_alive = false;
-      bool progressed = false;
+      bool progressed = false, pending = false;
       std::shuffle(order.begin(), order.end(), rng);
       for (int i : order) {
         Block& b = blocks[i];
         if (b.done) continue;
+        if (round < b.start_round) {  // its SM is still held: it has not started
+          any_alive = pending = true;
+          continue;
+        }
         // Run a random number of steps, so interleavings differ between seeds.
         const int burst = 1 + static_cast<int>(rng() % 3);
         for (int s = 0; s < burst && !b.done; ++s) {
@@ -63,7 +81,7 @@ class Emulator {
         }
         any_alive |= !b.done;
       }
-      if (any_alive && !progressed) {
+      if (any_alive && !progressed && !pending) {
         return absl::InternalError(
             absl::StrCat("deadlock: every unfinished block waits; plan: ", PlanSummary(p_)));
       }
@@ -76,12 +94,16 @@ class Emulator {
                                                   PlanSummary(p_)));
       }
     }
+    if (p_.schedule == Schedule::kDynamic && all_start && Counter() != 0)
+      return absl::InternalError(absl::StrCat("work counter is ", Counter(),
+                                              " after the launch; plan: ", PlanSummary(p_)));
     return std::move(result_);
   }
 
  private:
   struct Block {
-    int next_work = 0;  // next work block this persistent block takes
+    int next_work = 0;  // next work block this persistent block takes (static schedule)
+    int start_round = 0;  // the scheduler round it starts in
     int rank = 0;       // its rank in its cluster (Plan::cluster_m)
     bool done = false;
     bool busy = false;  // inside a work block
@@ -97,11 +119,14 @@ class Emulator {
   // One step of block b: start a work block, or finish one unit of it. false: it had to wait.
   absl::StatusOr<bool> Step(Block& b) {
     if (!b.busy) {
-      if (b.next_work >= p_.work_blocks) {
+      // A dynamic schedule's claim (persistent_kernel.cuh's Claim): the rank 0 block of a
+      // persistent block claims (dynamic plans have no clusters).
+      const int work = p_.schedule == Schedule::kDynamic ? Claim() : b.next_work;
+      if (work >= p_.work_blocks) {
         b.done = true;
         return true;
       }
-      b.work = b.next_work;
+      b.work = work;
       b.next_work += p_.grid_blocks;
       b.role = mapping::RoleOf(p_, b.work);
       b.busy = true;
@@ -211,6 +236,15 @@ class Emulator {
     return true;
   }
 
+  int32_t& Counter() {
+    return *reinterpret_cast<int32_t*>(workspace_.data() + p_.counter_offset);
+  }
+  int Claim() {
+    const int work = Counter()++;
+    if (work == p_.work_blocks + p_.grid_blocks - 1) Counter() = 0;
+    return work;
+  }
+
   // Rows of a tile one rank computes.
   int RankRows() const { return p_.tile_m / p_.cluster_m; }
 
@@ -291,13 +325,16 @@ class Emulator {
 }  // namespace
 
 absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& in, uint64_t seed,
-                                       std::vector<uint8_t>* workspace) {
+                                       std::vector<uint8_t>* workspace,
+                                       const std::vector<int>* starts) {
   if (plan.grid_blocks < 1) return absl::InvalidArgumentError("plan has no blocks");
   std::vector<uint8_t> fresh;
   Plan p = plan;
   mapping::SetDivisors(p);  // as the launch does
   Emulator e(p, in, workspace != nullptr ? *workspace : fresh);
-  return e.Run(seed);
+  if (plan.schedule == Schedule::kDynamic && plan.cluster_m != 1)
+    return absl::InvalidArgumentError("a dynamic schedule runs without clusters");
+  return e.Run(seed, starts);
 }
 
 std::vector<float> ReferenceGemm(const Plan& p, const EmulatorInputs& in) {

@@ -36,9 +36,15 @@ struct EmulatorResult {
 // outside the plan's workspace or misaligned, or on flags left non-zero.
 // `workspace`, when given, is used (grown to plan.workspace_bytes, contents kept) instead of a
 // fresh zeroed one, to run several plans on one workspace as gemm() does.
+// `starts`, when given, holds for each persistent block the scheduler round it starts in (its SM
+// held by another kernel until then; each round steps every started block once or a few times),
+// or a negative number for a block that never starts. A static plan may then never finish its
+// work or deadlock; a dynamic one (Plan::schedule) must not. Blocks past the vector start at once.
+// The work counter of a dynamic plan must be zero afterwards when every block started.
 absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& in,
                                        uint64_t seed = 1,
-                                       std::vector<uint8_t>* workspace = nullptr);
+                                       std::vector<uint8_t>* workspace = nullptr,
+                                       const std::vector<int>* starts = nullptr);
 
 // D = alpha * A * B + beta * C in double precision, rounded to float (same layout as above).
 std::vector<float> ReferenceGemm(const Plan& plan, const EmulatorInputs& in);

@@ -130,6 +130,7 @@ PlanOptions ToPlanOptions(const Options& o, const GemmArgs& g) {
   p.tile = o.tile;
   p.repack = o.repack;
   p.max_workspace_bytes = o.max_workspace_bytes;
+  p.schedule = o.schedule;
   if (o.repack && g.cd_layout == Layout::kColMajor) p.repack = SwapOperands(*o.repack);
   return p;
 }
@@ -290,7 +291,8 @@ class PlanCache {
                   o.tile.n,
                   o.tile.k,
                   o.repack.has_value() ? static_cast<int>(*o.repack) : -1,
-                  o.max_workspace_bytes};
+                  o.max_workspace_bytes,
+                  static_cast<int>(o.schedule)};
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = plans_.find(key);
@@ -308,7 +310,7 @@ class PlanCache {
   static constexpr size_t kMaxPlans = 4096;
   using Key =
       std::tuple<int, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int, int,
-                 int, int, int, int, int, int, int64_t>;
+                 int, int, int, int, int, int, int64_t, int>;
   std::mutex mu_;
   std::map<Key, Plan> plans_;
 };

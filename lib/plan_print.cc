@@ -143,6 +143,7 @@ std::string PlanSummary(const Plan& p) {
       ReductionName(p.reduction), p.reduction_blocks, p.reduction_slices, p.grid_blocks,
       p.work_blocks, p.avail_sms, p.occupancy, p.workspace_bytes, RepackName(p));
   if (p.cluster_m > 1) absl::StrAppend(&s, " cluster=", p.cluster_m);
+  if (p.schedule == Schedule::kDynamic) absl::StrAppend(&s, " schedule=dynamic");
   return s;
 }
 
@@ -252,6 +253,16 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
   absl::StrAppendFormat(&s, "grid        %d persistent blocks for %d work blocks, raster %s, "
                         "swizzle %d\n",
                         p.grid_blocks, p.work_blocks, RasterName(p.raster), p.swizzle);
+  if (p.schedule == Schedule::kDynamic) {
+    absl::StrAppendFormat(&s,
+                          "schedule    dynamic: each block takes the next of the %d work blocks "
+                          "from a counter (workspace byte %d) until none is left; no "
+                          "co-residency needed\n",
+                          p.work_blocks, p.counter_offset);
+  } else {
+    absl::StrAppendFormat(&s, "schedule    static: block b runs work blocks b, b + %d, ...\n",
+                          p.grid_blocks);
+  }
   absl::StrAppendFormat(&s, "workspace   %s bytes (partials %s, flags %s%s)\n",
                         Bytes(p.workspace_bytes), Bytes(p.partials_bytes), Bytes(p.flags_bytes),
                         p.repack_a || p.repack_b ? ", repacked operands" : "");
@@ -364,6 +375,8 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   field("raster", JsonString(RasterName(p.raster))), num("swizzle", p.swizzle);
   num("partials_offset", p.partials_offset), num("partials_bytes", p.partials_bytes);
   num("flags_offset", p.flags_offset), num("flags_bytes", p.flags_bytes);
+  field("schedule", JsonString(ScheduleName(p.schedule)));
+  num("counter_offset", p.counter_offset);
   num("workspace_bytes", p.workspace_bytes);
   field("repack_a", p.repack_a ? "true" : "false");
   field("repack_b", p.repack_b ? "true" : "false");

@@ -272,7 +272,9 @@ void Derive(const Decomposition& d, Plan& p) {
 
   p.dp_blocks = p.dp_tiles;
   p.dp_first_wave_tiles = 1;
-  if (p.sk_waves > 0 && p.occupancy > 1) {
+  // (A dynamic plan hands out one tile per data-parallel work block: blocks that start late take
+  // fewer of them.)
+  if (p.sk_waves > 0 && p.occupancy > 1 && p.schedule == Schedule::kStatic) {
     // Give the first data-parallel wave extra tiles so that Stream-K waves plus data-parallel
     // waves make whole sets of `occupancy` waves (CUTLASS 2.x's "waveset" correction).
     const int dp_tile_waves = static_cast<int>(CeilDiv(p.dp_tiles, p.avail_sms));
@@ -299,17 +301,21 @@ void Derive(const Decomposition& d, Plan& p) {
     p.dp_blocks_before_sk = (p.dp_blocks / p.grid_blocks - 1) * p.grid_blocks;
 
   p.partial_tile_bytes = p.partials_offset = p.partials_bytes = 0;
-  p.flags_offset = p.flags_bytes = p.workspace_bytes = 0;
-  if (p.sk_blocks > 0) {
-    p.partial_tile_bytes = int64_t{p.tile_m} * p.tile_n * 4;  // fp32
+  p.flags_offset = p.flags_bytes = p.workspace_bytes = p.counter_offset = 0;
+  const bool dynamic = p.schedule == Schedule::kDynamic;
+  if (p.sk_blocks > 0 || dynamic) {
+    p.partial_tile_bytes = p.sk_blocks > 0 ? int64_t{p.tile_m} * p.tile_n * 4 : 0;  // fp32
     const int64_t slots =
         p.reduction == Reduction::kSeparate ? 2 * int64_t{p.sk_blocks} : int64_t{p.sk_tiles};
     p.partials_bytes = slots * p.partial_tile_bytes;
     // Flags first, in a region of a fixed minimum size: a workspace reused by another plan then
     // never sees that plan's partials land on its flags (which must be zero between launches).
+    // A dynamic plan's counter follows its own flags.
+    const int64_t flag_words = int64_t{p.sk_tiles} * p.cluster_m + (dynamic ? 1 : 0);
     p.flags_offset = 0;
-    p.flags_bytes = std::max(Plan::kMinFlagsBytes, AlignUp(int64_t{p.sk_tiles} * p.cluster_m * 4,
-                                                           Plan::kWorkspaceAlignment));
+    p.counter_offset = dynamic ? p.flags_offset + 4 * (flag_words - 1) : 0;
+    p.flags_bytes =
+        std::max(Plan::kMinFlagsBytes, AlignUp(flag_words * 4, Plan::kWorkspaceAlignment));
     p.partials_offset = p.flags_offset + p.flags_bytes;
     p.workspace_bytes = p.partials_offset + p.partials_bytes;
   }
@@ -530,6 +536,10 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
     return absl::InvalidArgumentError(absl::StrCat("avail_sms = ", o.avail_sms,
                                                    ": must be in [0, ", dev.sms,
                                                    "] (0: all SMs of ", dev.name, ")"));
+  if (IsClusterTile(dev, tile) && o.schedule == Schedule::kDynamic)
+    return absl::InvalidArgumentError(absl::StrCat(
+        "tile = ", TileShapeName(tile), " with schedule dynamic: the tile runs on clusters of 2 "
+        "SMs, whose blocks take their work together; a dynamic schedule runs without clusters"));
   if (IsClusterTile(dev, tile)) {
     const int sms = o.avail_sms > 0 ? o.avail_sms : dev.sms;
     if (sms < 2 || dev.cluster_slots < 1)
@@ -829,6 +839,7 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   p.tiles = static_cast<int>(tiles);
   p.avail_sms = o.avail_sms > 0 ? o.avail_sms : device.sms;
   p.occupancy = device.occupancy;
+  p.schedule = o.schedule;
   if (IsClusterTile(device, tile)) {
     // Clusters of two SMs stand in for the SMs, one resident per pair of them.
     p.cluster_m = 2;
@@ -1916,6 +1927,13 @@ std::optional<Plan> DataParallelOverClusters(const Problem& problem, const Devic
 absl::StatusOr<Plan> PlanAnyWorkspace(const Problem& problem, const DeviceSpec& device,
                                       const PlanOptions& o, PlanExplanation* why) {
   if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
+  // A dynamic schedule weighs every configuration but the cluster one (its two blocks would have
+  // to take their work together).
+  if (o.schedule == Schedule::kDynamic && device.cluster_tile != kNoTile) {
+    DeviceSpec no_clusters = device;
+    no_clusters.cluster_tile = kNoTile;
+    return PlanAnyWorkspace(problem, no_clusters, o, why);
+  }
   // Operands the kernel cannot load as they are: the plan is the one for their copies (K-major
   // rows, 128-byte aligned), whatever else it decides, with the copies added.
   if (problem.a_unaligned || problem.b_unaligned) {

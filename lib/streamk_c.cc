@@ -98,6 +98,10 @@ absl::Status Convert(const streamk_options* c, streamk::Options* o) {
   if (c->max_workspace_bytes > static_cast<size_t>(INT64_MAX))
     return Invalid("max_workspace_bytes: must be < 2^63");
   o->max_workspace_bytes = static_cast<int64_t>(c->max_workspace_bytes);
+  if (c->schedule != STREAMK_SCHEDULE_STATIC && c->schedule != STREAMK_SCHEDULE_DYNAMIC)
+    return Invalid(absl::StrCat("schedule = ", c->schedule,
+                                ": must be STREAMK_SCHEDULE_STATIC or STREAMK_SCHEDULE_DYNAMIC"));
+  o->schedule = static_cast<streamk::Schedule>(c->schedule);
   return absl::OkStatus();
 }
 

@@ -49,6 +49,14 @@ const char* RepackOperandsName(RepackOperands r) {
   return "?";
 }
 
+const char* ScheduleName(Schedule s) {
+  switch (s) {
+    case Schedule::kStatic: return "static";
+    case Schedule::kDynamic: return "dynamic";
+  }
+  return "?";
+}
+
 std::optional<DType> ParseDType(std::string_view s) {
   const std::string w = absl::AsciiStrToLower(std::string(s));
   if (w == "fp16" || w == "f16" || w == "half" || w == "float16") return DType::kF16;
@@ -87,6 +95,13 @@ std::optional<RepackOperands> ParseRepackOperands(std::string_view s) {
   if (w == "a") return RepackOperands::kA;
   if (w == "b") return RepackOperands::kB;
   if (w == "on" || w == "all" || w == "both" || w == "ab") return RepackOperands::kAll;
+  return std::nullopt;
+}
+
+std::optional<Schedule> ParseSchedule(std::string_view s) {
+  const std::string w = absl::AsciiStrToLower(std::string(s));
+  if (w == "static") return Schedule::kStatic;
+  if (w == "dynamic" || w == "stealing" || w == "work-stealing") return Schedule::kDynamic;
   return std::nullopt;
 }
 

@@ -5,7 +5,9 @@
 
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <random>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -56,7 +58,8 @@ struct Case {
 
 // Small tiles (16x16x4) give many tiles and iterations on problems the CPU multiplies quickly.
 // cluster: plan a 32x16x4 tile on 2-SM clusters (Plan::cluster_m), each SM 16 rows of it.
-Plan MustPlan(const Case& c, std::optional<Reduction> reduction, bool cluster = false) {
+Plan MustPlan(const Case& c, std::optional<Reduction> reduction, bool cluster = false,
+              Schedule schedule = Schedule::kStatic) {
   DeviceSpec dev = H200Spec();
   dev.sms = c.sms;
   dev.occupancy = c.occupancy;
@@ -68,6 +71,7 @@ Plan MustPlan(const Case& c, std::optional<Reduction> reduction, bool cluster = 
   o.mode = c.mode, o.splits = c.splits, o.blocks = c.blocks, o.reduction = reduction;
   o.sk_tiles = c.sk_tiles;
   o.tile = cluster ? dev.cluster_tile : TileShape{16, 16, 4};
+  o.schedule = schedule;
   absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
   EXPECT_TRUE(p.ok()) << p.status();
   return *p;
@@ -99,9 +103,11 @@ const Case kCases[] = {
 
 // Emulates `p` on fresh random operands and checks it against the reference GEMM: the result,
 // every (tile, k-iteration) computed once, every output element written once.
-void ExpectMatchesReference(const Plan& p, uint32_t seed, float beta) {
+void ExpectMatchesReference(const Plan& p, uint32_t seed, float beta,
+                            const std::vector<int>* starts = nullptr) {
   Operands ops = RandomOperands(p, seed, beta);
-  absl::StatusOr<EmulatorResult> r = Emulate(p, ops.in, seed);
+  std::vector<uint8_t> workspace;
+  absl::StatusOr<EmulatorResult> r = Emulate(p, ops.in, seed, &workspace, starts);
   ASSERT_TRUE(r.ok()) << r.status();
   const std::vector<float> want = ReferenceGemm(p, ops.in);
   EXPECT_LT(RelativeError(r->d, want), 1e-5) << PlanSummary(p);
@@ -282,6 +288,110 @@ TEST(Emulator, RealTileShapeMatchesReference) {
     absl::StatusOr<EmulatorResult> r = Emulate(*p, ops.in, 3);
     ASSERT_TRUE(r.ok()) << r.status();
     EXPECT_LT(RelativeError(r->d, ReferenceGemm(*p, ops.in)), 1e-5) << PlanSummary(*p);
+  }
+}
+
+}  // namespace
+}  // namespace streamk
+
+namespace streamk {
+namespace {
+
+// When each persistent block starts, as another kernel holding some SMs makes it: `late` of them
+// start after a random number of scheduler rounds (0-40), `never` of them never (their SMs stay
+// held for the whole launch). Block 0 always starts at once.
+std::vector<int> HeldStarts(int blocks, int late, int never, std::mt19937& rng) {
+  std::vector<int> starts(static_cast<size_t>(blocks), 0);
+  std::vector<int> ids(static_cast<size_t>(blocks > 0 ? blocks - 1 : 0));
+  std::iota(ids.begin(), ids.end(), 1);
+  std::shuffle(ids.begin(), ids.end(), rng);
+  for (size_t i = 0; i < ids.size(); ++i) {
+    if (static_cast<int>(i) < never) {
+      starts[ids[i]] = -1;
+    } else if (static_cast<int>(i) < never + late) {
+      starts[ids[i]] = 1 + static_cast<int>(rng() % 40);
+    }
+  }
+  return starts;
+}
+
+// Schedule::kDynamic: blocks take work blocks from the counter. With blocks starting late or
+// never (their SMs held), every mode and strategy still computes every (tile, k-iteration) once,
+// writes every element once, matches the reference, and never deadlocks; with every block
+// started the counter is zero again.
+TEST(EmulatorDynamic, MatchesReferenceWithBlocksThatStartLateOrNever) {
+  std::mt19937 rng(7);
+  uint32_t seed = 500;
+  for (const Case& c : kCases) {
+    for (std::optional<Reduction> red :
+         {std::optional<Reduction>(), std::optional<Reduction>(Reduction::kDeterministic),
+          std::optional<Reduction>(Reduction::kAtomic),
+          std::optional<Reduction>(Reduction::kSeparate)}) {
+      if (c.mode == Mode::kDataParallel && red.has_value()) continue;
+      const Plan p = MustPlan(c, red, false, Schedule::kDynamic);
+      ASSERT_EQ(p.schedule, Schedule::kDynamic);
+      ASSERT_EQ(p.dp_first_wave_tiles, 1) << PlanSummary(p);
+      ASSERT_GT(p.workspace_bytes, p.counter_offset) << PlanSummary(p);
+      for (int trial = 0; trial < 4; ++trial) {
+        const int g = p.grid_blocks;
+        const int never = trial == 0 ? 0 : static_cast<int>(rng() % g);
+        const int late = static_cast<int>(rng() % (g - never));
+        const std::vector<int> starts = HeldStarts(g, late, never, rng);
+        ExpectMatchesReference(p, ++seed, trial % 2 ? 0.5f : 0.0f, &starts);
+        if (HasFatalFailure()) return;
+      }
+    }
+  }
+}
+
+// The same plans scheduled statically deadlock or leave work undone when a block that others
+// wait for never starts: what the dynamic schedule is for (and what makes the test above bite).
+TEST(EmulatorDynamic, StaticPlansNeedEveryBlock) {
+  int failed = 0, tried = 0;
+  uint32_t seed = 900;
+  for (const Case& c : kCases) {
+    if (c.mode == Mode::kDataParallel) continue;
+    const Plan p = MustPlan(c, Reduction::kDeterministic);
+    if (p.grid_blocks < 2) continue;
+    std::vector<int> starts(static_cast<size_t>(p.grid_blocks), 0);
+    starts[0] = -1;  // the lowest block, which every other one may wait for
+    Operands ops = RandomOperands(p, ++seed, 0);
+    std::vector<uint8_t> workspace;
+    absl::StatusOr<EmulatorResult> r = Emulate(p, ops.in, seed, &workspace, &starts);
+    ++tried;
+    if (!r.ok()) {
+      EXPECT_NE(r.status().message().find("deadlock"), std::string::npos) << r.status();
+      ++failed;
+      continue;
+    }
+    bool all = true;
+    for (int v : r->iteration_visits) all &= v == 1;
+    failed += all ? 0 : 1;
+  }
+  ASSERT_GT(tried, 0);
+  EXPECT_EQ(failed, tried);
+}
+
+// A dynamic plan's counter returns to zero, so one workspace serves launch after launch (and other
+// plans: the counter sits in the flags area, past the plan's own flags).
+TEST(EmulatorDynamic, CounterIsZeroAfterEveryLaunchOnASharedWorkspace) {
+  std::vector<uint8_t> workspace;
+  uint32_t seed = 1200;
+  for (int round = 0; round < 2; ++round) {
+    for (const Case& c : kCases) {
+      for (Schedule schedule : {Schedule::kDynamic, Schedule::kStatic}) {
+        const Plan p = MustPlan(c, std::nullopt, false, schedule);
+        Operands ops = RandomOperands(p, ++seed, 0);
+        absl::StatusOr<EmulatorResult> r = Emulate(p, ops.in, seed, &workspace);
+        ASSERT_TRUE(r.ok()) << r.status();
+        EXPECT_LT(RelativeError(r->d, ReferenceGemm(p, ops.in)), 1e-5) << PlanSummary(p);
+        if (p.schedule == Schedule::kDynamic) {
+          int32_t counter = 0;
+          std::memcpy(&counter, workspace.data() + p.counter_offset, 4);
+          EXPECT_EQ(counter, 0) << PlanSummary(p);
+        }
+      }
+    }
   }
 }
 

@@ -79,7 +79,8 @@ std::string Describe(const Config& c, const Options& o) {
                       ModeName(o.mode), " splits ", o.splits, " blocks ", o.blocks, " reduction ",
                       o.reduction ? ReductionName(*o.reduction) : "(planner)", " tile ",
                       o.tile == kNoTile ? "(planner)" : TileShapeName(o.tile), " repack ",
-                      o.repack ? RepackOperandsName(*o.repack) : "(planner)");
+                      o.repack ? RepackOperandsName(*o.repack) : "(planner)", " schedule ",
+                      ScheduleName(o.schedule));
 }
 
 // One problem's buffers: A, B, C, D with leading dimensions a little above the minimum.
@@ -286,13 +287,15 @@ uint64_t NextSeed() {
 
 // Every shape in fp16 and bf16, every A/B layout, every mode and reduction, on `tile` (kNoTile:
 // the planner's pick).
-void ExpectCorrectEverywhere(const std::vector<Shape>& shapes, TileShape tile = kNoTile) {
+void ExpectCorrectEverywhere(const std::vector<Shape>& shapes, TileShape tile = kNoTile,
+                             Schedule schedule = Schedule::kStatic) {
   for (const Shape& s : shapes) {
     for (DType in : {DType::kF16, DType::kBF16}) {
       for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
         for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
           for (Options o : EveryModeAndReduction()) {
             o.tile = tile;
+            o.schedule = schedule;
             Config c;
             c.s = s, c.in = c.out = in, c.a = a, c.b = b;
             // Half the layouts scale by alpha: the epilogue stages unscaled where alpha == 1.
@@ -1406,6 +1409,119 @@ TEST(GemmGpu, RunsWhileAnotherKernelHoldsMostSms) {
   ASSERT_TRUE(WaitWithTimeout(hog, 30));
   EXPECT_LT(OutputError(buf.Result(c), want, c.out), Tolerance(c.out));
   cudaStreamDestroy(hog);
+  cudaStreamDestroy(work);
+}
+
+// Schedule::kDynamic: blocks take their work from the counter. Every mode and reduction, both
+// input types and every A/B layout, on shapes of one tile to several waves.
+TEST(GemmGpu, DynamicScheduleEveryModeReductionDtypeAndLayout) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  ExpectCorrectEverywhere({{7, 9, 5, 1}, {129, 257, 33, 1}, {300, 260, 200, 1},
+                           {1536, 1536, 512, 1}, {2048, 4096, 1024, 1}},
+                          kNoTile, Schedule::kDynamic);
+}
+
+// Graph replays of dynamic plans: the counter (and every flag) is zero after each launch, so the
+// next replay hands out every work block again; the deterministic strategies repeat bit for bit.
+TEST(GemmGpu, DynamicScheduleGraphReplayLeavesCounterZero) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  Config cfg;
+  cfg.s = {1536, 1536, 4096, 1};
+  Buffers buf(cfg);
+  const uint64_t seed = NextSeed();
+  CUDA_ASSERT(buf.Refresh(cfg, seed));
+  const std::vector<float> want = buf.Reference(cfg);
+  std::vector<Options> options;
+  for (Mode m : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK}) {
+    Options o;
+    o.mode = m, o.schedule = Schedule::kDynamic;
+    options.push_back(o);
+  }
+  options.back().reduction = Reduction::kSeparate;
+  for (const Options& o : options) {
+    absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+    ASSERT_TRUE(plan.ok()) << plan.status();
+    ASSERT_EQ(plan->schedule, Schedule::kDynamic);
+    const size_t bytes = static_cast<size_t>(plan->workspace_bytes);
+    ASSERT_GT(bytes, 0u);
+    DeviceBuffer ws(bytes);
+    CUDA_ASSERT(cudaMemset(ws.get(), 0, bytes));
+    cudaStream_t stream;
+    CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    cudaGraph_t graph;
+    CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    absl::Status s = gemm(buf.args, ws.get(), bytes, stream, o);
+    CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+    ASSERT_TRUE(s.ok()) << s;
+    cudaGraphExec_t exec;
+    CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+    std::vector<uint8_t> first;
+    for (int replay = 0; replay < 20; ++replay) {
+      CUDA_ASSERT(buf.Refresh(cfg, seed));  // the same inputs, D poisoned
+      CUDA_ASSERT(cudaDeviceSynchronize());
+      CUDA_ASSERT(cudaGraphLaunch(exec, stream));
+      FinishOrDie(stream, Describe(cfg, o));
+      const std::vector<uint8_t> now = Bytes(buf, cfg);
+      if (replay == 0) first = now;
+      ASSERT_EQ(now, first) << "replay " << replay << "\n" << PlanSummary(*plan);
+    }
+    EXPECT_LT(OutputError(buf.Result(cfg), want, cfg.out), Tolerance(cfg.out))
+        << PlanSummary(*plan);
+    std::vector<int> flags(plan->flags_bytes / 4, -1);
+    CUDA_ASSERT(cudaMemcpy(flags.data(), static_cast<char*>(ws.get()) + plan->flags_offset,
+                           plan->flags_bytes, cudaMemcpyDeviceToHost));
+    EXPECT_EQ(std::count(flags.begin(), flags.end(), 0), static_cast<long>(flags.size()))
+        << PlanSummary(*plan);
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(stream);
+  }
+}
+
+// While another kernel holds all but 8 SMs for longer than the GEMM may take, dynamic plans
+// finish on the free SMs (their blocks wait only for work running blocks have claimed) and are
+// right; the hold must still be in place when they finish, or they did not run beside it.
+TEST(GemmGpu, DynamicScheduleFinishesWhileOtherKernelsHoldSms) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  int device = 0, sms = 0;
+  CUDA_ASSERT(cudaGetDevice(&device));
+  CUDA_ASSERT(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  Config c;
+  c.s = {1536, 1536, 8192, 1};
+  Buffers buf(c);
+  const uint64_t seed = NextSeed();
+  CUDA_ASSERT(buf.Refresh(c, seed));
+  const std::vector<float> want = buf.Reference(c);
+  cudaStream_t hold, work;
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&hold, cudaStreamNonBlocking));
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&work, cudaStreamNonBlocking));
+  std::vector<Options> options;
+  for (Mode m : {Mode::kAuto, Mode::kDataParallel, Mode::kSplitK, Mode::kStreamK}) {
+    for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
+      Options o;
+      o.mode = m, o.schedule = Schedule::kDynamic;
+      if (m != Mode::kDataParallel) o.reduction = r;
+      options.push_back(o);
+      if (m == Mode::kDataParallel) break;
+    }
+  }
+  for (const Options& o : options) {
+    // Warm up (workspace, kernel attributes) before the SMs are held.
+    ASSERT_TRUE(gemm(buf.args, work, o).ok());
+    CUDA_ASSERT(cudaStreamSynchronize(work));
+    CUDA_ASSERT(buf.Refresh(c, seed));  // the same inputs, D poisoned
+    CUDA_ASSERT(cudaDeviceSynchronize());
+    tools::SmHolder holder;
+    CUDA_ASSERT(holder.Hold(sms - 8, 60, hold));
+    ASSERT_TRUE(gemm(buf.args, work, o).ok());
+    const bool finished = WaitWithTimeout(work, 30);
+    const bool held = !holder.gave_up();
+    CUDA_ASSERT(holder.Release());
+    ASSERT_TRUE(finished) << "did not finish in 30 s on 8 free SMs: " << Describe(c, o);
+    EXPECT_TRUE(held) << Describe(c, o);
+    EXPECT_LT(OutputError(buf.Result(c), want, c.out), Tolerance(c.out)) << Describe(c, o);
+  }
+  cudaStreamDestroy(hold);
   cudaStreamDestroy(work);
 }
 

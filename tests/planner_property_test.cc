@@ -4,6 +4,7 @@
 // Not the pick for any one shape: what must hold for every pick. Every failure prints the
 // problem and the plan.
 #include <cmath>
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -15,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "streamk/plan_print.h"
 #include "streamk/planner.h"
+#include "tma_operands.h"
 
 namespace streamk {
 namespace {
@@ -211,6 +213,48 @@ TEST(PlannerProperties, WorkspaceCapIsRespected) {
     }
   }
   EXPECT_GT(fell_back, 0) << "no random problem needed the fallback: the test checks nothing";
+}
+
+// Schedule::kDynamic, over every mode: the plan says so, runs without clusters or ping-pong,
+// hands out data-parallel tiles one at a time, and has a counter in its workspace, in the flags
+// area past its own flags.
+TEST(PlannerProperties, DynamicPlansCarryTheirCounter) {
+  for (const Case& c : RandomCases(kCases / 2, 7)) {
+    for (Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK, Mode::kSplitK}) {
+      PlanOptions o;
+      o.mode = mode;
+      o.schedule = Schedule::kDynamic;
+      absl::StatusOr<Plan> p = MakePlan(c.problem, c.device, o);
+      ASSERT_TRUE(p.ok()) << c.text << ": " << p.status();
+      EXPECT_EQ(p->schedule, Schedule::kDynamic) << c.text;
+      EXPECT_EQ(p->cluster_m, 1) << c.text << "\n" << *p;
+      EXPECT_EQ(p->dp_first_wave_tiles, 1) << c.text << "\n" << *p;
+      EXPECT_FALSE(kernels::PingPongOf(*p, true, 1)) << c.text << "\n" << *p;
+      EXPECT_GE(p->counter_offset, p->flags_offset + int64_t{p->sk_tiles} * p->cluster_m * 4)
+          << c.text << "\n" << *p;
+      EXPECT_LE(p->counter_offset + 4, p->flags_offset + p->flags_bytes) << c.text << "\n" << *p;
+      EXPECT_GE(p->workspace_bytes, p->flags_offset + p->flags_bytes) << c.text;
+      EXPECT_EQ(p->grid_blocks, std::min(p->work_blocks, p->avail_sms * p->occupancy)) << c.text;
+      // The emulator runs it with blocks that start late or never (emulator_test.cc); here,
+      // that the work it hands out is the plan's work.
+      EXPECT_EQ(p->work_blocks, p->sk_blocks + p->dp_blocks + p->reduction_blocks) << c.text;
+      EXPECT_EQ(p->dp_blocks, p->dp_tiles) << c.text << "\n" << *p;
+    }
+  }
+}
+
+// A forced cluster tile cannot run a dynamic schedule: refused, naming both.
+TEST(PlannerProperties, DynamicScheduleRefusesTheClusterTile) {
+  const DeviceSpec h200 = H200Spec();
+  ASSERT_NE(h200.cluster_tile, kNoTile);
+  Problem pr;
+  pr.m = pr.n = pr.k = 4096;
+  PlanOptions o;
+  o.tile = h200.cluster_tile;
+  o.schedule = Schedule::kDynamic;
+  absl::StatusOr<Plan> p = MakePlan(pr, h200, o);
+  ASSERT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(p.status().message().find("schedule dynamic"), std::string::npos) << p.status();
 }
 
 }  // namespace

@@ -62,7 +62,78 @@ __global__ void HogKernel(long long cycles) {
   }
 }
 
+// One block per SM (its shared memory leaves no room for another block of any kernel): counts
+// itself in, then spins until the host releases it or `timeout_ns` of the GPU's clock pass.
+__global__ void HoldKernel(volatile int* state, long long timeout_ns) {
+  extern __shared__ char hold_smem[];
+  if (threadIdx.x != 0) return;
+  hold_smem[0] = 0;
+  atomicAdd_system(const_cast<int*>(state), 1);  // state[0]: blocks started
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  while (state[1] == 0) {  // state[1]: released
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (static_cast<long long>(now - start) > timeout_ns) {
+      state[2] = 1;  // state[2]: a block gave up before its release
+      break;
+    }
+    __nanosleep(1000);
+  }
+}
+
 }  // namespace
+
+SmHolder::~SmHolder() {
+  Release();
+  if (state_ != nullptr) cudaFreeHost(const_cast<int*>(state_));
+}
+
+cudaError_t SmHolder::Hold(int sms, double timeout_s, cudaStream_t stream) {
+  if (cudaError_t err = Release(); err != cudaSuccess) return err;
+  if (sms <= 0) return cudaSuccess;
+  if (state_ == nullptr) {
+    void* p = nullptr;
+    if (cudaError_t err = cudaHostAlloc(&p, 16, cudaHostAllocMapped); err != cudaSuccess)
+      return err;
+    state_ = static_cast<volatile int*>(p);
+  }
+  state_[0] = state_[1] = state_[2] = 0;
+  int device = 0, smem = 0;
+  if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
+  if (cudaError_t err =
+          cudaDeviceGetAttribute(&smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+      err != cudaSuccess)
+    return err;
+  if (cudaError_t err =
+          cudaFuncSetAttribute(HoldKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+      err != cudaSuccess)
+    return err;
+  int* dev_state = nullptr;
+  if (cudaError_t err = cudaHostGetDevicePointer(reinterpret_cast<void**>(&dev_state),
+                                                 const_cast<int*>(state_), 0);
+      err != cudaSuccess)
+    return err;
+  HoldKernel<<<sms, 32, static_cast<size_t>(smem), stream>>>(
+      dev_state, static_cast<long long>(timeout_s * 1e9));
+  if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
+  stream_ = stream;
+  held_ = sms;
+  // Every block on its SM before anything is timed.
+  for (int spins = 0; state_[0] < sms; ++spins) {
+    if (spins > 2000000) return cudaErrorLaunchTimeout;  // about 2 s of polling
+    if (state_[2] != 0) return cudaErrorLaunchTimeout;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t SmHolder::Release() {
+  if (held_ == 0) return cudaSuccess;
+  state_[1] = 1;
+  held_ = 0;
+  return cudaStreamSynchronize(stream_);
+}
+
+bool SmHolder::gave_up() const { return state_ != nullptr && state_[2] != 0; }
 
 cudaError_t Fill(void* p, DType t, int64_t elems, uint64_t seed, bool nan, cudaStream_t stream) {
   if (elems == 0) return cudaSuccess;

@@ -59,6 +59,28 @@ cudaError_t Gather(RefView d, int m, int n, int batch, float* out);
 // Keeps `blocks` blocks of 1024 threads spinning for `cycles` SM clock cycles on `stream`.
 cudaError_t LaunchHog(int blocks, long long cycles, cudaStream_t stream);
 
+// Holds SMs busy for as long as the caller measures something else, as a collective or another
+// stream's kernel does: Hold(X) launches X blocks on `stream`, each on an SM of its own (each takes
+// all the shared memory a block may have, so no block of any other kernel shares its SM), and
+// returns once all X are running; they spin until Release() or until `timeout_s` pass on the GPU,
+// after which gave_up() says the hold ended early (whatever ran then ran on a freer GPU, and a
+// GEMM that waits for every SM does not hang). State lives in mapped host memory.
+class SmHolder {
+ public:
+  SmHolder() = default;
+  ~SmHolder();
+  SmHolder(const SmHolder&) = delete;
+  SmHolder& operator=(const SmHolder&) = delete;
+  cudaError_t Hold(int sms, double timeout_s, cudaStream_t stream);
+  cudaError_t Release();  // and waits for the blocks to leave
+  bool gave_up() const;
+
+ private:
+  volatile int* state_ = nullptr;  // started, released, gave up
+  cudaStream_t stream_ = nullptr;
+  int held_ = 0;
+};
+
 // ||got - want|| / ||want|| (Frobenius). `floor`: the smallest magnitude per element the
 // denominator counts with (a floor on ||want||^2 of floor^2 * elements), for outputs whose type
 // cannot hold tiny values to full relative precision.

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,8 @@ ABSL_FLAG(double, beta, 0, "beta (D = alpha A B + beta C; C laid out as D) for t
 ABSL_FLAG(bool, json, false, "print one JSON object instead of the text report");
 ABSL_FLAG(int64_t, max_workspace, 0,
           "bytes of workspace the plan may use (0: no cap; Options::max_workspace_bytes)");
+ABSL_FLAG(std::string, schedule, "static",
+          "static | dynamic: how the persistent blocks get their work (Options::schedule)");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
 ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows, or narrow M-/N-major ones, to aligned "
@@ -194,6 +197,12 @@ int main(int argc, char** argv) {
       !s.ok())
     return Fail(std::string(s.message()));
   options.max_workspace_bytes = absl::GetFlag(FLAGS_max_workspace);
+  const std::optional<streamk::Schedule> schedule =
+      streamk::ParseSchedule(absl::GetFlag(FLAGS_schedule));
+  if (!schedule)
+    return Fail(absl::StrCat("--schedule ", absl::GetFlag(FLAGS_schedule),
+                             ": expected static or dynamic"));
+  options.schedule = *schedule;
 
   streamk::PlanExplanation why;
   absl::StatusOr<streamk::Plan> plan = streamk::MakePlan(problem, *device, options, &why);

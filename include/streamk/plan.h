@@ -9,8 +9,9 @@
 // tiles. Blocks are numbered by *work block* index: the first dp_blocks_before_sk data-parallel
 // blocks, then the Stream-K blocks, then the other data-parallel blocks, then reduction blocks. The
 // kernel runs grid_blocks persistent blocks; block b executes work blocks b, b + grid_blocks,
-// b + 2 * grid_blocks, ... in that order, so a work block only ever waits for lower-numbered work
-// blocks, which are running or done (see kernels/persistent_kernel.cuh).
+// b + 2 * grid_blocks, ... in that order (Schedule::kStatic), or takes the lowest work block no
+// block has taken yet from a counter (Schedule::kDynamic), so a work block only ever waits for
+// lower-numbered work blocks, which are running or done (see kernels/persistent_kernel.cuh).
 #pragma once
 
 #include <cstdint>
@@ -114,9 +115,15 @@ struct Plan {
   int cluster_m = 1;
   Raster raster = Raster::kAlongN;
   int swizzle = 1;  // band width of the raster, in tiles
+  // Static: block b runs work blocks b, b + grid_blocks, ...; dynamic: each block takes the next
+  // work block from the counter at counter_offset (Schedule). Dynamic plans run no clusters and no
+  // ping-pong, and each data-parallel work block is one tile (dp_first_wave_tiles == 1), so work
+  // is handed out one tile or one Stream-K range at a time.
+  Schedule schedule = Schedule::kStatic;
 
   // --- workspace (bytes) ---------------------------------------------------------------------
-  // [flags | partials]. Flags: one int32 per Stream-K tile and cluster rank, zero between launches
+  // [flags | partials]. Flags: one int32 per Stream-K tile and cluster rank (and the work counter of
+  // a dynamic plan, which has a workspace even without Stream-K blocks), zero between launches
   // (every launch leaves them zero), in a region of at least kMinFlagsBytes, so any plan with at
   // most kMinFlagsBytes / 4 Stream-K tiles can reuse a workspace another plan used: partials always
   // start past every such plan's flags. Partials: fp32 tiles, tile_m * tile_n * 4 bytes each;
@@ -127,6 +134,9 @@ struct Plan {
   int64_t partials_bytes = 0;
   int64_t flags_offset = 0;
   int64_t flags_bytes = 0;
+  // Schedule::kDynamic: the int32 work counter, in the flags region right after the plan's flags
+  // (zero between launches like them: the block that takes the launch's last claim resets it).
+  int64_t counter_offset = 0;
   int64_t workspace_bytes = 0;
   static constexpr int64_t kWorkspaceAlignment = 256;
   static constexpr int64_t kMinFlagsBytes = int64_t{1} << 20;  // 262,144 Stream-K tiles

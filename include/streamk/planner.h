@@ -145,6 +145,10 @@ struct PlanOptions {
   // copies (which needs none beyond copies of unaligned operands); anything else that needs
   // more is refused with ResourceExhausted naming the cap.
   int64_t max_workspace_bytes = 0;
+  // How the persistent blocks get their work blocks (Plan::schedule). kDynamic weighs the same
+  // candidates without the cluster configuration (a forced cluster tile is refused) and gives
+  // every plan a workspace for its counter.
+  Schedule schedule = Schedule::kStatic;
 };
 
 // One decomposition the planner weighed.

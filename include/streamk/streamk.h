@@ -122,6 +122,11 @@ struct Options {
   // kernel cannot load as they are); a forced mode or forced copies that need more are refused
   // with ResourceExhausted naming the cap.
   int64_t max_workspace_bytes = 0;
+  // How the kernel's persistent blocks get their work (Schedule, Plan::schedule). kDynamic: each
+  // takes the next tile or Stream-K range from a counter, so a GEMM that runs beside other kernels
+  // holding some SMs (a collective, another stream) is not held back by its blocks that start
+  // late; the launch needs no co-residency. Every plan then needs a workspace (its counter).
+  Schedule schedule = Schedule::kStatic;
 };
 
 // Runs the GEMM on `stream` with a library-owned workspace.

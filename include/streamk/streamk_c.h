@@ -53,6 +53,10 @@ typedef enum streamk_reduction {
   STREAMK_REDUCTION_ATOMIC = 1,
   STREAMK_REDUCTION_SEPARATE = 2,
 } streamk_reduction;
+typedef enum streamk_schedule {
+  STREAMK_SCHEDULE_STATIC = 0,  /* block b runs work blocks b, b + grid, ... */
+  STREAMK_SCHEDULE_DYNAMIC = 1, /* blocks take work from a counter; see Options::schedule */
+} streamk_schedule;
 
 /* D[b] = alpha * A[b] * B[b] + beta * C[b], as streamk::GemmArgs (streamk.h). */
 typedef struct streamk_gemm_args {
@@ -87,6 +91,7 @@ typedef struct streamk_options {
   int tile_m, tile_n, tile_k; /* a kernel configuration of the device; 0, 0, 0: the planner's */
   /* Bytes of library workspace a call may use (0: no cap); see Options::max_workspace_bytes. */
   size_t max_workspace_bytes;
+  streamk_schedule schedule;
 } streamk_options;
 
 /* Sets every field to its default (auto mode, fp16, batch 1, alpha 1, beta 0, row-major A,

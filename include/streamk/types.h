@@ -37,6 +37,18 @@ enum class Reduction : uint8_t {
 // `swizzle` tile rows; kAlongM walks m fastest within bands of `swizzle` tile columns.
 enum class Raster : uint8_t { kAlongN, kAlongM };
 
+// How the persistent blocks get their work blocks (Plan::schedule).
+enum class Schedule : uint8_t {
+  // Block b runs work blocks b, b + grid_blocks, ...: fixed before the launch. Plans whose blocks
+  // wait on each other are launched cooperatively (every block resident at once).
+  kStatic,
+  // Each block takes the next work block nobody has taken from a counter in the workspace, in
+  // increasing order, until none is left. A block that starts late (its SM held by another
+  // kernel) takes less work, and the launch needs no co-residency: a block only ever waits for
+  // work blocks that running blocks have already taken (kernels/persistent_kernel.cuh).
+  kDynamic,
+};
+
 // Which operands whose K-major rows start at odd multiples of 16 bytes are copied to aligned rows
 // before the kernel (PlanOptions::repack, Options::repack): none, A's, B's, or every such one.
 // Naming an operand whose rows are aligned copies nothing.
@@ -59,6 +71,7 @@ const char* ModeName(Mode m);            // "auto", "dp", "splitk", "streamk"
 const char* ReductionName(Reduction r);  // "deterministic", "atomic", "separate"
 const char* RasterName(Raster r);        // "along-n", "along-m"
 const char* RepackOperandsName(RepackOperands r);  // "off", "a", "b", "on"
+const char* ScheduleName(Schedule s);    // "static", "dynamic"
 
 // The inverse of the *Name functions (also accepts a few common spellings such as "half",
 // "data-parallel", "split-k"). nullopt for anything else.
@@ -67,6 +80,7 @@ std::optional<Layout> ParseLayout(std::string_view s);
 std::optional<Mode> ParseMode(std::string_view s);
 std::optional<Reduction> ParseReduction(std::string_view s);
 std::optional<RepackOperands> ParseRepackOperands(std::string_view s);
+std::optional<Schedule> ParseSchedule(std::string_view s);
 
 template <typename Sink>
 void AbslStringify(Sink& sink, DType v) { sink.Append(DTypeName(v)); }
@@ -80,5 +94,7 @@ template <typename Sink>
 void AbslStringify(Sink& sink, Raster v) { sink.Append(RasterName(v)); }
 template <typename Sink>
 void AbslStringify(Sink& sink, RepackOperands v) { sink.Append(RepackOperandsName(v)); }
+template <typename Sink>
+void AbslStringify(Sink& sink, Schedule v) { sink.Append(ScheduleName(v)); }
 
 }  // namespace streamk

@@ -24,6 +24,7 @@ F16, BF16, F32 = 0, 1, 2
 ROW_MAJOR, COL_MAJOR = 0, 1
 MODES = {"auto": 0, "dp": 1, "splitk": 2, "streamk": 3}
 REDUCTIONS = {None: -1, "deterministic": 0, "atomic": 1, "separate": 2}
+SCHEDULES = {"static": 0, "dynamic": 1}
 DTYPES = {"fp16": F16, "float16": F16, "bf16": BF16, "bfloat16": BF16, "fp32": F32, "float32": F32}
 
 
@@ -53,6 +54,7 @@ class Options(ctypes.Structure):
         ("avail_sms", ctypes.c_int),
         ("tile_m", ctypes.c_int), ("tile_n", ctypes.c_int), ("tile_k", ctypes.c_int),
         ("max_workspace_bytes", ctypes.c_size_t),
+        ("schedule", ctypes.c_int),
     ]
 
 

@@ -49,6 +49,15 @@ def test_workspace_cap_falls_back_and_refuses():
                      max_workspace_bytes=1024)
 
 
+def test_dynamic_schedule():
+    p = streamk.plan(4096, 4096, 4096, device="h200", mode="dp", schedule="dynamic")
+    assert p["schedule"] == "dynamic" and p["cluster_m"] == 1
+    assert p["workspace_bytes"] > p["counter_offset"] >= 0  # even data-parallel: the counter
+    assert streamk.plan(4096, 4096, 4096, device="h200")["schedule"] == "static"
+    with pytest.raises(ValueError, match="schedule = 'sometimes'"):
+        streamk.plan(64, 64, 64, device="h200", schedule="sometimes")
+
+
 def test_dtypes():
     assert streamk.plan(512, 512, 512, device="h200", dtype="bf16", out_dtype="fp32")["m"] == 512
     with pytest.raises(ValueError, match="out_dtype"):
