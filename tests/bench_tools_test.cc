@@ -441,6 +441,45 @@ TEST(BenchReport, BothTimingsSummarizedAndKept) {
   EXPECT_NE(ToJson(r).find("\"launches_us\": 12.000"), std::string::npos);
 }
 
+// --hold-sms: times against the free GPU's and the ideal, a stalled mode marked, and the
+// summaries' geometric means.
+TEST(BenchReport, ContentionTableAndSummary) {
+  ContentionReport r;
+  r.gpu = "GPU", r.timing = "graph", r.sms = 132;
+  r.held = {33};
+  r.modes = {"auto", "cublas"};
+  const BenchShape a{"llm", "", 4096, 4096, 4096}, b{"llm", "", 512, 4096, 4096};
+  auto add = [&r](const BenchShape& s, const std::string& mode, int held, double us,
+                  bool gave_up = false) {
+    HeldTiming t;
+    t.shape = s, t.mode = mode, t.held = held, t.us = us, t.gave_up = gave_up;
+    r.rows.push_back(t);
+  };
+  // Ideal at 33 of 132 held: 132 / 99 = 1.3333.
+  add(a, "auto", 0, 100), add(a, "cublas", 0, 100);
+  add(a, "auto", 33, 160), add(a, "cublas", 33, 200);
+  add(b, "auto", 0, 20), add(b, "cublas", 0, 25);
+  add(b, "auto", 33, 30, /*gave_up=*/true), add(b, "cublas", 33, 40);
+  const std::string t = FormatContention(r);
+  // a/auto: 1.60x free, 1.20 of the ideal; b/auto stalled.
+  EXPECT_NE(t.find("  160.0   1.60   1.20"), std::string::npos) << t;
+  EXPECT_NE(t.find("stalled"), std::string::npos) << t;
+  // Summary at X=33: auto over 1 shape (b stalled), 1.200 of the ideal, 1.25x cuBLAS's speed;
+  // cuBLAS over 2: (2.0 / 1.3333 * 1.6 / 1.3333)^(1/2).
+  EXPECT_NE(t.find("33    auto                  1      1.200      1.200        1.250        1"),
+            std::string::npos)
+      << t;
+  EXPECT_NE(t.find(absl::StrFormat("33    cublas                2      %.3f",
+                                   std::sqrt(2.0 / (132.0 / 99) * 1.6 / (132.0 / 99)))),
+            std::string::npos)
+      << t;
+  const std::string csv = ContentionToCsv(r);
+  EXPECT_NE(csv.find("llm,,4096,4096,4096,auto,33,160.000,100.000,1.3333,0,,"), std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("llm,,512,4096,4096,auto,33,30.000,20.000,1.3333,1,,"), std::string::npos)
+      << csv;
+}
+
 TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {
   const BenchReport r = TwoShapeReport();
   absl::StatusOr<BenchReport> back = FromCsv(ToCsv(r));

@@ -555,4 +555,111 @@ std::string ToSvg(const BenchReport& r) {
   return s + "</svg>\n";
 }
 
+namespace {
+
+// The timing of (shape, mode, held), or nullptr.
+const HeldTiming* FindHeld(const ContentionReport& r, const BenchShape& shape,
+                           const std::string& mode, int held) {
+  for (const HeldTiming& t : r.rows) {
+    if (t.mode == mode && t.held == held && t.shape.set == shape.set && t.shape.m == shape.m &&
+        t.shape.n == shape.n && t.shape.k == shape.k && t.shape.name == shape.name)
+      return &t;
+  }
+  return nullptr;
+}
+
+bool Timed(const HeldTiming* t) { return t != nullptr && t->us > 0 && !t->gave_up; }
+
+double Ideal(int sms, int held) { return held < sms ? static_cast<double>(sms) / (sms - held) : 0; }
+
+}  // namespace
+
+std::string FormatContention(const ContentionReport& r) {
+  std::vector<BenchShape> shapes;
+  for (const HeldTiming& t : r.rows) {
+    bool seen = false;
+    for (const BenchShape& s : shapes)
+      seen |= s.set == t.shape.set && s.m == t.shape.m && s.n == t.shape.n &&
+              s.k == t.shape.k && s.name == t.shape.name;
+    if (!seen) shapes.push_back(t.shape);
+  }
+  std::string out = absl::StrFormat(
+      "Under contention: %s, %d SMs, %s. Another kernel holds X SMs (one block each) while each "
+      "mode runs; per X: time in us, x its free time, and that over the ideal %d / (%d - X).\n",
+      r.gpu, r.sms, r.timing, r.sms, r.sms);
+  absl::StrAppendFormat(&out, "%-8s %-22s %-16s %9s", "set", "shape", "mode", "free us");
+  for (int x : r.held) absl::StrAppendFormat(&out, " | X=%-3d %7s %6s %6s", x, "us", "xfree", "/ideal");
+  out += "\n";
+  for (const BenchShape& s : shapes) {
+    for (const std::string& mode : r.modes) {
+      const HeldTiming* free = FindHeld(r, s, mode, 0);
+      absl::StrAppendFormat(&out, "%-8s %-22s %-16s", s.set, ShapeText(s), mode);
+      if (!Timed(free)) {
+        absl::StrAppendFormat(&out, " %9s  %s\n", "-", free != nullptr ? free->note : "");
+        continue;
+      }
+      absl::StrAppendFormat(&out, " %9.1f", free->us);
+      for (int x : r.held) {
+        const HeldTiming* t = FindHeld(r, s, mode, x);
+        if (!Timed(t)) {
+          absl::StrAppendFormat(&out, " | %-5s %7s %6s %6s", "",
+                                t != nullptr && t->gave_up ? "stalled" : "-", "", "");
+          continue;
+        }
+        const double slow = t->us / free->us;
+        absl::StrAppendFormat(&out, " | %-5s %7.1f %6.2f %6.2f", "", t->us, slow,
+                              slow / Ideal(r.sms, x));
+      }
+      out += "\n";
+    }
+  }
+  // Summaries per held count.
+  out += "\nSummary (geometric means over shapes timed both free and held):\n";
+  absl::StrAppendFormat(&out, "%-5s %-16s %6s %10s %10s %12s %8s\n", "X", "mode", "shapes",
+                        "x ideal", "worst", "vs cublas", "stalled");
+  const bool has_cublas = std::find(r.modes.begin(), r.modes.end(), "cublas") != r.modes.end();
+  for (int x : r.held) {
+    for (const std::string& mode : r.modes) {
+      int n = 0, nc = 0, stalled = 0;
+      double log_ideal = 0, worst = 0, log_cublas = 0;
+      for (const BenchShape& s : shapes) {
+        const HeldTiming* free = FindHeld(r, s, mode, 0);
+        const HeldTiming* t = FindHeld(r, s, mode, x);
+        if (t != nullptr && t->gave_up) ++stalled;
+        if (!Timed(free) || !Timed(t)) continue;
+        const double over = t->us / free->us / Ideal(r.sms, x);
+        log_ideal += std::log(over);
+        worst = std::max(worst, over);
+        ++n;
+        const HeldTiming* c = FindHeld(r, s, "cublas", x);
+        if (has_cublas && Timed(c)) {
+          log_cublas += std::log(c->us / t->us);
+          ++nc;
+        }
+      }
+      if (n == 0 && stalled == 0) continue;
+      absl::StrAppendFormat(&out, "%-5d %-16s %6d %10s %10s %12s %8d\n", x, mode, n,
+                            n > 0 ? absl::StrFormat("%.3f", std::exp(log_ideal / n)) : "-",
+                            n > 0 ? absl::StrFormat("%.3f", worst) : "-",
+                            nc > 0 ? absl::StrFormat("%.3f", std::exp(log_cublas / nc)) : "-",
+                            stalled);
+    }
+  }
+  return out;
+}
+
+std::string ContentionToCsv(const ContentionReport& r) {
+  std::string out = "set,name,m,n,k,mode,held,us,free_us,ideal,gave_up,plan,note\n";
+  for (const HeldTiming& t : r.rows) {
+    const HeldTiming* free = FindHeld(r, t.shape, t.mode, 0);
+    std::string note = t.note;
+    std::replace(note.begin(), note.end(), ',', ';');
+    absl::StrAppendFormat(&out, "%s,%s,%d,%d,%d,%s,%d,%.3f,%.3f,%.4f,%d,%s,%s\n", t.shape.set,
+                          t.shape.name, t.shape.m, t.shape.n, t.shape.k, t.mode, t.held, t.us,
+                          Timed(free) ? free->us : 0.0, Ideal(r.sms, t.held), t.gave_up ? 1 : 0,
+                          t.plan, note);
+  }
+  return out;
+}
+
 }  // namespace streamk::tools

@@ -93,6 +93,34 @@ std::string PlanName(const Plan& p);
 // swizzle. Plans read back from a CSV (FromCsv) hold only its columns and compare on those.
 bool SamePlan(const Plan& a, const Plan& b);
 
+// --hold-sms: each mode's time on each shape with `held` of the GPU's SMs held by another kernel
+// (SmHolder, device_util.h), held == 0 being the free GPU's.
+struct HeldTiming {
+  BenchShape shape;
+  std::string mode;
+  int held = 0;
+  double us = 0;         // median per launch; 0: not timed (note says why)
+  bool gave_up = false;  // the hold ended before the timing did: us is not under contention
+  std::string plan;      // PlanName of the mode's plan (empty for cuBLAS)
+  std::string note;
+};
+
+struct ContentionReport {
+  std::string gpu, timing;
+  int sms = 0;
+  std::vector<int> held;  // the held counts measured besides 0, in order
+  std::vector<std::string> modes;
+  std::vector<HeldTiming> rows;
+};
+
+// Per shape and mode: the free time, then for each held count the time, its ratio to the free
+// time and that ratio over the ideal sms / (sms - held); then per held count and mode the
+// geometric mean and the worst of that last ratio, and each mode's speed against cuBLAS under the
+// same contention (cuBLAS time / the mode's; > 1: faster than cuBLAS).
+std::string FormatContention(const ContentionReport& r);
+// One line per (shape, mode, held): set,name,m,n,k,mode,held,us,free_us,ideal,gave_up,plan,note.
+std::string ContentionToCsv(const ContentionReport& r);
+
 std::string FormatTable(const BenchReport& r);
 std::string ToCsv(const BenchReport& r);
 // Reads ToCsv's output back (times, statuses, errors, predictions and the plans' CSV columns), to

@@ -63,7 +63,8 @@ ABSL_FLAG(std::vector<std::string>, modes,
           "data-parallel), cublas; append /BMxBNxBK to run one of the GPU's kernel "
           "configurations (e.g. dp/128x256x64: data-parallel on that tile alone), then "
           "@deterministic, @atomic, @separate or @separate:R (R reduction blocks per tile) to "
-          "force the reduction");
+          "force the reduction, and last +dynamic for the dynamic schedule (blocks take their "
+          "work from a counter: Options::schedule), e.g. auto+dynamic");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(std::string, layout, "tn", "BLAS-style op(A) op(B): tn | nn | nt | tt (D column-major)");
@@ -93,6 +94,15 @@ ABSL_FLAG(std::string, timing, "both",
           "about 9 us), back-to-back launches, or both (the table and first summary show graph "
           "replays, a second summary the back-to-back times)");
 ABSL_FLAG(bool, graph, false, "--timing graph (graph replays only)");
+ABSL_FLAG(std::vector<std::string>, hold_sms, {},
+          "also time every mode while another kernel holds X SMs (one block per SM, spinning on "
+          "another stream), for each X given (comma-separated), as a collective or a concurrent "
+          "stream's kernel does; prints each time against the free GPU's and the ideal "
+          "sms / (sms - X)");
+ABSL_FLAG(double, hold_timeout, 3,
+          "--hold-sms: seconds after which the holding blocks give up (a mode that waits for "
+          "every SM then reads as stalled instead of hanging)");
+ABSL_FLAG(std::string, hold_csv, "", "--hold-sms: write the contention figures to this CSV");
 ABSL_FLAG(std::string, csv, "", "write every figure to this CSV file");
 ABSL_FLAG(std::string, json, "", "write every figure to this JSON file");
 ABSL_FLAG(std::string, svg, "", "draw auto vs dp and vs cublas per shape into this SVG file");
@@ -124,8 +134,12 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
     ModeSpec m;
     m.name = word;
     std::string w = word;
-    if (const size_t at = word.find('@'); at != std::string::npos) {
-      std::string red = word.substr(at + 1);
+    if (absl::EndsWith(w, "+dynamic")) {
+      m.options.schedule = Schedule::kDynamic;
+      w = w.substr(0, w.size() - 8);
+    }
+    if (const size_t at = w.find('@'); at != std::string::npos) {
+      std::string red = w.substr(at + 1);
       if (absl::StartsWith(red, "separate:")) {
         if (!absl::SimpleAtoi(red.substr(9), &m.options.reduction_slices) ||
             m.options.reduction_slices < 1)
@@ -138,7 +152,7 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
         return absl::InvalidArgumentError(
             absl::StrCat("--modes: '", word,
                          "': the reduction after @ must be deterministic, atomic or separate"));
-      w = word.substr(0, at);
+      w = w.substr(0, at);
     }
     if (const size_t slash = w.find('/'); slash != std::string::npos) {
       const std::optional<TileShape> tile = ParseTileShape(w.substr(slash + 1));
@@ -184,6 +198,9 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
           "' (auto, dp, splitk, splitk:S, streamk, streamk:B, streamk-tail, streamk-tail:B, "
           "streamk-tiles:T, streamk-tiles:T:B, cublas)"));
     }
+    if (m.cublas && m.options.schedule == Schedule::kDynamic)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--modes: '", word, "': cublas has no schedule to choose"));
     if (m.cublas && m.options.tile != kNoTile)
       return absl::InvalidArgumentError(
           absl::StrCat("--modes: '", word, "': cublas picks its own kernel; no /tile"));
@@ -274,6 +291,15 @@ int main(int argc, char** argv) {
   const std::string timing = absl::GetFlag(FLAGS_graph) ? "graph" : absl::GetFlag(FLAGS_timing);
   if (timing != "both" && timing != "graph" && timing != "launches")
     return Fail(absl::StrCat("--timing ", timing, ": expected both, graph or launches"));
+  std::vector<int> held_counts;
+  for (const std::string& x : absl::GetFlag(FLAGS_hold_sms)) {
+    int v = 0;
+    if (!absl::SimpleAtoi(x, &v) || v < 1)
+      return Fail(absl::StrCat("--hold-sms ", x, ": expected a positive count of SMs"));
+    held_counts.push_back(v);
+  }
+  if (absl::GetFlag(FLAGS_hold_timeout) <= 0)
+    return Fail("--hold-timeout: must be > 0 seconds");
   if (absl::GetFlag(FLAGS_align) < 1)
     return Fail(absl::StrCat("--align ", absl::GetFlag(FLAGS_align), ": must be >= 1"));
   std::optional<RepackOperands> repack;
@@ -346,6 +372,16 @@ int main(int argc, char** argv) {
   cudaStream_t stream;
   cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking);
 
+  for (int x : held_counts) {
+    if (x >= device->sms)
+      return Fail(absl::StrCat("--hold-sms ", x, ": the GPU has ", device->sms,
+                               " SMs; hold fewer than that"));
+  }
+  cudaStream_t hold_stream = nullptr;
+  if (!held_counts.empty()) cudaStreamCreateWithFlags(&hold_stream, cudaStreamNonBlocking);
+  SmHolder holder;
+  ContentionReport contention;
+
   BenchReport report;
   report.gpu = device->name;
   int driver = 0, runtime = 0, cublas_major = 0, cublas_minor = 0, cublas_patch = 0;
@@ -370,6 +406,8 @@ int main(int argc, char** argv) {
       timing == "both" ? " (and back to back: the second summary)" : "");
   report.waveq_tile = waveq_tile;
   for (const ModeSpec& m : *modes) report.modes.push_back(m.name);
+  contention.gpu = report.gpu, contention.timing = report.timing, contention.sms = device->sms;
+  contention.held = held_counts, contention.modes = report.modes;
 
   for (size_t si = 0; si < shapes.size(); ++si) {
     const BenchShape& s = shapes[si];
@@ -451,12 +489,13 @@ int main(int argc, char** argv) {
     // capturing). Back to back: `inner` launches a repetition. Both: each way over every mode.
     const int inner = absl::GetFlag(FLAGS_inner);
     std::vector<std::unique_ptr<CapturedLaunches>> graphs;  // kept alive for the timing
-    auto time_modes = [&](bool graph, std::vector<std::string>* mode_error)
+    // `only`: time that one of `timed` alone (--hold-sms), else all of them.
+    auto time_modes = [&](bool graph, std::vector<std::string>* mode_error, size_t only = SIZE_MAX)
         -> absl::StatusOr<std::vector<std::optional<Timing>>> {
       std::vector<std::function<absl::Status(int)>> runs;
       std::vector<size_t> run_of(timed.size(), SIZE_MAX);
       for (size_t t = 0; t < timed.size(); ++t) {
-        if (!(*mode_error)[t].empty()) continue;
+        if (!(*mode_error)[t].empty() || (only != SIZE_MAX && t != only)) continue;
         if (graph) {
           absl::StatusOr<std::unique_ptr<CapturedLaunches>> g =
               CapturedLaunches::Capture(timed[t], 1, inner, stream);
@@ -516,10 +555,67 @@ int main(int argc, char** argv) {
         }
       }
     }
+    // --hold-sms: the free GPU's times above, then each mode alone under each held count, so
+    // that a mode that stalls until the hold gives up taints only its own figure.
+    if (!held_counts.empty()) {
+      for (const ModeResult& r : row.modes) {
+        HeldTiming h;
+        h.shape = s, h.mode = r.mode, h.held = 0;
+        h.us = r.status == "ok" ? r.us : 0;
+        h.plan = r.plan ? PlanName(*r.plan) : "";
+        h.note = r.status == "ok" ? "" : r.status + ": " + r.note;
+        contention.rows.push_back(h);
+      }
+      for (int x : held_counts) {
+        for (size_t mi = 0; mi < row.modes.size(); ++mi) {
+          HeldTiming h;
+          h.shape = s, h.mode = row.modes[mi].mode, h.held = x;
+          h.plan = row.modes[mi].plan ? PlanName(*row.modes[mi].plan) : "";
+          const auto it = std::find(timed_index.begin(), timed_index.end(), mi);
+          if (it == timed_index.end()) {
+            h.note = "not timed free";
+            contention.rows.push_back(h);
+            continue;
+          }
+          const size_t t = static_cast<size_t>(it - timed_index.begin());
+          if (cudaError_t err = holder.Hold(x, absl::GetFlag(FLAGS_hold_timeout), hold_stream);
+              err != cudaSuccess) {
+            h.note = absl::StrCat("could not hold ", x, " SMs: ", cudaGetErrorString(err));
+            holder.Release();
+            cudaGetLastError();
+            contention.rows.push_back(h);
+            continue;
+          }
+          std::vector<std::string> err(timed.size());
+          absl::StatusOr<std::vector<std::optional<Timing>>> held =
+              time_modes(timing != "launches", &err, t);
+          h.gave_up = holder.gave_up();
+          if (cudaError_t e = holder.Release(); e != cudaSuccess)
+            h.note = absl::StrCat("release: ", cudaGetErrorString(e));
+          if (held.ok() && (*held)[t] && err[t].empty()) {
+            h.us = (*held)[t]->median_ms * 1e3;
+          } else {
+            h.note = !err[t].empty() ? err[t]
+                     : !held.ok()    ? std::string(held.status().message())
+                                     : "not timed";
+          }
+          if (h.gave_up) h.note = "the hold gave up before the timing ended (stalled)";
+          contention.rows.push_back(h);
+        }
+      }
+    }
     report.rows.push_back(row);
   }
 
   std::printf("%s", FormatTable(report).c_str());
+  if (!held_counts.empty()) {
+    std::printf("\n%s", FormatContention(contention).c_str());
+    if (const std::string f = absl::GetFlag(FLAGS_hold_csv); !f.empty()) {
+      std::ofstream(f) << ContentionToCsv(contention);
+      std::fprintf(stderr, "wrote %s\n", f.c_str());
+    }
+    cudaStreamDestroy(hold_stream);
+  }
   if (const std::string f = absl::GetFlag(FLAGS_csv); !f.empty()) {
     std::ofstream(f) << ToCsv(report);
     std::fprintf(stderr, "wrote %s\n", f.c_str());
