@@ -158,7 +158,8 @@ struct StreamKGemm {
     const int slot = i % kClaimSlots;
     const uint32_t full = sm80::SmemAddr(smem + kClaimOffset + 8 * slot);
     const uint32_t empty = full + 8u * kClaimSlots;
-    if (i >= kClaimSlots) sm90::MbarrierWait(empty, static_cast<uint32_t>(i / kClaimSlots - 1) & 1);
+    if (i >= kClaimSlots)
+      sm90::MbarrierWait(empty, static_cast<uint32_t>(i / kClaimSlots - 1) & 1);
     const int work = Claim(p, ws);
     reinterpret_cast<volatile int*>(smem + kClaimWorkOffset)[slot] = work;
     sm90::MbarrierArrive(full);  // release: the compute threads' wait acquires the number

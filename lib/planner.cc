@@ -606,6 +606,16 @@ absl::Status ValidatePlanOptions(const PlanOptions& o) {
 
 double PredictMicros(const Plan& p, const CostModel& cost) { return Predict(p, cost).us; }
 
+double PredictRunningMicros(const Plan& plan, const CostModel& cost, int running_sms) {
+  if (running_sms >= plan.avail_sms || running_sms < 1) return PredictMicros(plan, cost);
+  // Claimed in order by the blocks that run, the work blocks fall to them round by round as a
+  // static plan's do over that many blocks (blocks of one role take about the same time).
+  Plan p = plan;
+  p.avail_sms = running_sms;
+  p.grid_blocks = std::min(p.work_blocks, running_sms * p.occupancy);
+  return PredictMicros(p, cost);
+}
+
 namespace {
 
 Prediction Predict(const Plan& p, const CostModel& cost) {
@@ -1923,6 +1933,92 @@ std::optional<Plan> DataParallelOverClusters(const Problem& problem, const Devic
 
 }  // namespace
 
+absl::StatusOr<Plan> PlanOneSchedule(const Problem& problem, const DeviceSpec& device,
+                                     const PlanOptions& o, PlanExplanation* why);
+
+// A dynamic plan's worst time over the held shares (kHeldShares), each against the ideal
+// avail_sms / (avail_sms - held) times `best_free_us`.
+double WorstOverIdeal(const Plan& p, const DeviceSpec& device, double best_free_us) {
+  double worst = 0;
+  for (double share : kHeldShares) {
+    const int held = static_cast<int>(std::lround(share * p.avail_sms));
+    const int running = std::max(1, p.avail_sms - held);
+    const double ideal = static_cast<double>(p.avail_sms) / running;
+    worst = std::max(worst, PredictRunningMicros(p, KernelCost(device, p), running) /
+                                (ideal * best_free_us));
+  }
+  return worst;
+}
+
+// Auto's dynamic plan: the planner's pick for the free GPU, the data-parallel plan of every
+// configuration (smaller tiles leave less work to a round that some SMs miss), and the Stream-K
+// plans of the pick's tile and of the second configuration's with one to four blocks per SM
+// (finer ranges that blocks which start late can share), each priced as it runs on the SMs left
+// when a share of them is held (PredictRunningMicros); the least worst against the ideal wins.
+absl::StatusOr<Plan> PlanDynamic(const Problem& problem, const DeviceSpec& device,
+                                 const PlanOptions& o, PlanExplanation* why) {
+  absl::StatusOr<Plan> free = PlanOneSchedule(problem, device, o, why);
+  if (!free.ok() || o.mode != Mode::kAuto || o.tile != kNoTile) return free;
+  std::vector<Plan> options = {*free};
+  std::vector<std::string> names = {"auto's pick for the free GPU"};
+  std::vector<TileShape> tiles = {TileShape{free->tile_m, free->tile_n, free->tile_k}};
+  if (device.alt_tile != kNoTile && device.alt_tile != tiles[0]) tiles.push_back(device.alt_tile);
+  const int sms = free->avail_sms;
+  for (const KernelConfiguration& c : kKernelConfigurations) {
+    const TileShape tile = device.*c.tile;
+    if (tile == kNoTile || c.clusters) continue;
+    PlanOptions f = o;
+    f.tile = tile;
+    f.mode = Mode::kDataParallel;
+    if (absl::StatusOr<Plan> dp = PlanOneSchedule(problem, device, f, nullptr); dp.ok())
+      options.push_back(*dp), names.push_back(absl::StrCat("dp ", TileShapeName(tile)));
+  }
+  for (const TileShape& tile : tiles) {
+    PlanOptions f = o;
+    f.tile = tile;
+    f.reduction.reset();
+    f.mode = Mode::kStreamK;
+    for (int per_sm = 1; per_sm <= 4; ++per_sm) {
+      for (int sk_tiles : {0, kPartialWaveTiles}) {
+        f.blocks = per_sm * sms;
+        f.sk_tiles = sk_tiles;
+        absl::StatusOr<Plan> sk = PlanOneSchedule(problem, device, f, nullptr);
+        if (!sk.ok() || sk->sk_blocks == 0) continue;
+        options.push_back(*sk);
+        names.push_back(absl::StrCat(sk_tiles == 0 ? "streamk " : "streamk-tail ", sk->sk_blocks,
+                                     " blocks ", TileShapeName(tile)));
+      }
+    }
+  }
+  // Against the free pick's time, and by the margin auto needs to leave data-parallel (the
+  // model's error): another plan must be predicted that much better in its worst case.
+  const double free_us = PredictMicros(*free, KernelCost(device, *free));
+  const double free_worst = WorstOverIdeal(*free, device, free_us);
+  size_t pick = 0;
+  double pick_worst = free_worst;
+  for (size_t i = 1; i < options.size(); ++i) {
+    const double w = WorstOverIdeal(options[i], device, free_us);
+    if (w * (1 + kMinPredictedGain) < free_worst && w < pick_worst) pick = i, pick_worst = w;
+  }
+  if (why != nullptr) {
+    absl::StrAppendFormat(
+        &why->reason,
+        "; dynamic schedule: %s, whose worst predicted time with 0, 1/8, 1/4 or 1/2 of the SMs "
+        "held is %.2fx the ideal times the free pick's time (the free pick: %.2fx; %d plans "
+        "weighed, another taken where %.0f%% better)",
+        names[pick], pick_worst, free_worst, static_cast<int>(options.size()),
+        100 * kMinPredictedGain);
+    const Plan& chosen = options[pick];
+    if (pick != 0) {
+      const bool copies = chosen.repack_a || chosen.repack_b;
+      why->predicted_us = PredictMicros(chosen, KernelCost(device, chosen)) +
+                          (copies ? why->repack_us : 0);
+      if (!copies) why->repack_us = 0;
+    }
+  }
+  return options[pick];
+}
+
 // MakePlan without the workspace cap (PlanOptions::max_workspace_bytes).
 absl::StatusOr<Plan> PlanAnyWorkspace(const Problem& problem, const DeviceSpec& device,
                                       const PlanOptions& o, PlanExplanation* why) {
@@ -1934,6 +2030,13 @@ absl::StatusOr<Plan> PlanAnyWorkspace(const Problem& problem, const DeviceSpec& 
     no_clusters.cluster_tile = kNoTile;
     return PlanAnyWorkspace(problem, no_clusters, o, why);
   }
+  if (o.schedule == Schedule::kDynamic) return PlanDynamic(problem, device, o, why);
+  return PlanOneSchedule(problem, device, o, why);
+}
+
+// PlanAnyWorkspace for one schedule (a dynamic one's candidates as they run on every SM).
+absl::StatusOr<Plan> PlanOneSchedule(const Problem& problem, const DeviceSpec& device,
+                                     const PlanOptions& o, PlanExplanation* why) {
   // Operands the kernel cannot load as they are: the plan is the one for their copies (K-major
   // rows, 128-byte aligned), whatever else it decides, with the copies added.
   if (problem.a_unaligned || problem.b_unaligned) {
@@ -1947,7 +2050,7 @@ absl::StatusOr<Plan> PlanAnyWorkspace(const Problem& problem, const DeviceSpec& 
       copied.b_rows_misaligned = copied.b_mn_major = copied.b_mn_rows_misaligned = false;
       copied.b_rows_on_lines = true;
     }
-    absl::StatusOr<Plan> p = PlanAnyWorkspace(copied, device, o, why);
+    absl::StatusOr<Plan> p = PlanOneSchedule(copied, device, o, why);
     if (!p.ok()) return p;
     AddRepack(p->repack_a || problem.a_unaligned, p->repack_b || problem.b_unaligned, *p);
     p->a_unaligned = problem.a_unaligned, p->b_unaligned = problem.b_unaligned;

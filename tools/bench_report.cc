@@ -588,7 +588,8 @@ std::string FormatContention(const ContentionReport& r) {
       "mode runs; per X: time in us, x its free time, and that over the ideal %d / (%d - X).\n",
       r.gpu, r.sms, r.timing, r.sms, r.sms);
   absl::StrAppendFormat(&out, "%-8s %-22s %-16s %9s", "set", "shape", "mode", "free us");
-  for (int x : r.held) absl::StrAppendFormat(&out, " | X=%-3d %7s %6s %6s", x, "us", "xfree", "/ideal");
+  for (int x : r.held)
+    absl::StrAppendFormat(&out, " | X=%-3d %7s %6s %6s", x, "us", "xfree", "/ideal");
   out += "\n";
   for (const BenchShape& s : shapes) {
     for (const std::string& mode : r.modes) {

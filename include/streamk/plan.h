@@ -122,8 +122,8 @@ struct Plan {
   Schedule schedule = Schedule::kStatic;
 
   // --- workspace (bytes) ---------------------------------------------------------------------
-  // [flags | partials]. Flags: one int32 per Stream-K tile and cluster rank (and the work counter of
-  // a dynamic plan, which has a workspace even without Stream-K blocks), zero between launches
+  // [flags | partials]. Flags: one int32 per Stream-K tile and cluster rank (and the work counter
+  // of a dynamic plan, which has a workspace even without Stream-K blocks), zero between launches
   // (every launch leaves them zero), in a region of at least kMinFlagsBytes, so any plan with at
   // most kMinFlagsBytes / 4 Stream-K tiles can reuse a workspace another plan used: partials always
   // start past every such plan's flags. Partials: fp32 tiles, tile_m * tile_n * 4 bytes each;

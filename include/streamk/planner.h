@@ -212,6 +212,17 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
 // The cost model's predicted time of a plan on `device`, microseconds.
 double PredictMicros(const Plan& plan, const CostModel& cost);
 
+// A dynamic plan's predicted time when only `running_sms` of its avail_sms SMs run it (the others
+// held by other kernels): the same work blocks handed out in the same order over that many
+// blocks, priced by the same model (PredictMicros). running_sms >= avail_sms: PredictMicros.
+double PredictRunningMicros(const Plan& plan, const CostModel& cost, int running_sms);
+
+// The shares of the SMs a dynamic plan is chosen to run well without: 0, 1/8, 1/4 and 1/2 (on 132
+// SMs, 0, 16, 33 and 66 held). Among its candidates (MakePlan), a dynamic schedule in auto mode
+// takes the one whose worst time over these, each against the ideal avail_sms / (avail_sms -
+// held) times the fastest candidate's free time, is least.
+inline constexpr double kHeldShares[] = {0.0, 0.125, 0.25, 0.5};
+
 // The cost model of the kernel configuration that runs `plan` on `device`: alt_cost for a plan
 // of the device's alt_tile, mid_cost for its mid_tile, wide_cost for its wide_tile (and so on
 // for each of kKernelConfigurations), cluster_cost for its cluster tile, cost otherwise.
