@@ -4,6 +4,8 @@
 
 #include "device_util.h"
 
+#include <chrono>
+
 namespace streamk::tools {
 namespace {
 
@@ -68,7 +70,8 @@ __global__ void HoldKernel(volatile int* state, long long timeout_ns) {
   extern __shared__ char hold_smem[];
   if (threadIdx.x != 0) return;
   hold_smem[0] = 0;
-  atomicAdd_system(const_cast<int*>(state), 1);  // state[0]: blocks started
+  state[3 + blockIdx.x] = 1;  // state[3 + b]: block b started (plain stores: no host atomics)
+  __threadfence_system();
   unsigned long long start = 0, now = 0;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
   while (state[1] == 0) {  // state[1]: released
@@ -93,11 +96,13 @@ cudaError_t SmHolder::Hold(int sms, double timeout_s, cudaStream_t stream) {
   if (sms <= 0) return cudaSuccess;
   if (state_ == nullptr) {
     void* p = nullptr;
-    if (cudaError_t err = cudaHostAlloc(&p, 16, cudaHostAllocMapped); err != cudaSuccess)
+    if (cudaError_t err = cudaHostAlloc(&p, 4 * (3 + kMaxHeld), cudaHostAllocMapped);
+        err != cudaSuccess)
       return err;
     state_ = static_cast<volatile int*>(p);
   }
-  state_[0] = state_[1] = state_[2] = 0;
+  if (sms > kMaxHeld) return cudaErrorInvalidValue;
+  for (int i = 0; i < 3 + kMaxHeld; ++i) state_[i] = 0;
   int device = 0, smem = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
   if (cudaError_t err =
@@ -118,10 +123,13 @@ cudaError_t SmHolder::Hold(int sms, double timeout_s, cudaStream_t stream) {
   if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
   stream_ = stream;
   held_ = sms;
-  // Every block on its SM before anything is timed.
-  for (int spins = 0; state_[0] < sms; ++spins) {
-    if (spins > 2000000) return cudaErrorLaunchTimeout;  // about 2 s of polling
-    if (state_[2] != 0) return cudaErrorLaunchTimeout;
+  // Every block on its SM before anything is timed (5 s at most: SMs another kernel holds).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  for (int b = 0; b < sms; ++b) {
+    while (state_[3 + b] == 0) {
+      if (state_[2] != 0 || std::chrono::steady_clock::now() > deadline)
+        return cudaErrorLaunchTimeout;
+    }
   }
   return cudaSuccess;
 }

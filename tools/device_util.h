@@ -71,12 +71,13 @@ class SmHolder {
   ~SmHolder();
   SmHolder(const SmHolder&) = delete;
   SmHolder& operator=(const SmHolder&) = delete;
+  static constexpr int kMaxHeld = 1024;  // SMs one holder can hold
   cudaError_t Hold(int sms, double timeout_s, cudaStream_t stream);
   cudaError_t Release();  // and waits for the blocks to leave
   bool gave_up() const;
 
  private:
-  volatile int* state_ = nullptr;  // started, released, gave up
+  volatile int* state_ = nullptr;  // -, released, gave up, then each block's "started"
   cudaStream_t stream_ = nullptr;
   int held_ = 0;
 };
