@@ -64,17 +64,19 @@ __global__ void HogKernel(long long cycles) {
   }
 }
 
-// One block per SM (its shared memory leaves no room for another block of any kernel): counts
-// itself in, then spins until the host releases it or `timeout_ns` of the GPU's clock pass.
-__global__ void HoldKernel(volatile int* state, long long timeout_ns) {
+// One block per SM (its shared memory leaves no room for another block of any kernel): marks
+// itself started, then spins until the host releases it or `timeout_ns` of the GPU's clock pass.
+// It polls `release` in device memory: polling mapped host memory from 16-66 SMs slowed every
+// other kernel's launches to 580-1700 us a GEMM on an H200 (the host link is the launch path).
+__global__ void HoldKernel(volatile int* state, const volatile int* release, long long timeout_ns) {
   extern __shared__ char hold_smem[];
   if (threadIdx.x != 0) return;
   hold_smem[0] = 0;
-  state[3 + blockIdx.x] = 1;  // state[3 + b]: block b started (plain stores: no host atomics)
+  state[3 + blockIdx.x] = 1;  // state[3 + b]: block b started (one store to host memory)
   __threadfence_system();
   unsigned long long start = 0, now = 0;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
-  while (state[1] == 0) {  // state[1]: released
+  while (*release == 0) {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
     if (static_cast<long long>(now - start) > timeout_ns) {
       state[2] = 1;  // state[2]: a block gave up before its release
@@ -89,6 +91,8 @@ __global__ void HoldKernel(volatile int* state, long long timeout_ns) {
 SmHolder::~SmHolder() {
   Release();
   if (state_ != nullptr) cudaFreeHost(const_cast<int*>(state_));
+  cudaFree(release_);
+  if (release_stream_ != nullptr) cudaStreamDestroy(release_stream_);
 }
 
 cudaError_t SmHolder::Hold(int sms, double timeout_s, cudaStream_t stream) {
@@ -100,7 +104,12 @@ cudaError_t SmHolder::Hold(int sms, double timeout_s, cudaStream_t stream) {
         err != cudaSuccess)
       return err;
     state_ = static_cast<volatile int*>(p);
+    if (cudaError_t err = cudaMalloc(&release_, 4); err != cudaSuccess) return err;
+    if (cudaError_t err = cudaStreamCreateWithFlags(&release_stream_, cudaStreamNonBlocking);
+        err != cudaSuccess)
+      return err;
   }
+  if (cudaError_t err = cudaMemset(release_, 0, 4); err != cudaSuccess) return err;
   if (sms > kMaxHeld) return cudaErrorInvalidValue;
   for (int i = 0; i < 3 + kMaxHeld; ++i) state_[i] = 0;
   int device = 0, smem = 0;
@@ -119,7 +128,7 @@ cudaError_t SmHolder::Hold(int sms, double timeout_s, cudaStream_t stream) {
       err != cudaSuccess)
     return err;
   HoldKernel<<<sms, 32, static_cast<size_t>(smem), stream>>>(
-      dev_state, static_cast<long long>(timeout_s * 1e9));
+      dev_state, release_, static_cast<long long>(timeout_s * 1e9));
   if (cudaError_t err = cudaGetLastError(); err != cudaSuccess) return err;
   stream_ = stream;
   held_ = sms;
@@ -136,8 +145,13 @@ cudaError_t SmHolder::Hold(int sms, double timeout_s, cudaStream_t stream) {
 
 cudaError_t SmHolder::Release() {
   if (held_ == 0) return cudaSuccess;
-  state_[1] = 1;
   held_ = 0;
+  // A copy engine writes the flag: no SM is needed, and none may be free.
+  static const int kOne = 1;
+  if (cudaError_t err = cudaMemcpyAsync(release_, &kOne, 4, cudaMemcpyHostToDevice,
+                                        release_stream_);
+      err != cudaSuccess)
+    return err;
   return cudaStreamSynchronize(stream_);
 }
 

@@ -64,7 +64,8 @@ cudaError_t LaunchHog(int blocks, long long cycles, cudaStream_t stream);
 // all the shared memory a block may have, so no block of any other kernel shares its SM), and
 // returns once all X are running; they spin until Release() or until `timeout_s` pass on the GPU,
 // after which gave_up() says the hold ended early (whatever ran then ran on a freer GPU, and a
-// GEMM that waits for every SM does not hang). State lives in mapped host memory.
+// GEMM that waits for every SM does not hang). The blocks report their start in mapped host
+// memory and poll their release in device memory.
 class SmHolder {
  public:
   SmHolder() = default;
@@ -77,7 +78,9 @@ class SmHolder {
   bool gave_up() const;
 
  private:
-  volatile int* state_ = nullptr;  // -, released, gave up, then each block's "started"
+  volatile int* state_ = nullptr;  // mapped: -, -, gave up, then each block's "started"
+  int* release_ = nullptr;          // device memory: set to release the blocks
+  cudaStream_t release_stream_ = nullptr;
   cudaStream_t stream_ = nullptr;
   int held_ = 0;
 };
