@@ -101,6 +101,10 @@ const Case kCases[] = {
     {33, 47, 61, 3, 5, 1, Mode::kStreamK, 0, 5, kPartialWaveTiles},  // batched: 27 tiles, 2
 };
 
+// Unset (the planner picks), then each strategy.
+const std::optional<Reduction> kEveryReduction[] = {std::nullopt, Reduction::kDeterministic,
+                                                    Reduction::kAtomic, Reduction::kSeparate};
+
 // Emulates `p` on fresh random operands and checks it against the reference GEMM: the result,
 // every (tile, k-iteration) computed once, every output element written once.
 void ExpectMatchesReference(const Plan& p, uint32_t seed, float beta,
@@ -120,10 +124,7 @@ void ExpectMatchesReference(const Plan& p, uint32_t seed, float beta,
 TEST(Emulator, MatchesReferenceForEveryModeAndStrategy) {
   uint32_t seed = 1;
   for (const Case& c : kCases) {
-    for (std::optional<Reduction> red :
-         {std::optional<Reduction>(), std::optional<Reduction>(Reduction::kDeterministic),
-          std::optional<Reduction>(Reduction::kAtomic),
-          std::optional<Reduction>(Reduction::kSeparate)}) {
+    for (std::optional<Reduction> red : kEveryReduction) {
       if (c.mode == Mode::kDataParallel && red.has_value()) continue;
       const Plan p = MustPlan(c, red);
       for (float beta : {0.0f, 0.5f}) {
@@ -142,10 +143,7 @@ TEST(Emulator, ClusterPlansMatchReferenceForEveryModeAndStrategy) {
   int planned = 0;
   for (const Case& c : kCases) {
     if (c.sms < 2) continue;
-    for (std::optional<Reduction> red :
-         {std::optional<Reduction>(), std::optional<Reduction>(Reduction::kDeterministic),
-          std::optional<Reduction>(Reduction::kAtomic),
-          std::optional<Reduction>(Reduction::kSeparate)}) {
+    for (std::optional<Reduction> red : kEveryReduction) {
       if (c.mode == Mode::kDataParallel && red.has_value()) continue;
       const Plan p = MustPlan(c, red, /*cluster=*/true);
       ASSERT_EQ(p.cluster_m, 2) << PlanSummary(p);
@@ -323,10 +321,7 @@ TEST(EmulatorDynamic, MatchesReferenceWithBlocksThatStartLateOrNever) {
   std::mt19937 rng(7);
   uint32_t seed = 500;
   for (const Case& c : kCases) {
-    for (std::optional<Reduction> red :
-         {std::optional<Reduction>(), std::optional<Reduction>(Reduction::kDeterministic),
-          std::optional<Reduction>(Reduction::kAtomic),
-          std::optional<Reduction>(Reduction::kSeparate)}) {
+    for (std::optional<Reduction> red : kEveryReduction) {
       if (c.mode == Mode::kDataParallel && red.has_value()) continue;
       const Plan p = MustPlan(c, red, false, Schedule::kDynamic);
       ASSERT_EQ(p.schedule, Schedule::kDynamic);

@@ -1214,6 +1214,16 @@ TEST(GemmGpu, DeterministicIsBitwiseReproducible) {
   }
 }
 
+// Every int of the plan's flags area in `ws` (the flags, and a dynamic plan's counter) is zero, as
+// every launch must leave it.
+void ExpectFlagsZero(const Plan& plan, const void* ws) {
+  std::vector<int> flags(plan.flags_bytes / 4, -1);
+  CUDA_ASSERT(cudaMemcpy(flags.data(), static_cast<const char*>(ws) + plan.flags_offset,
+                         plan.flags_bytes, cudaMemcpyDeviceToHost));
+  EXPECT_EQ(std::count(flags.begin(), flags.end(), 0), static_cast<long>(flags.size()))
+      << PlanSummary(plan);
+}
+
 TEST(GemmGpu, CudaGraphReplayLeavesFlagsZero) {
   STREAMK_SKIP_WITHOUT_GPU();
   Config cfg;
@@ -1253,14 +1263,9 @@ TEST(GemmGpu, CudaGraphReplayLeavesFlagsZero) {
     }
     if (r == Reduction::kAtomic)
       EXPECT_LT(OutputError(buf.Result(cfg), want, cfg.out), Tolerance(cfg.out));
-    // Flags: every int after the partials area is zero again.
     absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
     ASSERT_TRUE(plan.ok());
-    std::vector<int> flags(plan->flags_bytes / 4, -1);
-    CUDA_ASSERT(cudaMemcpy(flags.data(), static_cast<char*>(ws.get()) + plan->flags_offset,
-                           plan->flags_bytes, cudaMemcpyDeviceToHost));
-    EXPECT_EQ(std::count(flags.begin(), flags.end(), 0), static_cast<long>(flags.size()))
-        << PlanSummary(*plan);
+    ExpectFlagsZero(*plan, ws.get());
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
     cudaStreamDestroy(stream);
@@ -1467,11 +1472,7 @@ TEST(GemmGpu, DynamicScheduleGraphReplayLeavesCounterZero) {
     }
     EXPECT_LT(OutputError(buf.Result(cfg), want, cfg.out), Tolerance(cfg.out))
         << PlanSummary(*plan);
-    std::vector<int> flags(plan->flags_bytes / 4, -1);
-    CUDA_ASSERT(cudaMemcpy(flags.data(), static_cast<char*>(ws.get()) + plan->flags_offset,
-                           plan->flags_bytes, cudaMemcpyDeviceToHost));
-    EXPECT_EQ(std::count(flags.begin(), flags.end(), 0), static_cast<long>(flags.size()))
-        << PlanSummary(*plan);
+    ExpectFlagsZero(*plan, ws.get());
     cudaGraphExecDestroy(exec);
     cudaGraphDestroy(graph);
     cudaStreamDestroy(stream);
