@@ -557,14 +557,15 @@ std::string ToSvg(const BenchReport& r) {
 
 namespace {
 
+bool SameShape(const BenchShape& a, const BenchShape& b) {
+  return a.set == b.set && a.name == b.name && a.m == b.m && a.n == b.n && a.k == b.k;
+}
+
 // The timing of (shape, mode, held), or nullptr.
 const HeldTiming* FindHeld(const ContentionReport& r, const BenchShape& shape,
                            const std::string& mode, int held) {
-  for (const HeldTiming& t : r.rows) {
-    if (t.mode == mode && t.held == held && t.shape.set == shape.set && t.shape.m == shape.m &&
-        t.shape.n == shape.n && t.shape.k == shape.k && t.shape.name == shape.name)
-      return &t;
-  }
+  for (const HeldTiming& t : r.rows)
+    if (t.mode == mode && t.held == held && SameShape(t.shape, shape)) return &t;
   return nullptr;
 }
 
@@ -578,9 +579,7 @@ std::string FormatContention(const ContentionReport& r) {
   std::vector<BenchShape> shapes;
   for (const HeldTiming& t : r.rows) {
     bool seen = false;
-    for (const BenchShape& s : shapes)
-      seen |= s.set == t.shape.set && s.m == t.shape.m && s.n == t.shape.n &&
-              s.k == t.shape.k && s.name == t.shape.name;
+    for (const BenchShape& s : shapes) seen |= SameShape(s, t.shape);
     if (!seen) shapes.push_back(t.shape);
   }
   std::string out = absl::StrFormat(
