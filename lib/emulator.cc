@@ -328,12 +328,12 @@ absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& i
                                        std::vector<uint8_t>* workspace,
                                        const std::vector<int>* starts) {
   if (plan.grid_blocks < 1) return absl::InvalidArgumentError("plan has no blocks");
+  if (plan.schedule == Schedule::kDynamic && plan.cluster_m != 1)
+    return absl::InvalidArgumentError("a dynamic schedule runs without clusters");
   std::vector<uint8_t> fresh;
   Plan p = plan;
   mapping::SetDivisors(p);  // as the launch does
   Emulator e(p, in, workspace != nullptr ? *workspace : fresh);
-  if (plan.schedule == Schedule::kDynamic && plan.cluster_m != 1)
-    return absl::InvalidArgumentError("a dynamic schedule runs without clusters");
   return e.Run(seed, starts);
 }
 

@@ -1937,15 +1937,15 @@ absl::StatusOr<Plan> PlanOneSchedule(const Problem& problem, const DeviceSpec& d
                                      const PlanOptions& o, PlanExplanation* why);
 
 // A dynamic plan's worst time over the held shares (kHeldShares), each against the ideal
-// avail_sms / (avail_sms - held) times `best_free_us`.
-double WorstOverIdeal(const Plan& p, const DeviceSpec& device, double best_free_us) {
+// avail_sms / (avail_sms - held) times `free_us`.
+double WorstOverIdeal(const Plan& p, const DeviceSpec& device, double free_us) {
+  const CostModel& cost = KernelCost(device, p);
   double worst = 0;
   for (double share : kHeldShares) {
     const int held = static_cast<int>(std::lround(share * p.avail_sms));
     const int running = std::max(1, p.avail_sms - held);
     const double ideal = static_cast<double>(p.avail_sms) / running;
-    worst = std::max(worst, PredictRunningMicros(p, KernelCost(device, p), running) /
-                                (ideal * best_free_us));
+    worst = std::max(worst, PredictRunningMicros(p, cost, running) / (ideal * free_us));
   }
   return worst;
 }
@@ -1954,7 +1954,8 @@ double WorstOverIdeal(const Plan& p, const DeviceSpec& device, double best_free_
 // configuration (smaller tiles leave less work to a round that some SMs miss), and the Stream-K
 // plans of the pick's tile and of the second configuration's with one to four blocks per SM
 // (finer ranges that blocks which start late can share), each priced as it runs on the SMs left
-// when a share of them is held (PredictRunningMicros); the least worst against the ideal wins.
+// when a share of them is held (PredictRunningMicros). The least worst against the ideal wins
+// where it beats the free pick's worst by kMinPredictedGain.
 absl::StatusOr<Plan> PlanDynamic(const Problem& problem, const DeviceSpec& device,
                                  const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> free = PlanOneSchedule(problem, device, o, why);

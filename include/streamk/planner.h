@@ -220,7 +220,8 @@ double PredictRunningMicros(const Plan& plan, const CostModel& cost, int running
 // The shares of the SMs a dynamic plan is chosen to run well without: 0, 1/8, 1/4 and 1/2 (on 132
 // SMs, 0, 16, 33 and 66 held). Among its candidates (MakePlan), a dynamic schedule in auto mode
 // takes the one whose worst time over these, each against the ideal avail_sms / (avail_sms -
-// held) times the fastest candidate's free time, is least.
+// held) times the free pick's time, is least, where it beats the free pick's by the model's
+// margin (docs/planner.md, "Schedule").
 inline constexpr double kHeldShares[] = {0.0, 0.125, 0.25, 0.5};
 
 // The cost model of the kernel configuration that runs `plan` on `device`: alt_cost for a plan
