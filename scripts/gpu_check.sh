@@ -20,7 +20,8 @@ for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:Gem
               'GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Single*:GemmGpu.Thousands*:GemmGpu.Batched*:GemmGpu.Forced*' \
               'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.Chained*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.WorkspaceCap*:GemmGpu.ShortLived*' \
               'GemmGpu.Cluster*:GemmGpu.MidTile*:GemmGpu.WideTile*:GemmGpu.BroadTile*' \
-              'GemmGpu.FifthTile*:GemmGpu.StreamKBlocks*:GemmGpu.PingPong*:GemmGpu.Narrow*' 'GemmGpu.Random*'; do
+              'GemmGpu.FifthTile*:GemmGpu.StreamKBlocks*:GemmGpu.PingPong*:GemmGpu.Narrow*' 'GemmGpu.Dynamic*' \
+              'GemmGpu.Random*'; do
   t0=$SECONDS
   timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests --gtest_filter="$filter" \
     >> "$out/gpu_tests.log" 2>&1
@@ -55,10 +56,10 @@ grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure" "$out/gpu_tests.log" |
 if command -v compute-sanitizer >/dev/null; then
   t0=$SECONDS
   timeout ${GPU_TEST_TIMEOUT:-180} compute-sanitizer --tool memcheck --error-exitcode 9 \
-    "$bundle/run" streamk_gpu_tests --gtest_filter='GemmGpu.SmallShapesEveryMode*' \
+    "$bundle/run" streamk_gpu_tests --gtest_filter='GemmGpu.SmallShapesEveryMode*:GemmGpu.DynamicScheduleGraphReplay*' \
     > "$out/sanitizer.log" 2>&1
   rc=$?
-  echo "memcheck 'GemmGpu.SmallShapesEveryMode*': exit $rc in $((SECONDS - t0)) s"
+  echo "memcheck 'GemmGpu.SmallShapesEveryMode*:GemmGpu.DynamicScheduleGraphReplay*': exit $rc in $((SECONDS - t0)) s"
   tail -3 "$out/sanitizer.log"
   [[ $rc -ne 0 ]] && status=1
 fi

@@ -464,12 +464,15 @@ TEST(BenchReport, ContentionTableAndSummary) {
   // a/auto: 1.60x free, 1.20 of the ideal; b/auto stalled.
   EXPECT_NE(t.find("  160.0   1.60   1.20"), std::string::npos) << t;
   EXPECT_NE(t.find("stalled"), std::string::npos) << t;
-  // Summary at X=33: auto over 1 shape (b stalled), 1.200 of the ideal, 1.25x cuBLAS's speed;
-  // cuBLAS over 2: (2.0 / 1.3333 * 1.6 / 1.3333)^(1/2).
-  EXPECT_NE(t.find("33    auto                  1      1.200      1.200        1.250        1"),
+  // Summary at X=33: auto over 1 shape (b stalled), 1.200 of the ideal (its own free time and
+  // auto's), 1.25x cuBLAS's speed; cuBLAS over 2: (2.0 / 1.3333 * 1.6 / 1.3333)^(1/2) of its own
+  // ideal; of auto's, a at 2.0 / 1.3333 = 1.5 and b at 2.0 / 1.3333 = 1.5. Every one past 1.15.
+  EXPECT_NE(t.find("33    auto                  1      1.200      1.200      1.200      1.200      1"
+                   "        1.250        1"),
             std::string::npos)
       << t;
-  EXPECT_NE(t.find(absl::StrFormat("33    cublas                2      %.3f",
+  EXPECT_NE(t.find(absl::StrFormat("33    cublas                2      %.3f      1.500      1.500"
+                                   "      1.500      2",
                                    std::sqrt(2.0 / (132.0 / 99) * 1.6 / (132.0 / 99)))),
             std::string::npos)
       << t;
@@ -478,6 +481,16 @@ TEST(BenchReport, ContentionTableAndSummary) {
       << csv;
   EXPECT_NE(csv.find("llm,,512,4096,4096,auto,33,30.000,20.000,1.3333,1,,"), std::string::npos)
       << csv;
+  // Read back, it summarizes the same (the header's GPU and timing are not in the CSV).
+  absl::StatusOr<ContentionReport> back = ContentionFromCsv(csv);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->sms, 132);
+  EXPECT_EQ(back->held, r.held);
+  EXPECT_EQ(back->modes, r.modes);
+  const std::string again = FormatContention(*back);
+  EXPECT_EQ(again.substr(again.find("\nset")), t.substr(t.find("\nset")));
+  EXPECT_FALSE(ContentionFromCsv("gpu,set,name\n").ok());
+  EXPECT_FALSE(ContentionFromCsv(csv + "llm,,1,2,x,auto,33,1,1,1.3333,0,,\n").ok());
 }
 
 TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {

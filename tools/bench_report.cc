@@ -614,14 +614,18 @@ std::string FormatContention(const ContentionReport& r) {
     }
   }
   // Summaries per held count.
+  // "x ideal": held time over the ideal from the mode's own free time; "auto-free": over the ideal
+  // from auto's free time (what the default plan gets on a free GPU), with the count of shapes
+  // past 1.15 of it.
   out += "\nSummary (geometric means over shapes timed both free and held):\n";
-  absl::StrAppendFormat(&out, "%-5s %-16s %6s %10s %10s %12s %8s\n", "X", "mode", "shapes",
-                        "x ideal", "worst", "vs cublas", "stalled");
+  absl::StrAppendFormat(&out, "%-5s %-16s %6s %10s %10s %10s %10s %6s %12s %8s\n", "X", "mode",
+                        "shapes", "x ideal", "worst", "auto-free", "worst", ">1.15", "vs cublas",
+                        "stalled");
   const bool has_cublas = std::find(r.modes.begin(), r.modes.end(), "cublas") != r.modes.end();
   for (int x : r.held) {
     for (const std::string& mode : r.modes) {
-      int n = 0, nc = 0, stalled = 0;
-      double log_ideal = 0, worst = 0, log_cublas = 0;
+      int n = 0, nc = 0, na = 0, past = 0, stalled = 0;
+      double log_ideal = 0, worst = 0, log_auto = 0, worst_auto = 0, log_cublas = 0;
       for (const BenchShape& s : shapes) {
         const HeldTiming* free = FindHeld(r, s, mode, 0);
         const HeldTiming* t = FindHeld(r, s, mode, x);
@@ -631,6 +635,13 @@ std::string FormatContention(const ContentionReport& r) {
         log_ideal += std::log(over);
         worst = std::max(worst, over);
         ++n;
+        if (const HeldTiming* a = FindHeld(r, s, "auto", 0); Timed(a)) {
+          const double over_auto = t->us / a->us / Ideal(r.sms, x);
+          log_auto += std::log(over_auto);
+          worst_auto = std::max(worst_auto, over_auto);
+          past += over_auto > 1.15;
+          ++na;
+        }
         const HeldTiming* c = FindHeld(r, s, "cublas", x);
         if (has_cublas && Timed(c)) {
           log_cublas += std::log(c->us / t->us);
@@ -638,9 +649,12 @@ std::string FormatContention(const ContentionReport& r) {
         }
       }
       if (n == 0 && stalled == 0) continue;
-      absl::StrAppendFormat(&out, "%-5d %-16s %6d %10s %10s %12s %8d\n", x, mode, n,
+      absl::StrAppendFormat(&out, "%-5d %-16s %6d %10s %10s %10s %10s %6s %12s %8d\n", x, mode, n,
                             n > 0 ? absl::StrFormat("%.3f", std::exp(log_ideal / n)) : "-",
                             n > 0 ? absl::StrFormat("%.3f", worst) : "-",
+                            na > 0 ? absl::StrFormat("%.3f", std::exp(log_auto / na)) : "-",
+                            na > 0 ? absl::StrFormat("%.3f", worst_auto) : "-",
+                            na > 0 ? absl::StrCat(past) : "-",
                             nc > 0 ? absl::StrFormat("%.3f", std::exp(log_cublas / nc)) : "-",
                             stalled);
     }
@@ -660,6 +674,46 @@ std::string ContentionToCsv(const ContentionReport& r) {
                           t.plan, note);
   }
   return out;
+}
+
+absl::StatusOr<ContentionReport> ContentionFromCsv(const std::string& csv) {
+  ContentionReport r;
+  r.gpu = "(GPU not recorded)", r.timing = "timing not recorded";
+  std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
+  if (lines.empty() || !absl::StartsWith(lines[0], "set,name,m,n,k,mode,held,us,free_us,ideal,"))
+    return absl::InvalidArgumentError(
+        "not a streamk-bench --hold-csv file (header 'set,name,m,n,k,mode,held,...')");
+  for (size_t i = 1; i < lines.size(); ++i) {
+    // The note is last and may hold anything but commas (ContentionToCsv replaced them).
+    std::vector<std::string> f = absl::StrSplit(lines[i], absl::MaxSplits(',', 12));
+    HeldTiming t;
+    double ideal = 0;
+    int gave_up = 0;
+    if (f.size() < 12 || !absl::SimpleAtoi(f[2], &t.shape.m) ||
+        !absl::SimpleAtoi(f[3], &t.shape.n) || !absl::SimpleAtoi(f[4], &t.shape.k) ||
+        !absl::SimpleAtoi(f[6], &t.held) || !absl::SimpleAtod(f[7], &t.us) ||
+        !absl::SimpleAtod(f[9], &ideal) || !absl::SimpleAtoi(f[10], &gave_up) || t.held < 0)
+      return absl::InvalidArgumentError(absl::StrCat("CSV line ", i + 1, ": malformed"));
+    t.shape.set = f[0], t.shape.name = f[1], t.mode = f[5], t.gave_up = gave_up != 0;
+    t.plan = f[11];
+    if (f.size() > 12) t.note = f[12];
+    // ideal = sms / (sms - held), so sms = ideal * held / (ideal - 1).
+    if (t.held > 0 && ideal > 1) {
+      const int sms = static_cast<int>(std::lround(ideal * t.held / (ideal - 1)));
+      if (r.sms != 0 && r.sms != sms)
+        return absl::InvalidArgumentError(
+            absl::StrCat("CSV line ", i + 1, ": ideal ", f[9], " gives ", sms, " SMs, not ",
+                         r.sms));
+      r.sms = sms;
+      if (std::find(r.held.begin(), r.held.end(), t.held) == r.held.end())
+        r.held.push_back(t.held);
+    }
+    if (std::find(r.modes.begin(), r.modes.end(), t.mode) == r.modes.end())
+      r.modes.push_back(t.mode);
+    r.rows.push_back(t);
+  }
+  if (r.sms == 0) return absl::InvalidArgumentError("no held rows: no SM count to read");
+  return r;
 }
 
 }  // namespace streamk::tools

@@ -120,6 +120,9 @@ struct ContentionReport {
 std::string FormatContention(const ContentionReport& r);
 // One line per (shape, mode, held): set,name,m,n,k,mode,held,us,free_us,ideal,gave_up,plan,note.
 std::string ContentionToCsv(const ContentionReport& r);
+// Reads ContentionToCsv's output back, to re-summarize a run without a GPU (streamk-bench --replot
+// hold.csv); the SM count comes from the ideal column, the GPU and timing are not in the CSV.
+absl::StatusOr<ContentionReport> ContentionFromCsv(const std::string& csv);
 
 std::string FormatTable(const BenchReport& r);
 std::string ToCsv(const BenchReport& r);

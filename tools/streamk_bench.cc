@@ -107,7 +107,8 @@ ABSL_FLAG(std::string, csv, "", "write every figure to this CSV file");
 ABSL_FLAG(std::string, json, "", "write every figure to this JSON file");
 ABSL_FLAG(std::string, svg, "", "draw auto vs dp and vs cublas per shape into this SVG file");
 ABSL_FLAG(std::string, replot, "",
-          "no GPU work: read a CSV this tool wrote and print its table (and --svg) again");
+          "no GPU work: read a CSV this tool wrote (--csv, or --hold-csv) and print its table (and "
+          "--svg) again");
 
 namespace streamk::tools {
 namespace {
@@ -278,6 +279,12 @@ int main(int argc, char** argv) {
     std::stringstream ss;
     ss << f.rdbuf();
     if (!f) return Fail(absl::StrCat("--replot ", path, ": cannot read"));
+    if (absl::StartsWith(ss.str(), "set,name,")) {  // a --hold-csv file
+      absl::StatusOr<ContentionReport> held = ContentionFromCsv(ss.str());
+      if (!held.ok()) return Fail(absl::StrCat(path, ": ", held.status().message()));
+      std::printf("%s", FormatContention(*held).c_str());
+      return 0;
+    }
     absl::StatusOr<BenchReport> report = FromCsv(ss.str());
     if (!report.ok()) return Fail(absl::StrCat(path, ": ", report.status().message()));
     std::printf("%s", FormatTable(*report).c_str());
