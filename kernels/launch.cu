@@ -174,43 +174,33 @@ bool EncodeOutputMatrix(CUtensorMap* map, DType type, const void* ptr, int64_t c
                       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE) == CUDA_SUCCESS;
 }
 
-// The epilogue's TMA maps: D (tma->d_store) and, with beta != 0, C (tma->c_load), of
-// TensorColumnsOf's columns. None where those are none, or for a C or D the driver cannot describe
-// (rows or batch entries not 16-byte aligned). The TMA unit writes whole 16-byte chunks: a box
-// that crosses n overwrote the elements from n up to the next 16-byte boundary
-// (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue 11583), and those may
-// belong to another matrix (D a column slice of a wider one); so the tensor ends at a 16-byte
-// boundary. Without the maps, a D with beta == 0 is written by bulk copies of its rows' 16-byte
-// chunks where RowsOf says (d_rows; for a 16-bit D, STREAMK_ROW_COPIES=compute or warp forces who
-// issues them, for tests and measurements); the rest by the epilogue's own loads and stores.
-void EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
+// The epilogue's D store path as Plan::store_d says (kernels::StoreDOf, the planner's pick): for
+// kTma the TMA maps of D (tma->d_store) and, with beta != 0, C (tma->c_load), of TensorColumnsOf's
+// columns, which end at a 16-byte boundary: the TMA unit writes whole 16-byte chunks, and a box
+// that crossed n overwrote the elements from n up to the next boundary
+// (GemmGpu.EpilogueWritesOnlyDsEntries, H200; triton-lang/triton issue 11583), which may belong to
+// another matrix (D a column slice of a wider one). For kRows / kRowsCopyWarp, bulk copies of the
+// rows' 16-byte chunks issued by the compute warps / the copying warp (d_rows); for kThreads, the
+// epilogue's own loads and stores. A plan whose D the driver cannot describe as it said fails
+// with cudaErrorInvalidValue.
+cudaError_t EncodeOutput(const Plan& plan, const GemmKernelArgs& args, TmaOperands* tma) {
   tma->d_store = tma->c_load = tma->d_rows = 0;
-  // The 320-wide tile's epilogue stores other Ds itself, and with STREAMK_BROAD_TMA_STORE=off
-  // every D (its epilogue without the TMA store, kept for measurements).
-  if (!TmaStoresOf(plan.tile_n, DTypeBytes(args.output), args.beta != 0.0f)) return;
-  if (!AsyncStoresOf(plan.tile_n)) {
-    const char* forced = std::getenv("STREAMK_BROAD_TMA_STORE");
-    if (forced != nullptr && std::strcmp(forced, "off") == 0) return;
+  switch (plan.store_d) {
+    case StoreD::kThreads: return cudaSuccess;
+    case StoreD::kRows: tma->d_rows = kRowsByComputeWarps; return cudaSuccess;
+    case StoreD::kRowsCopyWarp: tma->d_rows = kRowsByCopyingWarp; return cudaSuccess;
+    case StoreD::kTma: break;
   }
   const int64_t cols =
       TensorColumnsOf(plan.n, DTypeBytes(args.output), args.beta, args.cd_vectors);
-  const bool tensor =
-      EncodeOutputMatrix(&tma->d, args.output, args.d, cols, args.ldd, args.stride_d, plan) &&
-      (args.beta == 0.0f ||
-       EncodeOutputMatrix(&tma->c, args.output, args.c, cols, args.ldc, args.stride_c, plan));
-  if (tensor) {
-    tma->d_store = 1;
-    tma->d_cols = static_cast<int>(cols);
-    tma->c_load = args.beta != 0.0f;
-  } else if (AsyncStoresOf(plan.tile_n)) {
-    const char* forced = std::getenv("STREAMK_ROW_COPIES");
-    tma->d_rows = RowsOf(args.output == DType::kF32, args.beta, args.cd_vectors, plan.tiles,
-                         plan.grid_blocks,
-                         forced == nullptr                    ? 0
-                         : std::strcmp(forced, "warp") == 0    ? kRowsByCopyingWarp
-                         : std::strcmp(forced, "compute") == 0 ? kRowsByComputeWarps
-                                                               : 0);
-  }
+  if (!EncodeOutputMatrix(&tma->d, args.output, args.d, cols, args.ldd, args.stride_d, plan) ||
+      (args.beta != 0.0f &&
+       !EncodeOutputMatrix(&tma->c, args.output, args.c, cols, args.ldc, args.stride_c, plan)))
+    return cudaErrorInvalidValue;
+  tma->d_store = 1;
+  tma->d_cols = static_cast<int>(cols);
+  tma->c_load = args.beta != 0.0f;
+  return cudaSuccess;
 }
 
 // The copies Plan::repack_a / repack_b ask for, and `args` pointed at them: K-major rows
@@ -247,22 +237,6 @@ cudaError_t RepackOperands(const Plan& plan, char* workspace, bool programmatic,
   }
   return LaunchOperandCopies(copies, count, plan.avail_sms * plan.cluster_m, programmatic,
                              stream);
-}
-
-// STREAMK_PINGPONG=off keeps every plan on the 128 x 128 configuration's shared tiles, =on runs
-// ping-pong wherever it can (PingPongOf), for tests and measurements.
-int PingPongForced() {
-  const char* forced = std::getenv("STREAMK_PINGPONG");
-  if (forced == nullptr) return 0;
-  if (std::strcmp(forced, "off") == 0) return -1;
-  return std::strcmp(forced, "on") == 0 ? 1 : 0;
-}
-
-// STREAMK_NARROW=off runs every tile's wgmmas over the configuration's whole width
-// (TmaOperands::narrow), for measurements.
-int NarrowOf() {
-  const char* forced = std::getenv("STREAMK_NARROW");
-  return forced != nullptr && std::strcmp(forced, "off") == 0 ? 0 : 1;
 }
 
 }  // namespace
@@ -327,8 +301,7 @@ cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaO
         err != cudaSuccess)
       return err;
   }
-  EncodeOutput(plan, args, tma);
-  return cudaSuccess;
+  return EncodeOutput(plan, args, tma);
 }
 
 cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* workspace,
@@ -337,7 +310,10 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   int device = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
   const Arch arch = KernelArch(device);
-  if (!ComputesTile(arch, plan.tile_m, plan.tile_n, plan.tile_k) ||
+  // The plan's kernel as it says: its mainloop, configuration and ping-pong variant.
+  if (plan.mainloop != arch || !ComputesTile(arch, plan.tile_m, plan.tile_n, plan.tile_k) ||
+      (plan.pingpong && !PingPongOf(plan, plan.store_d == StoreD::kTma, 1)) ||
+      (arch != Arch::kSm90Tma && plan.store_d != StoreD::kThreads) ||
       plan.cluster_m != ClusterOf(arch, plan.tile_m) ||
       (plan.schedule == Schedule::kDynamic && plan.cluster_m != 1))
     return cudaErrorInvalidValue;
@@ -351,13 +327,11 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   TmaOperands tma;
   if (arch == Arch::kSm90Tma) {
     if (cudaError_t err = EncodeTmaOperands(plan, a, &tma); err != cudaSuccess) return err;
-    tma.narrow = NarrowOf();
+    tma.narrow = plan.narrow_wgmma ? 1 : 0;
   }
-  const bool pingpong = arch == Arch::kSm90Tma && PingPongOf(plan, tma.d_store != 0,
-                                                             PingPongForced());
   KernelConfig kernel;
   if (cudaError_t err =
-          Prepare(arch, plan.tile_m, plan.tile_n, plan.cluster_m, a, &kernel, pingpong);
+          Prepare(arch, plan.tile_m, plan.tile_n, plan.cluster_m, a, &kernel, plan.pingpong);
       err != cudaSuccess)
     return err;
 

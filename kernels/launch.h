@@ -15,7 +15,8 @@ constexpr int kThreadsPerBlock = 256;  // compute threads (the TMA kernel adds a
 
 // The mainloops: mma.sync + cp.async (sm_80 and newer); wgmma fed by cp.async from all threads
 // (sm_90a); wgmma fed by TMA from a producer warp group (sm_90a, warp-specialized).
-enum class Arch { kSm80, kSm90, kSm90Tma };
+// (streamk::Mainloop, the Plan's and the DeviceSpec's name for them).
+using Arch = Mainloop;
 
 // The tiles the kernels compute, elements: 128 x 128 x 32 (kSm80, kSm90); kSm90Tma has two
 // configurations, 128 x 256 x kTmaTileK (TileOf) and 128 x 128 x kTmaTileK, and a plan's tile

@@ -80,7 +80,7 @@ constexpr int64_t TensorColumnsOf(int64_t n, int bytes, float beta, bool rows_al
 
 // TmaOperands::d_rows for a D the TMA unit cannot store as a tensor: 0 where the epilogue's own
 // stores write it (Epilogue::Run), else who issues its rows' bulk copies. Only with beta == 0.
-// A 16-bit D: as RowCopiesOf says, or `forced` (a RowCopies, 0: none; STREAMK_ROW_COPIES). An
+// A 16-bit D: as RowCopiesOf says, or `forced` (a RowCopies, 0: none; PlanOptions::store_d). An
 // fp32 D: the compute warps, in two rounds a tile, where its rows are not 16-byte aligned
 // (`rows_aligned`: GemmKernelArgs::cd_vectors); packed GPT-2 logits in fp32 for 4096 tokens (ldd
 // 50257) took 811 us element by element against 722 on an H200. Aligned fp32 rows get here only
@@ -110,7 +110,8 @@ constexpr int RowsOf(bool fp32, float beta, bool rows_aligned, int64_t tiles, in
 //   - M- or N-major operands (layout nt): 0.99-1.03x;
 //   - 32-64 k-iterations: 0.92-1.02x (the epilogue a smaller share, one warp group's mainloop
 //     a little slower); 4-7 mixed: 1.07-1.11x at 15 tiles a block, 1.00 at 4.
-// So only there. `forced`: -1 never, 1 wherever it can (STREAMK_PINGPONG=off / on), 0 as above.
+// So only there. `forced`: -1 never, 1 wherever it can (PlanOptions::pingpong false / true), 0 as
+// above. The planner decides (Plan::pingpong); the launch runs what the plan says.
 inline constexpr int kPingPongMinIters = 8, kPingPongMaxIters = 24;
 constexpr bool PingPongOf(const Plan& plan, bool d_store, int forced = 0) {
   const bool can = plan.tile_m == 128 && plan.tile_n == 128 && plan.cluster_m == 1 &&
@@ -122,6 +123,37 @@ constexpr bool PingPongOf(const Plan& plan, bool d_store, int forced = 0) {
   return forced > 0 || (lines && plan.tiles >= 2 * plan.grid_blocks &&
                         plan.iters_per_tile >= kPingPongMinIters &&
                         plan.iters_per_tile <= kPingPongMaxIters);
+}
+
+// How the epilogue of `plan` on the TMA kernel writes a D of `out_bytes` an element (Plan::store_d),
+// read with C or not: by TMA stores where the configuration may (TmaStoresOf) and D (and C) can be
+// described as a tensor (`tensor`: TensorColumnsOf > 0, Problem::d_tma_store); else, where the
+// configuration stores asynchronously, by the rows' bulk copies where RowsOf says
+// (`rows_aligned`: GemmKernelArgs::cd_vectors); else by its threads.
+constexpr StoreD StoreDOf(const Plan& plan, int out_bytes, bool with_c, bool rows_aligned,
+                          bool tensor) {
+  if (!TmaStoresOf(plan.tile_n, out_bytes, with_c)) return StoreD::kThreads;
+  if (tensor) return StoreD::kTma;
+  if (!AsyncStoresOf(plan.tile_n)) return StoreD::kThreads;
+  const int rows = RowsOf(out_bytes == 4, with_c ? 1.0f : 0.0f, rows_aligned, plan.tiles,
+                          plan.grid_blocks);
+  return rows == kRowsByCopyingWarp    ? StoreD::kRowsCopyWarp
+         : rows == kRowsByComputeWarps ? StoreD::kRows
+                                       : StoreD::kThreads;
+}
+
+// Whether the TMA kernel's epilogue can write D as `store` says for `plan` (StoreDOf's arguments):
+// its threads always; TMA stores as StoreDOf would pick them; the rows' bulk copies without C on
+// the configurations that store asynchronously, the copying warp's for a 16-bit D only.
+constexpr bool CanStoreD(StoreD store, const Plan& plan, int out_bytes, bool with_c,
+                         bool tensor) {
+  switch (store) {
+    case StoreD::kThreads: return true;
+    case StoreD::kTma: return tensor && TmaStoresOf(plan.tile_n, out_bytes, with_c);
+    case StoreD::kRows: return !with_c && AsyncStoresOf(plan.tile_n);
+    case StoreD::kRowsCopyWarp: return !with_c && AsyncStoresOf(plan.tile_n) && out_bytes == 2;
+  }
+  return false;
 }
 
 // What the producer loads of one operand per k-iteration of one tile. Where the tile holds fewer
@@ -218,7 +250,7 @@ struct TmaOperands {
   int d_rows = 0;
   OperandLoads a_load, b_load;  // what one k-iteration of a tile loads (LoadsOf)
   // 1: a tile narrower inside D than the configuration's side runs narrower wgmmas
-  // (NarrowWidthOf); 0: every tile the whole width (STREAMK_NARROW=off, for measurements).
+  // (NarrowWidthOf); 0: every tile the whole width (Plan::narrow_wgmma).
   int narrow = 1;
 };
 

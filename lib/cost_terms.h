@@ -79,7 +79,7 @@ inline double NarrowMnIterMicros(const Plan& p, const CostModel& c) {
 // wgmmas only as wide as those (kernels::NarrowWidthOf). Priced only where the configuration's
 // model bounds an iteration by its loads (CostModel::sm_bytes_per_us); 1 elsewhere.
 inline double NarrowWidthTensorShare(const Plan& p, const CostModel& c) {
-  if (c.sm_bytes_per_us <= 0 || p.tiles_n != 1) return 1.0;
+  if (c.sm_bytes_per_us <= 0 || p.tiles_n != 1 || !p.narrow_wgmma) return 1.0;
   const int width = kernels::NarrowWidthOf(p.n, p.tile_n, p.b_mn_major);
   return width < p.tile_n ? static_cast<double>(width) / p.tile_n : 1.0;
 }

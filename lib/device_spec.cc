@@ -212,7 +212,7 @@ DeviceSpec Spec(const char* name, int sms, int occupancy, int64_t l2_bytes, cons
 // The 128 x 128 configuration's ping-pong variant (CostModel::pingpong_hidden_us,
 // pingpong_iter_loss; kernels::PingPongOf), fitted 2026-11-23 by least squares (log of the ratio)
 // to 33 A/B pairs on an H200 where the launch runs it (data-parallel on 128 x 128 x 64 tiles, 8-24
-// k-iterations, 3-16 tiles a block, rows on 128-byte lines; ping-pong against STREAMK_PINGPONG=off
+// k-iterations, 3-16 tiles a block, rows on 128-byte lines; ping-pong against --pingpong off
 // in alternating calls, fp16 and bf16; 1.00-1.09x). In the model's units (a tile of i iterations
 // costs 0.48 i + 1.4 us with every SM busy; a block of N tiles N times that), 0.66 us hidden on
 // each tile but the last and 2.8% more per iteration: rms error 1.9% (0.5 and 1%, a first guess,
@@ -480,6 +480,7 @@ DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
 
 DeviceSpec A100Spec() {
   DeviceSpec spec = Spec("A100-SXM4", 108, kA100Occupancy, 40 << 20, kA100Cost, TileShape{});
+  spec.mainloop = Mainloop::kSm80;
   // Copies of operands the kernel cannot load as they are happen whatever the plan; without a
   // rate the model priced them infinite. A copy is a memory-bound kernel: the H200's measured
   // rate scaled by the HBM bandwidth ratio 2.0 / 4.8, as the A100's other bandwidth terms.
@@ -501,7 +502,9 @@ DeviceSpec H200Spec() {
   return WithMemoryTerms(WithTmaConfigurations(spec, 1.0), kH200HbmBytesPerUs);
 }
 DeviceSpec H200CpAsyncSpec() {
-  return Spec("H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{});
+  DeviceSpec spec = Spec("H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{});
+  spec.mainloop = Mainloop::kSm90;
+  return spec;
 }
 
 absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name) {
@@ -558,6 +561,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     }
     spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
   }
+  spec.mainloop = arch;
   const kernels::KernelTile tile = kernels::TileOf(arch);
   spec.tile = {tile.m, tile.n, tile.k};
   if (arch != kernels::Arch::kSm90Tma) {  // one kernel configuration

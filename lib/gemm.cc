@@ -113,6 +113,7 @@ Lowered Lower(const GemmArgs& g) {
   l.problem.d_tma_store =
       kernels::TensorColumnsOf(l.problem.n, static_cast<int>(out), k.beta, k.cd_vectors) > 0;
   l.problem.reads_c = k.beta != 0.0f;
+  l.problem.cd_rows_aligned = k.cd_vectors;
   return l;
 }
 
@@ -131,6 +132,9 @@ PlanOptions ToPlanOptions(const Options& o, const GemmArgs& g) {
   p.repack = o.repack;
   p.max_workspace_bytes = o.max_workspace_bytes;
   p.schedule = o.schedule;
+  p.pingpong = o.pingpong;
+  p.narrow_wgmma = o.narrow_wgmma;
+  p.store_d = o.store_d;
   if (o.repack && g.cd_layout == Layout::kColMajor) p.repack = SwapOperands(*o.repack);
   return p;
 }
@@ -279,7 +283,8 @@ class PlanCache {
                       (pr.d_tma_store ? 16 : 0) + (pr.a_rows_on_lines ? 32 : 0) +
                       (pr.b_rows_on_lines ? 64 : 0) + (pr.a_mn_major ? 128 : 0) +
                       (pr.b_mn_major ? 256 : 0) + (pr.a_mn_rows_misaligned ? 512 : 0) +
-                      (pr.b_mn_rows_misaligned ? 1024 : 0) + (pr.reads_c ? 2048 : 0),
+                      (pr.b_mn_rows_misaligned ? 1024 : 0) + (pr.reads_c ? 2048 : 0) +
+                      (pr.cd_rows_aligned ? 4096 : 0),
                   static_cast<int>(o.mode),
                   o.splits,
                   o.blocks,
@@ -292,7 +297,10 @@ class PlanCache {
                   o.tile.k,
                   o.repack.has_value() ? static_cast<int>(*o.repack) : -1,
                   o.max_workspace_bytes,
-                  static_cast<int>(o.schedule)};
+                  static_cast<int>(o.schedule),
+                  o.pingpong.has_value() ? (*o.pingpong ? 1 : 0) : -1,
+                  o.narrow_wgmma ? 1 : 0,
+                  o.store_d.has_value() ? static_cast<int>(*o.store_d) : -1};
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = plans_.find(key);
@@ -310,7 +318,7 @@ class PlanCache {
   static constexpr size_t kMaxPlans = 4096;
   using Key =
       std::tuple<int, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int, int,
-                 int, int, int, int, int, int, int64_t, int>;
+                 int, int, int, int, int, int, int64_t, int, int, int, int>;
   std::mutex mu_;
   std::map<Key, Plan> plans_;
 };

@@ -78,43 +78,42 @@ std::string DescribeOutputWrites(const Plan& plan, DType output, float beta, int
   // The 320-wide tile's area holds three of its five boxes: TMA stores for a 16-bit D without C
   // alone, in two rounds; no bulk copies of rows.
   const bool narrow_area = !kernels::AsyncStoresOf(plan.tile_n);
-  if (narrow_area && (cols == 0 || !kernels::TmaStoresOf(plan.tile_n, bytes, beta != 0.0f))) {
+  const char* const rounds = narrow_area ? " in two rounds a tile (three boxes, then two)" : "";
+  // Ping-pong: the two compute warp groups take turns at the tiles (Plan::pingpong).
+  const std::string turns =
+      plan.pingpong
+          ? absl::StrFormat("; ping-pong: the compute warp groups take turns at the %d tiles on "
+                            "%d blocks, each one's epilogue under the other's mainloop",
+                            plan.tiles, plan.grid_blocks)
+          : "";
+  switch (plan.store_d) {
+    case StoreD::kTma:
+      if (cols == plan.n || cols == 0) {
+        return absl::StrFormat("TMA stores from swizzled boxes%s%s (%s)%s", rounds,
+                               beta != 0.0f ? ", C loaded by TMA" : "", rows, turns);
+      }
+      return absl::StrFormat(
+          "TMA stores of columns 0-%d%s, the compute threads storing the last %d of each row (%s: "
+          "n ends inside a 16-byte chunk)%s",
+          cols - 1, rounds, plan.n - cols, rows, turns);
+    case StoreD::kRowsCopyWarp:
+      return absl::StrFormat(
+          "a bulk copy per row, issued by the copying warp (%d tiles on %d blocks), the rows' "
+          "ends by the compute warps (%s)",
+          plan.tiles, plan.grid_blocks, rows);
+    case StoreD::kRows:
+      return absl::StrFormat("a bulk copy per row%s, issued by the compute warps, and the rows' "
+                             "ends (%s)",
+                             output == DType::kF32 ? " in two rounds a tile" : "", rows);
+    case StoreD::kThreads:
+      break;
+  }
+  if (narrow_area) {
     return absl::StrFormat(
         "the epilogue's own stores%s, %s (%s; the %d-wide tile stores a 16-bit D without C "
         "alone by TMA)",
         c_too, aligned ? "16 bytes at a time where the row allows" : "element by element", rows,
         plan.tile_n);
-  }
-  const char* const rounds = narrow_area ? " in two rounds a tile (three boxes, then two)" : "";
-  // Ping-pong: the two compute warp groups take turns at the tiles (PingPongOf).
-  const std::string turns =
-      kernels::PingPongOf(plan, cols > 0)
-          ? absl::StrFormat("; ping-pong: the compute warp groups take turns at the %d tiles on "
-                            "%d blocks, each one's epilogue under the other's mainloop",
-                            plan.tiles, plan.grid_blocks)
-          : "";
-  if (cols == plan.n) {
-    return absl::StrFormat("TMA stores from swizzled boxes%s%s (%s)%s", rounds,
-                           beta != 0.0f ? ", C loaded by TMA" : "", rows, turns);
-  }
-  if (cols > 0) {
-    return absl::StrFormat(
-        "TMA stores of columns 0-%d%s, the compute threads storing the last %d of each row (%s: "
-        "n ends inside a 16-byte chunk)%s",
-        cols - 1, rounds, plan.n - cols, rows, turns);
-  }
-  const int by = kernels::RowsOf(output == DType::kF32, beta, aligned, plan.tiles,
-                                 plan.grid_blocks);
-  if (by == kernels::kRowsByCopyingWarp) {
-    return absl::StrFormat(
-        "a bulk copy per row, issued by the copying warp (%d tiles on %d blocks), the rows' "
-        "ends by the compute warps (%s)",
-        plan.tiles, plan.grid_blocks, rows);
-  }
-  if (by == kernels::kRowsByComputeWarps) {
-    return absl::StrFormat("a bulk copy per row%s, issued by the compute warps, and the rows' "
-                           "ends (%s)",
-                           output == DType::kF32 ? " in two rounds a tile" : "", rows);
   }
   return absl::StrFormat(
       "the epilogue's own stores%s, %s (%s%s)", c_too,
@@ -144,6 +143,7 @@ std::string PlanSummary(const Plan& p) {
       p.work_blocks, p.avail_sms, p.occupancy, p.workspace_bytes, RepackName(p));
   if (p.cluster_m > 1) absl::StrAppend(&s, " cluster=", p.cluster_m);
   if (p.schedule == Schedule::kDynamic) absl::StrAppend(&s, " schedule=dynamic");
+  if (p.pingpong) absl::StrAppend(&s, " pingpong");
   return s;
 }
 
@@ -263,6 +263,10 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
     absl::StrAppendFormat(&s, "schedule    static: block b runs work blocks b, b + %d, ...\n",
                           p.grid_blocks);
   }
+  absl::StrAppendFormat(&s, "kernel      %s mainloop%s; D stored by %s%s\n",
+                        MainloopName(p.mainloop), p.pingpong ? ", ping-pong variant" : "",
+                        StoreDName(p.store_d),
+                        p.narrow_wgmma ? "" : "; every tile's wgmmas the whole width");
   absl::StrAppendFormat(&s, "workspace   %s bytes (partials %s, flags %s%s)\n",
                         Bytes(p.workspace_bytes), Bytes(p.partials_bytes), Bytes(p.flags_bytes),
                         p.repack_a || p.repack_b ? ", repacked operands" : "");
@@ -377,6 +381,10 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   num("flags_offset", p.flags_offset), num("flags_bytes", p.flags_bytes);
   field("schedule", JsonString(ScheduleName(p.schedule)));
   num("counter_offset", p.counter_offset);
+  field("mainloop", JsonString(MainloopName(p.mainloop)));
+  field("pingpong", p.pingpong ? "true" : "false");
+  field("narrow_wgmma", p.narrow_wgmma ? "true" : "false");
+  field("store_d", JsonString(StoreDName(p.store_d)));
   num("workspace_bytes", p.workspace_bytes);
   field("repack_a", p.repack_a ? "true" : "false");
   field("repack_b", p.repack_b ? "true" : "false");

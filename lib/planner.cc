@@ -830,7 +830,10 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   p.iters_per_tile = static_cast<int>(CeilDiv(p.k, p.tile_k));
   p.a_rows_misaligned = problem.a_rows_misaligned;
   p.b_rows_misaligned = problem.b_rows_misaligned;
-  p.d_tma_store = problem.d_tma_store;
+  // A D stored another way than TMA (PlanOptions::store_d) runs no ping-pong, and is priced so.
+  p.d_tma_store = problem.d_tma_store && (!o.store_d || *o.store_d == StoreD::kTma);
+  p.narrow_wgmma = o.narrow_wgmma;
+  p.mainloop = device.mainloop;
   // As the kernel loads them: MakePlan and PlanRows mark the rows of operands they copy.
   p.a_rows_on_lines = problem.a_rows_on_lines;
   p.b_rows_on_lines = problem.b_rows_on_lines;
@@ -2102,8 +2105,60 @@ absl::StatusOr<Plan> PlanOneSchedule(const Problem& problem, const DeviceSpec& d
   return plan;
 }
 
+absl::StatusOr<Plan> PlanWithinCap(const Problem& problem, const DeviceSpec& device,
+                                   const PlanOptions& o, PlanExplanation* why);
+
+// The kernel's choices for the plan MakePlan picked (Plan's "kernel" fields): ping-pong and D's
+// store path as the options say, else as the rules the cost model priced (PricedPingPong,
+// kernels::StoreDOf).
+absl::Status DecideKernel(const Problem& problem, const DeviceSpec& device, const PlanOptions& o,
+                          Plan& p) {
+  const bool tma = device.mainloop == Mainloop::kSm90Tma;
+  const int out_bytes = DTypeBytes(problem.output);
+  p.store_d = tma ? kernels::StoreDOf(p, out_bytes, problem.reads_c, problem.cd_rows_aligned,
+                                      problem.d_tma_store)
+                  : StoreD::kThreads;
+  if (o.store_d) {
+    if (!(tma ? kernels::CanStoreD(*o.store_d, p, out_bytes, problem.reads_c,
+                                   problem.d_tma_store)
+              : *o.store_d == StoreD::kThreads))
+      return absl::InvalidArgumentError(absl::StrCat(
+          "store_d = ", StoreDName(*o.store_d), ": the plan (", p.tile_m, "x", p.tile_n,
+          " tiles on the ", MainloopName(device.mainloop), " mainloop, ", DTypeName(problem.output),
+          " D", problem.reads_c ? " with C" : "",
+          problem.d_tma_store ? "" : " whose rows the TMA unit cannot store as a tensor",
+          ") cannot store D that way: tma needs D's (and C's) rows 16-byte aligned, rows and "
+          "rows-warp need no C and tiles at most 256 wide, rows-warp a 16-bit D, and the other "
+          "mainloops store with their threads"));
+    p.store_d = *o.store_d;
+  }
+  const bool d_store = p.store_d == StoreD::kTma;
+  p.pingpong = tma && (o.pingpong == true ? kernels::PingPongOf(p, d_store, 1)
+                                          : PricedPingPong(p, KernelCost(device, p)));
+  return absl::OkStatus();
+}
+
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
+  // Ping-pong turned off is priced nowhere.
+  if (o.pingpong == false) {
+    DeviceSpec off = device;
+    for (const KernelConfiguration& c : kKernelConfigurations) (off.*c.cost).pingpong_hidden_us = 0;
+    PlanOptions rest = o;
+    rest.pingpong.reset();
+    absl::StatusOr<Plan> plan = MakePlan(problem, off, rest, why);
+    if (plan.ok()) plan->pingpong = false;
+    return plan;
+  }
+  absl::StatusOr<Plan> plan = PlanWithinCap(problem, device, o, why);
+  if (!plan.ok()) return plan;
+  if (absl::Status s = DecideKernel(problem, device, o, *plan); !s.ok()) return s;
+  return plan;
+}
+
+// MakePlan's pick, under PlanOptions::max_workspace_bytes.
+absl::StatusOr<Plan> PlanWithinCap(const Problem& problem, const DeviceSpec& device,
+                                   const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanAnyWorkspace(problem, device, o, why);
   const int64_t cap = o.max_workspace_bytes;
   if (!plan.ok() || cap == 0 || plan->workspace_bytes <= cap) return plan;

@@ -57,6 +57,25 @@ const char* ScheduleName(Schedule s) {
   return "?";
 }
 
+const char* StoreDName(StoreD s) {
+  switch (s) {
+    case StoreD::kThreads: return "threads";
+    case StoreD::kTma: return "tma";
+    case StoreD::kRows: return "rows";
+    case StoreD::kRowsCopyWarp: return "rows-warp";
+  }
+  return "?";
+}
+
+const char* MainloopName(Mainloop m) {
+  switch (m) {
+    case Mainloop::kSm80: return "sm80";
+    case Mainloop::kSm90: return "sm90-cpasync";
+    case Mainloop::kSm90Tma: return "sm90-tma";
+  }
+  return "?";
+}
+
 std::optional<DType> ParseDType(std::string_view s) {
   const std::string w = absl::AsciiStrToLower(std::string(s));
   if (w == "fp16" || w == "f16" || w == "half" || w == "float16") return DType::kF16;
@@ -102,6 +121,23 @@ std::optional<Schedule> ParseSchedule(std::string_view s) {
   const std::string w = absl::AsciiStrToLower(std::string(s));
   if (w == "static") return Schedule::kStatic;
   if (w == "dynamic" || w == "stealing" || w == "work-stealing") return Schedule::kDynamic;
+  return std::nullopt;
+}
+
+std::optional<StoreD> ParseStoreD(std::string_view s) {
+  const std::string w = absl::AsciiStrToLower(std::string(s));
+  if (w == "threads" || w == "elements") return StoreD::kThreads;
+  if (w == "tma" || w == "tensor") return StoreD::kTma;
+  if (w == "rows") return StoreD::kRows;
+  if (w == "rows-warp" || w == "warp") return StoreD::kRowsCopyWarp;
+  return std::nullopt;
+}
+
+std::optional<Mainloop> ParseMainloop(std::string_view s) {
+  const std::string w = absl::AsciiStrToLower(std::string(s));
+  if (w == "sm80" || w == "mma.sync") return Mainloop::kSm80;
+  if (w == "sm90-cpasync" || w == "sm90") return Mainloop::kSm90;
+  if (w == "sm90-tma" || w == "tma") return Mainloop::kSm90Tma;
   return std::nullopt;
 }
 

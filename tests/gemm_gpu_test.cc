@@ -969,29 +969,6 @@ TEST(GemmGpu, AnyLeadingDimensionAndAddressMatchesTheReference) {
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
 }
 
-// Sets an environment variable for its lifetime, then restores it (the launch reads
-// STREAMK_ROW_COPIES at every call).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    const char* old = std::getenv(name);
-    if (old != nullptr) old_ = old, had_ = true;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (had_) {
-      setenv(name_, old_.c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::string old_;
-  bool had_ = false;
-};
-
 // A D the TMA unit cannot store as a tensor, with beta 0, is written on sm_90a by a bulk copy of
 // each row's 16-byte chunks and element stores at the row's ends (Epilogue::RunRows): rows one
 // element longer than n and D one element into its buffer (each row at another offset within 16
@@ -999,8 +976,8 @@ class ScopedEnv {
 // the last 16-byte boundary, the rest by the threads' stores (Epilogue::StoreRest). fp16, bf16
 // and fp32 D (its unaligned rows in two rounds of half a tile's columns; RowsOf), every kernel
 // configuration, mode and reduction, D's layouts, a batch, and nothing written outside D; a
-// 16-bit D's copies issued by the compute warps and by the copying warp (STREAMK_ROW_COPIES; the
-// launch picks one per plan, kernels/tma_operands.h; fp32 D's always by the compute warps), on
+// 16-bit D's copies issued by the compute warps and by the copying warp (Options::store_d; the
+// planner picks one per plan, kernels::StoreDOf; fp32 D's always by the compute warps), on
 // every SM and on 5, where each block finishes several tiles and hands the copying warp one
 // tile's rows after another.
 TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
@@ -1008,10 +985,9 @@ TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
   absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   int variant = 0;
-  for (const char* copies : {"compute", "warp"}) {
-    ScopedEnv env("STREAMK_ROW_COPIES", copies);
+  for (StoreD copies : {StoreD::kRows, StoreD::kRowsCopyWarp}) {
     for (int sms : {0, 5}) {
-      SCOPED_TRACE(absl::StrCat(copies, ", SMs ", sms));
+      SCOPED_TRACE(absl::StrCat(StoreDName(copies), ", SMs ", sms));
       for (const TileShape& tile : KernelTiles(*dev)) {
         for (const Shape& shape : {Shape{300, 517, 700, 2}, Shape{517, 1000, 300, 1}}) {
           for (Layout cd : {Layout::kRowMajor, Layout::kColMajor}) {
@@ -1023,6 +999,10 @@ TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
                 c.in = ++variant % 2 == 0 ? DType::kBF16 : DType::kF16;
                 c.out = variant % 3 == 0 ? DType::kF32 : c.in;  // fp32: the compute warps
                 c.ldd_extra = 8, c.stride_d_extra = 24;
+                // Rows of n + 8 16-bit elements are never 16-byte aligned, so the planner picks
+                // the rows' copies itself; the 320-wide tile stores such a D with its threads.
+                o.store_d.reset();
+                if (c.out != DType::kF32 && tile.n <= 256) o.store_d = copies;
                 ExpectCorrect(c, o, NextSeed(), /*only_d=*/true);
               }
             }
@@ -1042,12 +1022,12 @@ std::vector<uint8_t> Bytes(const Buffers& b, const Config& cfg) {
 // Ping-pong (kernels::PingPongOf): data-parallel plans of 128 x 128 tiles, D stored by TMA, where
 // a block computes several tiles, run the configuration whose two compute warp groups take the
 // block's tiles in turn. On 5 SMs (so that blocks run up to 16 tiles, odd and even counts) and on
-// all, forced on (STREAMK_PINGPONG=on; the launch's own rule takes K-major rows on 128-byte lines
+// all, forced on (Options::pingpong = true; the planner's own rule takes K-major rows on 128-byte lines
 // alone, and several tiles a block of 8-24 k-iterations): every layout, both input types,
 // every output type, alpha 1 (the unscaled staging) and 0.75, C = D with beta, tails in m, n (a
 // row ending inside a 16-byte chunk) and k (k 64: one k-iteration per tile, fewer than the ring's
 // stages), a batch, and nothing written outside D. Each shape's result is also bitwise the shared
-// tiles' (STREAMK_PINGPONG=off): both sum every element's k-iterations in the same order. A traced
+// tiles' (Options::pingpong = false): both sum every element's k-iterations in the same order. A traced
 // launch records each tile's mainloop and epilogue, the two groups' events interleaved.
 TEST(GemmGpu, PingPongEveryLayoutEpilogueAndTileCount) {
   STREAMK_SKIP_WITHOUT_GPU();
@@ -1067,24 +1047,26 @@ TEST(GemmGpu, PingPongEveryLayoutEpilogueAndTileCount) {
       probe.s = shape;
       absl::StatusOr<Plan> plan = PlanGemm(Buffers(probe).args, o);
       ASSERT_TRUE(plan.ok()) << plan.status();
-      const char* const pingpong = kernels::PingPongOf(*plan, true) ? "" : "on";
-      SCOPED_TRACE(absl::StrCat("SMs ", sms, ", STREAMK_PINGPONG=", pingpong, ", ",
+      // Forced on where the planner's rule does not run it.
+      const bool by_rule = plan->pingpong;
+      SCOPED_TRACE(absl::StrCat("SMs ", sms, by_rule ? "" : ", pingpong forced on", ", ",
                                 PlanSummary(*plan)));
       for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
         for (Layout b : {Layout::kRowMajor, Layout::kColMajor}) {
-          // Forced: the launch runs M- or N-major operands on the shared tiles by default.
-          ScopedEnv env("STREAMK_PINGPONG", "on");
+          // Forced: the planner runs M- or N-major operands on the shared tiles by default.
+          Options on = o;
+          on.pingpong = true;
           Config c;
           c.s = shape, c.a = a, c.b = b;
           c.in = ++variant % 2 == 0 ? DType::kBF16 : DType::kF16;
           c.out = variant % 3 == 0 ? DType::kF32 : c.in;
           c.alpha = variant % 4 < 2 ? 1.0f : 0.75f;
           c.ldd_extra = 8, c.stride_d_extra = 24;
-          ExpectCorrect(c, o, NextSeed(), /*only_d=*/true);
+          ExpectCorrect(c, on, NextSeed(), /*only_d=*/true);
           Config with_c = c;
           with_c.beta = -1.25f, with_c.c_is_d = true;
           with_c.ldd_extra = with_c.stride_d_extra = 0;
-          ExpectCorrect(with_c, o, NextSeed());
+          ExpectCorrect(with_c, on, NextSeed());
         }
       }
       Config c;
@@ -1093,9 +1075,13 @@ TEST(GemmGpu, PingPongEveryLayoutEpilogueAndTileCount) {
       CUDA_ASSERT(buf.Refresh(c, NextSeed()));
       std::vector<uint8_t> ran[2];
       for (int shared = 0; shared < 2; ++shared) {
-        ScopedEnv env("STREAMK_PINGPONG", shared ? "off" : pingpong);
+        Options run = o;
+        run.pingpong = !shared;
+        absl::StatusOr<Plan> ran_plan = PlanGemm(buf.args, run);
+        ASSERT_TRUE(ran_plan.ok()) << ran_plan.status();
+        EXPECT_EQ(ran_plan->pingpong, !shared) << PlanSummary(*ran_plan);
         CUDA_ASSERT(testing::Fill(buf.d.get(), c.out, buf.args.stride_d * c.s.batch, 0, true));
-        ASSERT_TRUE(gemm(buf.args, nullptr, o).ok());
+        ASSERT_TRUE(gemm(buf.args, nullptr, run).ok());
         CUDA_ASSERT(cudaDeviceSynchronize());
         ran[shared] = Bytes(buf, c);
       }
@@ -1111,11 +1097,11 @@ TEST(GemmGpu, PingPongEveryLayoutEpilogueAndTileCount) {
   Buffers buf(c);
   absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
   ASSERT_TRUE(plan.ok()) << plan.status();
-  ASSERT_TRUE(kernels::PingPongOf(*plan, true)) << PlanSummary(*plan);
+  ASSERT_TRUE(plan->pingpong) << PlanSummary(*plan);
   c.packed_a = false;  // rows 16 bytes past a line: the shared tiles
   absl::StatusOr<Plan> padded = PlanGemm(Buffers(c).args, o);
   ASSERT_TRUE(padded.ok()) << padded.status();
-  EXPECT_FALSE(kernels::PingPongOf(*padded, true)) << PlanSummary(*padded);
+  EXPECT_FALSE(padded->pingpong) << PlanSummary(*padded);
   c.packed_a = true;
   const int per_block = 3 * (plan->tiles / plan->grid_blocks + 1);
   const size_t count = static_cast<size_t>(plan->grid_blocks) * per_block;
@@ -1673,7 +1659,7 @@ TEST(GemmGpu, RandomProblemsMatchTheReference) {
                              ? absl::StrCat(" ", ReductionName(plan->reduction))
                              : "",
                          plan->repack_a || plan->repack_b ? " copies" : "",
-                         kernels::PingPongOf(*plan, plan->d_tma_store) ? " ping-pong" : "")];
+                         plan->pingpong ? " ping-pong" : "")];
     ExpectCorrect(c, o, rng(), /*only_d=*/!c.c_is_d);
     ++ran;
     if (::testing::Test::HasFatalFailure()) return;

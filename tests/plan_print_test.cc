@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "streamk/planner.h"
+#include "tma_operands.h"
 
 namespace streamk {
 namespace {
@@ -315,17 +316,32 @@ TEST(DeviceSpec, PresetsAndUnknownNames) {
   EXPECT_NE(bad.status().message().find("v100"), std::string::npos);
 }
 
-// streamk-plan's epilogue line names the path the launch takes for D (kernels/tma_operands.h):
+// streamk-plan's epilogue line names the path the plan takes for D (Plan::store_d, pingpong):
 // GPT-2's logits (4096 x 50257 x 768 on the H200 model) packed, padded to rows of 50264 or 50260,
 // with an aligned vocabulary, in fp32, with beta, and on the portable kernels.
 TEST(PlanPrint, EpilogueLineNamesHowDIsWritten) {
+  // The plan for D of `out`, beta and rows of ldd elements (as gemm() sets the problem for
+  // 256-byte-aligned allocations), and the line for it.
+  auto plan_for = [](Problem pr, DType out, float beta, int64_t ldd, PlanOptions o = {}) {
+    pr.output = out;
+    pr.reads_c = beta != 0.0f;
+    pr.cd_rows_aligned = ldd * DTypeBytes(out) % 16 == 0;
+    pr.d_tma_store =
+        kernels::TensorColumnsOf(pr.n, DTypeBytes(out), beta, pr.cd_rows_aligned) > 0;
+    absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), o);
+    EXPECT_TRUE(p.ok()) << p.status();
+    return p.value_or(Plan{});
+  };
+  auto line_for = [&](const Problem& pr, DType out, float beta, int64_t ldd, bool tma,
+                      PlanOptions o = {}) {
+    return DescribeOutputWrites(plan_for(pr, out, beta, ldd, o), out, beta, ldd, tma);
+  };
   Problem pr;
   pr.m = 4096, pr.n = 50257, pr.k = 768;
-  absl::StatusOr<Plan> p = MakePlan(pr, H200Spec());
-  ASSERT_TRUE(p.ok());
-  ASSERT_GE(p->tiles, 2 * p->grid_blocks);
+  ASSERT_GE(plan_for(pr, DType::kF16, 0, 50257).tiles,
+            2 * plan_for(pr, DType::kF16, 0, 50257).grid_blocks);
   auto says = [&](DType out, float beta, int64_t ldd, bool tma, const std::string& want) {
-    const std::string line = DescribeOutputWrites(*p, out, beta, ldd, tma);
+    const std::string line = line_for(pr, out, beta, ldd, tma);
     EXPECT_NE(line.find(want), std::string::npos) << line;
   };
   says(DType::kF16, 0, 50257, true, "a bulk copy per row, issued by the copying warp");
@@ -339,59 +355,59 @@ TEST(PlanPrint, EpilogueLineNamesHowDIsWritten) {
   says(DType::kF16, 0.5f, 50257, true, "the epilogue's own stores and read C, element by element");
   says(DType::kF16, 0.5f, 50264, true, "16 bytes at a time where the row allows");
   says(DType::kF16, 0, 50257, false, "the epilogue's own stores, element by element");
+  // Who issues the copies, as the options say.
+  PlanOptions compute;
+  compute.store_d = StoreD::kRows;
+  EXPECT_NE(line_for(pr, DType::kF16, 0, 50257, true, compute)
+                .find("a bulk copy per row, issued by the compute warps"),
+            std::string::npos);
   pr.n = 50304;
-  p = MakePlan(pr, H200Spec());
-  ASSERT_TRUE(p.ok());
   says(DType::kF16, 0, 50304, true, "TMA stores from swizzled boxes (fp16 D in rows of 50304");
   says(DType::kBF16, 1, 50304, true, "TMA stores from swizzled boxes, C loaded by TMA");
   // On 128 x 256 tiles: no ping-pong. 5120 x 2560 x 1024's are 128 x 128, data-parallel, 800 of
-  // them on 132 blocks: ping-pong, with or without C, but not through the rows' copies or on
-  // another kernel.
+  // them on 132 blocks: ping-pong, with or without C, but not through the rows' copies, when
+  // turned off, or on another kernel.
   PlanOptions wide;
   wide.tile = {128, 256, 64};
-  const absl::StatusOr<Plan> w = MakePlan(pr, H200Spec(), wide);
-  ASSERT_TRUE(w.ok());
-  EXPECT_EQ(DescribeOutputWrites(*w, DType::kF16, 0, 50304, true).find("ping-pong"),
-            std::string::npos);
+  EXPECT_EQ(line_for(pr, DType::kF16, 0, 50304, true, wide).find("ping-pong"), std::string::npos);
   Problem shallow;
   shallow.m = 5120, shallow.n = 2560, shallow.k = 1024;
-  absl::StatusOr<Plan> q = MakePlan(shallow, H200Spec());
-  ASSERT_TRUE(q.ok());
-  EXPECT_NE(DescribeOutputWrites(*q, DType::kF16, 0, 2560, true)
+  EXPECT_NE(line_for(shallow, DType::kF16, 0, 2560, true)
                 .find("; ping-pong: the compute warp groups take turns at the 800 tiles on 132 "
                       "blocks, each one's epilogue under the other's mainloop"),
             std::string::npos);
-  EXPECT_NE(DescribeOutputWrites(*q, DType::kF32, 0.5f, 2560, true).find("ping-pong"),
+  EXPECT_NE(line_for(shallow, DType::kF32, 0.5f, 2560, true).find("ping-pong"),
             std::string::npos);
-  EXPECT_EQ(DescribeOutputWrites(*q, DType::kF16, 0, 2561, true).find("ping-pong"),
+  EXPECT_EQ(line_for(shallow, DType::kF16, 0, 2561, true).find("ping-pong"), std::string::npos);
+  PlanOptions off;
+  off.pingpong = false;
+  EXPECT_EQ(line_for(shallow, DType::kF16, 0, 2560, true, off).find("ping-pong"),
             std::string::npos);
-  EXPECT_EQ(DescribeOutputWrites(*q, DType::kF16, 0, 2560, false).find("ping-pong"),
-            std::string::npos);
+  EXPECT_EQ(line_for(shallow, DType::kF16, 0, 2560, false).find("ping-pong"), std::string::npos);
   // The 320-wide tile: TMA stores in two rounds for a 16-bit D without C; other Ds, and rows the
   // TMA unit cannot store, by the epilogue's own stores (no bulk copies of rows).
   PlanOptions broad;
   broad.tile = {128, 320, 64};
   Problem one_round;
   one_round.m = 640, one_round.n = 8192, one_round.k = 4096;
-  const absl::StatusOr<Plan> b = MakePlan(one_round, H200Spec(), broad);
-  ASSERT_TRUE(b.ok()) << b.status();
-  ASSERT_EQ(b->tile_n, 320);
+  ASSERT_EQ(plan_for(one_round, DType::kF16, 0, 8192, broad).tile_n, 320);
   for (DType out : {DType::kF16, DType::kBF16}) {
-    EXPECT_NE(DescribeOutputWrites(*b, out, 0, 8192, true)
-                  .find("TMA stores from swizzled boxes in two rounds a tile (three boxes, then "
+    const std::string line = line_for(one_round, out, 0, 8192, true, broad);
+    EXPECT_NE(line.find("TMA stores from swizzled boxes in two rounds a tile (three boxes, then "
                         "two) ("),
               std::string::npos)
-        << DescribeOutputWrites(*b, out, 0, 8192, true);
+        << line;
   }
   for (const auto& [out, beta, ldd] : {std::tuple{DType::kF32, 0.0f, int64_t{8192}},
                                        std::tuple{DType::kF16, 0.5f, int64_t{8192}},
                                        std::tuple{DType::kF16, 0.0f, int64_t{8193}}}) {
-    const std::string own = DescribeOutputWrites(*b, out, beta, ldd, true);
+    const std::string own = line_for(one_round, out, beta, ldd, true, broad);
     EXPECT_EQ(own.rfind("the epilogue's own stores", 0), 0u) << own;
     EXPECT_NE(own.find("the 320-wide tile stores a 16-bit D without C alone by TMA"),
               std::string::npos)
         << own;
   }
+  const absl::StatusOr<Plan> p = plan_for(pr, DType::kF16, 0, 50304);
   const std::string line = DescribeOutputWrites(*p, DType::kF16, 0, 50304, true);
   EXPECT_NE(PlanToJson(*p, nullptr, "H200", line).find("\"epilogue\": \"" + line + "\""),
             std::string::npos);

@@ -66,7 +66,8 @@ std::vector<Case> RandomCases(int count, uint64_t seed) {
     operand(&p.b_unaligned, &p.b_rows_misaligned, &p.b_rows_on_lines, &p.b_mn_major,
             &p.b_mn_rows_misaligned);
     p.reads_c = coin(5);
-    p.d_tma_store = !coin(6);
+    p.cd_rows_aligned = !coin(5);
+    p.d_tma_store = p.cd_rows_aligned && !coin(6);
     c.text = absl::StrFormat(
         "%d x %d x %d batch %d %s->%s on %s (%d SMs, occupancy %d); A %s%s%s%s, B %s%s%s%s", p.m,
         p.n, p.k, p.batch, DTypeName(p.input), DTypeName(p.output), c.device.name, c.device.sms,
@@ -213,6 +214,84 @@ TEST(PlannerProperties, WorkspaceCapIsRespected) {
     }
   }
   EXPECT_GT(fell_back, 0) << "no random problem needed the fallback: the test checks nothing";
+}
+
+// The kernel's choices in the plan (Plan::mainloop, pingpong, store_d, narrow_wgmma) are the
+// planner's: the device's mainloop; ping-pong where the TMA kernel can run it and the model prices
+// it, never when turned off, wherever it can when turned on; D stored as kernels::StoreDOf says
+// (the TMA kernel; the others with their threads), or as the options say where the plan can take
+// that path, else InvalidArgument naming store_d.
+TEST(PlannerProperties, KernelChoicesFollowTheRulesAndTheOptions) {
+  int pingpongs = 0, forced_pingpongs = 0, tma = 0, rows = 0, refused = 0, narrow_off = 0;
+  std::vector<Case> cases = RandomCases(kCases / 2, 8);
+  // And one the rule runs ping-pong on: 800 data-parallel 128 x 128 tiles, 16 deep, on 132 SMs.
+  Case shallow;
+  shallow.device = H200Spec();
+  shallow.problem.m = 5120, shallow.problem.n = 2560, shallow.problem.k = 1024;
+  shallow.text = "5120 x 2560 x 1024 on the H200 model";
+  cases.push_back(shallow);
+  for (const Case& c : cases) {
+    const Problem& pr = c.problem;
+    const bool on_tma = c.device.mainloop == Mainloop::kSm90Tma;
+    const int out = DTypeBytes(pr.output);
+    absl::StatusOr<Plan> p = MakePlan(pr, c.device, {});
+    ASSERT_TRUE(p.ok()) << c.text << ": " << p.status();
+    EXPECT_EQ(p->mainloop, c.device.mainloop) << c.text;
+    EXPECT_EQ(p->store_d, on_tma ? kernels::StoreDOf(*p, out, pr.reads_c, pr.cd_rows_aligned,
+                                                    pr.d_tma_store)
+                                 : StoreD::kThreads)
+        << c.text << "\n" << *p;
+    EXPECT_TRUE(p->store_d != StoreD::kTma || pr.d_tma_store) << c.text << "\n" << *p;
+    EXPECT_EQ(p->pingpong, on_tma && KernelCost(c.device, *p).pingpong_hidden_us > 0 &&
+                               kernels::PingPongOf(*p, p->store_d == StoreD::kTma))
+        << c.text << "\n" << *p;
+    EXPECT_TRUE(p->narrow_wgmma) << c.text;
+    pingpongs += p->pingpong;
+    tma += p->store_d == StoreD::kTma;
+    rows += p->store_d == StoreD::kRows || p->store_d == StoreD::kRowsCopyWarp;
+
+    for (bool want : {false, true}) {
+      PlanOptions o;
+      o.pingpong = want;
+      absl::StatusOr<Plan> q = MakePlan(pr, c.device, o);
+      ASSERT_TRUE(q.ok()) << c.text << ": " << q.status();
+      EXPECT_EQ(q->pingpong,
+                want && on_tma && kernels::PingPongOf(*q, q->store_d == StoreD::kTma, 1))
+          << c.text << "\n" << *q;
+      forced_pingpongs += q->pingpong;
+    }
+    for (StoreD want : {StoreD::kThreads, StoreD::kTma, StoreD::kRows, StoreD::kRowsCopyWarp}) {
+      PlanOptions o;
+      o.store_d = want;
+      absl::StatusOr<Plan> q = MakePlan(pr, c.device, o);
+      if (!q.ok()) {
+        EXPECT_EQ(q.status().code(), absl::StatusCode::kInvalidArgument) << c.text;
+        EXPECT_NE(q.status().message().find("store_d = "), std::string::npos) << q.status();
+        EXPECT_NE(want, StoreD::kThreads) << c.text << ": " << q.status();
+        ++refused;
+        continue;
+      }
+      EXPECT_EQ(q->store_d, want) << c.text;
+      EXPECT_TRUE(on_tma ? kernels::CanStoreD(want, *q, out, pr.reads_c, pr.d_tma_store)
+                         : want == StoreD::kThreads)
+          << c.text << "\n" << *q;
+      // Only a D stored by TMA runs ping-pong.
+      EXPECT_TRUE(!q->pingpong || want == StoreD::kTma) << c.text << "\n" << *q;
+    }
+    PlanOptions wide;
+    wide.narrow_wgmma = false;
+    absl::StatusOr<Plan> q = MakePlan(pr, c.device, wide);
+    ASSERT_TRUE(q.ok()) << c.text << ": " << q.status();
+    EXPECT_FALSE(q->narrow_wgmma) << c.text;
+    narrow_off += !q->narrow_wgmma;
+  }
+  // The random problems reach every path.
+  EXPECT_GT(pingpongs, 0);
+  EXPECT_GT(forced_pingpongs, pingpongs);
+  EXPECT_GT(tma, 0);
+  EXPECT_GT(rows, 0);
+  EXPECT_GT(refused, 0);
+  EXPECT_GT(narrow_off, 0);
 }
 
 // Schedule::kDynamic, over every mode: the plan says so, runs without clusters or ping-pong,

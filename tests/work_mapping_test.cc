@@ -536,7 +536,7 @@ TEST(TmaRowCopies, TensorStopsAtTheLastSixteenByteBoundaryBeforeN) {
 
 // Which D the epilogue writes by its rows' bulk copies, and who issues them (RowsOf): never with
 // beta != 0; an fp32 D only where its rows are not 16-byte aligned, by the compute warps; a
-// 16-bit D always, by whom RowCopiesOf or STREAMK_ROW_COPIES says.
+// 16-bit D always, by whom RowCopiesOf or PlanOptions::store_d says.
 TEST(TmaRowCopies, Fp32RowsOnlyWhereUnalignedAndSixteenBitAlways) {
   using streamk::kernels::kRowsByComputeWarps;
   using streamk::kernels::kRowsByCopyingWarp;
@@ -559,7 +559,7 @@ TEST(TmaRowCopies, Fp32RowsOnlyWhereUnalignedAndSixteenBitAlways) {
 // plans of that tile alone, with D stored by TMA, on K-major operand rows on 128-byte lines (or
 // copied to such rows), where blocks compute two tiles or more of 8-24 k-iterations (as measured
 // on an H200); never a plan with Stream-K or reduction blocks (their fixups use the shared tiles'
-// stages), another tile, or a D stored another way, even where STREAMK_PINGPONG=on asks for it.
+// stages), another tile, or a D stored another way, even where PlanOptions::pingpong asks for it.
 // Checked on the planner's own H200 plans, of packed K-major operands (rows of K elements).
 TEST(TmaPingPong, DataParallelPlansOf128x128TilesStoredByTma) {
   using streamk::kernels::PingPongOf;

@@ -1,6 +1,7 @@
 // The decomposition flags streamk-plan and streamk-trace share (--mode, --splits, --blocks,
-// --sk_tiles, --reduction, --reduction_slices, --tile, --repack), parsed into PlanOptions or
-// Options, which name these fields alike.
+// --sk_tiles, --reduction, --reduction_slices, --tile, --repack), and the kernel flags they and
+// streamk-bench share (--pingpong, --narrow_wgmma, --store_d), parsed into PlanOptions or Options,
+// which name these fields alike.
 #pragma once
 
 #include <optional>
@@ -69,6 +70,36 @@ absl::Status SetDecomposition(const DecompositionFlags& f, Options* o) {
     o->tile = *tile;
   }
   return ParseRepack(f.repack, &o->repack);
+}
+
+// The kernel's own choices, which the planner makes unless told (--pingpong, --narrow_wgmma,
+// --store_d; PlanOptions / Options fields of the same names).
+struct KernelFlags {
+  std::string pingpong = "auto";  // auto | on | off
+  bool narrow_wgmma = true;
+  std::string store_d = "auto";  // auto | tma | rows | rows-warp | threads
+};
+
+template <class Options>
+absl::Status SetKernelChoices(const KernelFlags& f, Options* o) {
+  if (f.pingpong == "auto") {
+    o->pingpong.reset();
+  } else if (f.pingpong == "on" || f.pingpong == "off") {
+    o->pingpong = f.pingpong == "on";
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--pingpong ", f.pingpong, ": expected auto, on or off"));
+  }
+  o->narrow_wgmma = f.narrow_wgmma;
+  if (f.store_d == "auto") {
+    o->store_d.reset();
+  } else if (const std::optional<StoreD> s = ParseStoreD(f.store_d)) {
+    o->store_d = *s;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--store_d ", f.store_d, ": expected auto, tma, rows, rows-warp or threads"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace streamk::tools

@@ -84,6 +84,14 @@ ABSL_FLAG(bool, packed, false,
           "leading dimensions exactly the rows' length, as a contiguous tensor stores them "
           "(default: rounded up to 8 elements); rows that are then not 16-byte aligned are "
           "copied by gemm() before its kernel");
+ABSL_FLAG(std::string, pingpong, "auto",
+          "the TMA kernel's 128x128 ping-pong variant: auto (where the planner prices it) | on "
+          "(wherever it can run) | off");
+ABSL_FLAG(bool, narrow_wgmma, true,
+          "narrow wgmmas for tiles with few of D's columns (--nonarrow_wgmma: the whole width)");
+ABSL_FLAG(std::string, store_d, "auto",
+          "how the TMA kernel's epilogue writes D: auto (the planner's pick) | tma | rows | "
+          "rows-warp | threads");
 ABSL_FLAG(bool, rotate, false, "cycle input buffers totalling more than 2x L2 (cold-cache times)");
 ABSL_FLAG(int, warmup, 5, "launches before timing");
 ABSL_FLAG(int, reps, 15, "timed repetitions (the median is reported)");
@@ -313,10 +321,19 @@ int main(int argc, char** argv) {
   if (absl::Status s = ParseRepack(absl::GetFlag(FLAGS_repack), &repack); !s.ok())
     return Fail(std::string(s.message()));
   // The launch flags every mode runs with, auto's plan in the table and the JSON among them.
-  auto with_flags = [&repack](Options o) {
+  Options kernel_choices;
+  if (absl::Status s = streamk::tools::SetKernelChoices(
+          streamk::tools::KernelFlags{absl::GetFlag(FLAGS_pingpong), absl::GetFlag(FLAGS_narrow_wgmma),
+                                  absl::GetFlag(FLAGS_store_d)}, &kernel_choices);
+      !s.ok())
+    return Fail(std::string(s.message()));
+  auto with_flags = [&repack, &kernel_choices](Options o) {
     o.cooperative = absl::GetFlag(FLAGS_cooperative);
     o.programmatic_launch = absl::GetFlag(FLAGS_programmatic_launch);
     o.repack = repack;
+    o.pingpong = kernel_choices.pingpong;
+    o.narrow_wgmma = kernel_choices.narrow_wgmma;
+    o.store_d = kernel_choices.store_d;
     return o;
   };
   for (ModeSpec& m : *modes) m.options = with_flags(m.options);

@@ -51,6 +51,14 @@ ABSL_FLAG(int64_t, max_workspace, 0,
           "bytes of workspace the plan may use (0: no cap; Options::max_workspace_bytes)");
 ABSL_FLAG(std::string, schedule, "static",
           "static | dynamic: how the persistent blocks get their work (Options::schedule)");
+ABSL_FLAG(std::string, pingpong, "auto",
+          "the TMA kernel's 128x128 ping-pong variant: auto (where the planner prices it) | on "
+          "(wherever it can run) | off");
+ABSL_FLAG(bool, narrow_wgmma, true,
+          "narrow wgmmas for tiles with few of D's columns (--nonarrow_wgmma: the whole width)");
+ABSL_FLAG(std::string, store_d, "auto",
+          "how the TMA kernel's epilogue writes D: auto (the planner's pick) | tma | rows | "
+          "rows-warp | threads");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
 ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows, or narrow M-/N-major ones, to aligned "
@@ -138,6 +146,7 @@ int main(int argc, char** argv) {
   problem.d_tma_store =
       streamk::kernels::TensorColumnsOf(problem.n, out_bytes, beta, ldd * out_bytes % 16 == 0) > 0;
   problem.reads_c = beta != 0.0f;
+  problem.cd_rows_aligned = ldd * out_bytes % 16 == 0;
   // As gemm() sets them for packed K-major operands (the default layouts) on 256-byte-aligned
   // allocations: a row starts kFastRowBytes-aligned iff K x element bytes is a multiple of it.
   const int64_t row_bytes = problem.k * streamk::DTypeBytes(*dtype);
@@ -203,6 +212,11 @@ int main(int argc, char** argv) {
     return Fail(absl::StrCat("--schedule ", absl::GetFlag(FLAGS_schedule),
                              ": expected static or dynamic"));
   options.schedule = *schedule;
+  if (absl::Status s = streamk::tools::SetKernelChoices(
+          streamk::tools::KernelFlags{absl::GetFlag(FLAGS_pingpong), absl::GetFlag(FLAGS_narrow_wgmma),
+                                  absl::GetFlag(FLAGS_store_d)}, &options);
+      !s.ok())
+    return Fail(std::string(s.message()));
 
   streamk::PlanExplanation why;
   absl::StatusOr<streamk::Plan> plan = streamk::MakePlan(problem, *device, options, &why);
@@ -213,11 +227,9 @@ int main(int argc, char** argv) {
     out << streamk::PlanToSvg(*plan, streamk::KernelCost(*device, *plan), &why, device->name);
     if (!out) return Fail(absl::StrCat("--svg ", svg, ": cannot write"));
   }
-  // How the launch writes D: the TMA kernel runs plans of its tiles (Hopper presets).
+  // How the launch writes D (Plan::store_d on the TMA kernel).
   const std::string epilogue = streamk::DescribeOutputWrites(
-      *plan, problem.output, beta, ldd,
-      streamk::kernels::ComputesTile(streamk::kernels::Arch::kSm90Tma, plan->tile_m,
-                                     plan->tile_n, plan->tile_k));
+      *plan, problem.output, beta, ldd, plan->mainloop == streamk::Mainloop::kSm90Tma);
   if (absl::GetFlag(FLAGS_json)) {
     std::cout << streamk::PlanToJson(*plan, &why, device->name, epilogue) << "\n";
   } else {

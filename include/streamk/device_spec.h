@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "absl/status/statusor.h"
+#include "streamk/types.h"
 
 namespace streamk {
 
@@ -216,6 +217,8 @@ struct DeviceSpec {
   CostModel cluster_cost;
   int cluster_slots = 0;
   bool queried = false;  // true when read off a real device rather than a preset
+  // The kernel's mainloop these configurations and costs describe (Plan::mainloop).
+  Mainloop mainloop = Mainloop::kSm90Tma;
 };
 
 // A DeviceSpec's kernel configurations, the one list that code walking them reads: each one's

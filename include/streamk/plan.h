@@ -59,10 +59,11 @@ struct Plan {
   // b_rows_misaligned, false for an operand the launch repacks), for the cost model; the kernel
   // ignores them.
   bool a_rows_misaligned = false, b_rows_misaligned = false;
-  // Whether the TMA kernel can store D as a tensor (Problem::d_tma_store), and whether the rows
-  // it loads of A / of B are K-major on 128-byte lines (Problem::a_rows_on_lines; true for an
-  // operand the launch copies): the launch runs the ping-pong variant only then
-  // (kernels::PingPongOf), and the cost model prices it so.
+  // Whether the TMA kernel may store D as a tensor (Problem::d_tma_store, false where
+  // PlanOptions::store_d names another path), and whether the rows it loads of A / of B are
+  // K-major on 128-byte lines (Problem::a_rows_on_lines; true for an operand the launch copies):
+  // the planner prices and picks the ping-pong variant only then (kernels::PingPongOf,
+  // Plan::pingpong).
   bool d_tma_store = true;
   bool a_rows_on_lines = true, b_rows_on_lines = true;
   // Whether the kernel loads A / B M- or N-major, and whether those k-rows start at odd multiples
@@ -120,6 +121,21 @@ struct Plan {
   // ping-pong, and each data-parallel work block is one tile (dp_first_wave_tiles == 1), so work
   // is handed out one tile or one Stream-K range at a time.
   Schedule schedule = Schedule::kStatic;
+
+  // --- kernel: decided by the planner, run by the launch as they say -------------------------
+  // The mainloop the plan was made for (DeviceSpec::mainloop); the launch refuses a plan for
+  // another one than the device runs.
+  Mainloop mainloop = Mainloop::kSm90Tma;
+  // The TMA kernel's 128 x 128 configuration runs its ping-pong variant (kernels::PingPongOf):
+  // the two compute warp groups take turns at a block's tiles. PlanOptions::pingpong.
+  bool pingpong = false;
+  // The TMA kernel's tiles that hold fewer of D's columns than the configuration's width issue
+  // wgmmas only as wide as those columns (kernels::NarrowWidthOf); false: every tile the whole
+  // width. PlanOptions::narrow_wgmma.
+  bool narrow_wgmma = true;
+  // How the TMA kernel's epilogue writes D (and reads C): kernels::StoreDOf. The other mainloops
+  // always store with their threads (kThreads). PlanOptions::store_d.
+  StoreD store_d = StoreD::kThreads;
 
   // --- workspace (bytes) ---------------------------------------------------------------------
   // [flags | partials]. Flags: one int32 per Stream-K tile and cluster rank (and the work counter

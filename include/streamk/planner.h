@@ -48,6 +48,10 @@ struct Problem {
   // for a 16-bit D without C (kernels::TmaStoresOf); otherwise its own threads store it, whose
   // cost auto weighs by that tile's depth (PlanFourTiles). PlanGemm sets it.
   bool reads_c = false;
+  // Whether D's rows, and C's where it is read, start 16-byte aligned (address, leading dimension
+  // and batch stride): the epilogue then stores whole 16-byte vectors (kernels::StoreDOf).
+  // PlanGemm sets it.
+  bool cd_rows_aligned = true;
   // The kernel's operands that are K-major with every row starting at a multiple of
   // kLineRowBytes: each 64-element row piece of a k-iteration is one whole 128-byte line. Rows
   // that start kFastRowBytes- but not line-aligned (packed rows with K not a multiple of 64) load
@@ -149,6 +153,19 @@ struct PlanOptions {
   // candidates without the cluster configuration (a forced cluster tile is refused) and gives
   // every plan a workspace for its counter.
   Schedule schedule = Schedule::kStatic;
+  // The TMA kernel's 128 x 128 ping-pong variant (Plan::pingpong). Unset: where the cost model
+  // prices it (kernels::PingPongOf's rule: data-parallel blocks of 2 tiles or more, 8-24
+  // k-iterations, K-major rows on 128-byte lines, D stored by TMA); true: every plan that can
+  // run it; false: never.
+  std::optional<bool> pingpong;
+  // Narrow wgmmas for tiles with few of D's columns (Plan::narrow_wgmma); false runs every tile
+  // the whole width, and the cost model prices it so.
+  bool narrow_wgmma = true;
+  // How the TMA kernel's epilogue writes D (Plan::store_d). Unset: kernels::StoreDOf's pick. A
+  // path the plan cannot take (TMA stores of a D whose rows are not 16-byte aligned, row copies
+  // with C, the copying warp with an fp32 D, the 128x320 tile's rows, anything but kThreads on
+  // another mainloop) is refused with InvalidArgument.
+  std::optional<StoreD> store_d;
 };
 
 // One decomposition the planner weighed.

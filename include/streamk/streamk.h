@@ -127,6 +127,15 @@ struct Options {
   // holding some SMs (a collective, another stream) is not held back by its blocks that start
   // late; the launch needs no co-residency. Every plan then needs a workspace (its counter).
   Schedule schedule = Schedule::kStatic;
+  // The kernel's own choices, made by the planner and printed with the plan (Plan::pingpong,
+  // narrow_wgmma, store_d); set them to measure or to rule one out. pingpong: the TMA kernel's
+  // 128 x 128 ping-pong variant (unset: where the planner prices it; true: wherever it can run;
+  // false: never). narrow_wgmma: false runs every tile's wgmmas the configuration's whole width.
+  // store_d: how the epilogue writes D (unset: the planner's pick; a path the plan cannot take is
+  // refused with InvalidArgument, see PlanOptions::store_d).
+  std::optional<bool> pingpong;
+  bool narrow_wgmma = true;
+  std::optional<StoreD> store_d;
 };
 
 // Runs the GEMM on `stream` with a library-owned workspace.

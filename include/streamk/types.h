@@ -49,6 +49,20 @@ enum class Schedule : uint8_t {
   kDynamic,
 };
 
+// The kernel's mainloop (DeviceSpec::mainloop, Plan::mainloop): mma.sync fed by cp.async (sm_80
+// and newer); wgmma fed by cp.async from all threads (sm_90a); wgmma fed by TMA from a producer
+// warp group (sm_90a, warp-specialized).
+enum class Mainloop : uint8_t { kSm80, kSm90, kSm90Tma };
+
+// How the TMA kernel's epilogue writes a tile of D (Plan::store_d; the other mainloops' epilogues
+// always store their own elements).
+enum class StoreD : uint8_t {
+  kThreads,       // the epilogue's threads store their elements (C loaded the same way)
+  kTma,           // TMA stores of swizzled boxes of D as a tensor (and C loaded so, with beta != 0)
+  kRows,          // bulk copies of each row's 16-byte chunks, issued by the compute warps
+  kRowsCopyWarp,  // the same copies issued by an idle warp of the producer's warp group
+};
+
 // Which operands whose K-major rows start at odd multiples of 16 bytes are copied to aligned rows
 // before the kernel (PlanOptions::repack, Options::repack): none, A's, B's, or every such one.
 // Naming an operand whose rows are aligned copies nothing.
@@ -72,6 +86,8 @@ const char* ReductionName(Reduction r);  // "deterministic", "atomic", "separate
 const char* RasterName(Raster r);        // "along-n", "along-m"
 const char* RepackOperandsName(RepackOperands r);  // "off", "a", "b", "on"
 const char* ScheduleName(Schedule s);    // "static", "dynamic"
+const char* StoreDName(StoreD s);        // "threads", "tma", "rows", "rows-warp"
+const char* MainloopName(Mainloop m);    // "sm80", "sm90-cpasync", "sm90-tma"
 
 // The inverse of the *Name functions (also accepts a few common spellings such as "half",
 // "data-parallel", "split-k"). nullopt for anything else.
@@ -81,6 +97,8 @@ std::optional<Mode> ParseMode(std::string_view s);
 std::optional<Reduction> ParseReduction(std::string_view s);
 std::optional<RepackOperands> ParseRepackOperands(std::string_view s);
 std::optional<Schedule> ParseSchedule(std::string_view s);
+std::optional<StoreD> ParseStoreD(std::string_view s);
+std::optional<Mainloop> ParseMainloop(std::string_view s);
 
 template <typename Sink>
 void AbslStringify(Sink& sink, DType v) { sink.Append(DTypeName(v)); }
@@ -96,5 +114,9 @@ template <typename Sink>
 void AbslStringify(Sink& sink, RepackOperands v) { sink.Append(RepackOperandsName(v)); }
 template <typename Sink>
 void AbslStringify(Sink& sink, Schedule v) { sink.Append(ScheduleName(v)); }
+template <typename Sink>
+void AbslStringify(Sink& sink, StoreD v) { sink.Append(StoreDName(v)); }
+template <typename Sink>
+void AbslStringify(Sink& sink, Mainloop v) { sink.Append(MainloopName(v)); }
 
 }  // namespace streamk
