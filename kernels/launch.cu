@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <cstring>
 #include <type_traits>
 
@@ -37,8 +36,6 @@ cudaError_t Prepare(Arch arch, int tile_m, int tile_n, int cluster_m, const Gemm
 }
 
 Arch DecideArch(int device) {
-  const char* forced = std::getenv("STREAMK_MAINLOOP");
-  if (forced != nullptr && std::strcmp(forced, "sm80") == 0) return Arch::kSm80;
   int major = 0;
   if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
       major != 9) {
@@ -57,7 +54,6 @@ Arch DecideArch(int device) {
     return Arch::kSm80;
   }
   if (attr.binaryVersion != 90) return Arch::kSm80;
-  if (forced != nullptr && std::strcmp(forced, "sm90-cpasync") == 0) return Arch::kSm90;
   return Arch::kSm90Tma;
 }
 
@@ -253,6 +249,11 @@ Arch KernelArch(int device) {
   return static_cast<Arch>(v - 1);
 }
 
+bool RunsMainloop(int device, Arch arch) {
+  // The sm_90a kernels need what the TMA one needs (sm_90a code on a compute capability 9 GPU).
+  return arch == Arch::kSm80 || KernelArch(device) == Arch::kSm90Tma;
+}
+
 const char* ArchName(Arch arch) {
   switch (arch) {
     case Arch::kSm90Tma: return "sm90a (wgmma, TMA producer warp)";
@@ -309,9 +310,9 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   if (plan.grid_blocks < 1) return cudaErrorInvalidConfiguration;
   int device = 0;
   if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-  const Arch arch = KernelArch(device);
   // The plan's kernel as it says: its mainloop, configuration and ping-pong variant.
-  if (plan.mainloop != arch || !ComputesTile(arch, plan.tile_m, plan.tile_n, plan.tile_k) ||
+  const Arch arch = plan.mainloop;
+  if (!RunsMainloop(device, arch) || !ComputesTile(arch, plan.tile_m, plan.tile_n, plan.tile_k) ||
       (plan.pingpong && !PingPongOf(plan, plan.store_d == StoreD::kTma, 1)) ||
       (arch != Arch::kSm90Tma && plan.store_d != StoreD::kThreads) ||
       plan.cluster_m != ClusterOf(arch, plan.tile_m) ||
@@ -409,10 +410,9 @@ cudaError_t LeastOverKernels(Arch arch, int tile_m, int tile_n, int cluster_m, C
 
 }  // namespace
 
-cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
+cudaError_t KernelOccupancy(int device, Arch arch, int* blocks_per_sm) {
   int least = 1 << 30;
   const cudaError_t result = OnDevice(device, [&] {
-    const Arch arch = KernelArch(device);
     // Every tile configuration of the arch without clusters: a plan may use any, and the
     // 128 x 128 tile's launch its ping-pong variant (kSm90Tma).
     struct Configuration {
@@ -444,10 +444,10 @@ cudaError_t KernelOccupancy(int device, int* blocks_per_sm) {
   return result;
 }
 
-cudaError_t ClusterSlots(int device, int* clusters) {
+cudaError_t ClusterSlots(int device, Arch arch, int* clusters) {
   int least = 1 << 30;
   const cudaError_t result = OnDevice(device, [&] {
-    if (KernelArch(device) != Arch::kSm90Tma) {
+    if (arch != Arch::kSm90Tma || KernelArch(device) != Arch::kSm90Tma) {
       least = 0;  // no cluster configuration
       return cudaSuccess;
     }

@@ -114,12 +114,13 @@ constexpr int ClusterOf(Arch arch, int tile_m) {
   return arch == Arch::kSm90Tma && tile_m == kClusterTileM ? 2 : 1;
 }
 
-// The mainloop the kernels use on `device`: kSm90Tma where the device is compute capability 9.0
-// and the library carries sm_90a code for it, kSm80 otherwise. The environment variable
-// STREAMK_MAINLOOP picks another one for comparison and tests: "sm80" (the portable kernel) or
-// "sm90-cpasync" (wgmma with cp.async; only where kSm90Tma would be chosen). Decided once per
-// device and process.
+// The best mainloop the kernels have for `device`: kSm90Tma where the device is compute capability
+// 9.0 and the library carries sm_90a code for it, kSm80 otherwise. Decided once per device and
+// process. Options::mainloop (QueryLocalDevice's `mainloop`) picks another one the device runs.
 Arch KernelArch(int device);
+// Whether `device` runs the kernels of `arch`: kSm80 anywhere, the sm_90a ones where KernelArch
+// is kSm90Tma.
+bool RunsMainloop(int device, Arch arch);
 // "sm80 (mma.sync)", "sm90a (wgmma, cp.async)" or "sm90a (wgmma, TMA producer warp)"
 const char* ArchName(Arch arch);
 
@@ -177,12 +178,12 @@ struct OperandCopy {
 cudaError_t LaunchOperandCopies(const OperandCopy* copies, int count, int sms, bool programmatic,
                                 cudaStream_t stream);
 
-// Resident blocks per SM of the GEMM kernels KernelArch(device) selects on `device` (the least over
-// the configurations without clusters).
-cudaError_t KernelOccupancy(int device, int* blocks_per_sm);
+// Resident blocks per SM of the GEMM kernels of `arch` on `device` (the least over the
+// configurations without clusters).
+cudaError_t KernelOccupancy(int device, Arch arch, int* blocks_per_sm);
 
 // 2-block clusters of the cluster configuration (ClusterOf) resident at once on `device`, the
-// least over dtypes and layouts; 0 where the device's arch has none.
-cudaError_t ClusterSlots(int device, int* clusters);
+// least over dtypes and layouts; 0 where `arch` or the device has none.
+cudaError_t ClusterSlots(int device, Arch arch, int* clusters);
 
 }  // namespace streamk::kernels

@@ -22,7 +22,7 @@ constexpr int kHopperOccupancy = 1;
 
 // Cost constants, microseconds, for the kernels' tiles with fp16/bf16 inputs.
 //
-// Hopper, wgmma mainloop fed by cp.async from all threads (STREAMK_MAINLOOP=sm90-cpasync, or
+// Hopper, wgmma mainloop fed by cp.async from all threads (Options::mainloop = kSm90, or
 // operands TMA cannot describe), two blocks per SM: fitted 2026-11-21 to
 // streamk-trace and streamk-bench measurements on an H200. A block alone on its SM
 // runs 0.326 us per iteration (132 tiles of 128 iterations: 52-54 us); two blocks per SM 0.54 us
@@ -169,7 +169,7 @@ constexpr CostModel kHopperTmaSmallCost{/*block_us=*/1.85, /*unit_us=*/0.0, /*st
                                         /*partial_wave_streamk=*/false,
                                         /*misaligned_busy_load=*/2.44,
                                         /*separate_after_streamk=*/true};
-// Hopper, mma.sync mainloop (an sm_80-only build, or STREAMK_MAINLOOP=sm80): fitted 2026-11-21
+// Hopper, mma.sync mainloop (an sm_80-only build, or Options::mainloop = kSm80): fitted 2026-11-21
 // to streamk-bench runs of bench/shapes/calibration.txt and the waveq and paper sets on an H200.
 // Data-parallel: 132 tiles of 128 iterations (one block per SM) take 63.8 us, 264 (two per SM)
 // 104.8 us, 144 tiles of 32 iterations 33.1 us; so iter_us = 0.45, iter_shared_us = 0.77 with
@@ -518,7 +518,7 @@ absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name) {
                    "': unknown; the presets are a100, h100, h200 and h200-cpasync"));
 }
 
-absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
+absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal, std::optional<Mainloop> mainloop) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
@@ -546,7 +546,12 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
   // The GPU's own L2 before the configurations below, some of whose terms scale with it
   // (CostModel::pingpong_stream_bytes).
   spec.l2_bytes = prop.l2CacheSize;
-  const kernels::Arch arch = kernels::KernelArch(device_ordinal);
+  const kernels::Arch arch = mainloop.value_or(kernels::KernelArch(device_ordinal));
+  if (!kernels::RunsMainloop(device_ordinal, arch))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "mainloop = ", MainloopName(arch), ": ", prop.name, " (compute capability ", prop.major,
+        ".", prop.minor, ") cannot run it with this build of the library (its best: ",
+        MainloopName(kernels::KernelArch(device_ordinal)), ")"));
   if (prop.major >= 9) {
     // The kernel's own constants, then the memory's terms again (the constants replace the
     // preset's, memory terms and all: without them, on a GPU the 128 x 256 tile's plans would have
@@ -572,7 +577,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
   spec.sms = prop.multiProcessorCount;
   spec.queried = true;
   int occupancy = 0;
-  err = kernels::KernelOccupancy(device_ordinal, &occupancy);
+  err = kernels::KernelOccupancy(device_ordinal, arch, &occupancy);
   if (err != cudaSuccess)
     return absl::FailedPreconditionError(
         absl::StrCat("kernel occupancy query failed on ", prop.name, ": ", cudaGetErrorName(err),
@@ -587,7 +592,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal) {
     // A GPU on which the cluster configuration cannot run (or be asked about) still runs the
     // others: it just has none (GemmGpu.KernelOccupancyFeedsTheDeviceSpec expects one on Hopper).
     int clusters = 0;
-    if (kernels::ClusterSlots(device_ordinal, &clusters) != cudaSuccess) {
+    if (kernels::ClusterSlots(device_ordinal, arch, &clusters) != cudaSuccess) {
       cudaGetLastError();
       clusters = 0;
     }

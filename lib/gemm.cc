@@ -139,11 +139,12 @@ PlanOptions ToPlanOptions(const Options& o, const GemmArgs& g) {
   return p;
 }
 
-// DeviceSpec of each device, queried once (SM count and kernel occupancy do not change).
-absl::StatusOr<DeviceSpec> CurrentDevice(int* ordinal = nullptr) {
+// DeviceSpec of each device and mainloop asked for (Options::mainloop; unset: the device's best),
+// queried once (SM count and kernel occupancy do not change).
+absl::StatusOr<DeviceSpec> CurrentDevice(const Options& options, int* ordinal = nullptr) {
   static std::mutex mu;
-  static std::map<int, absl::StatusOr<DeviceSpec>>* cache =
-      new std::map<int, absl::StatusOr<DeviceSpec>>();
+  static std::map<std::pair<int, int>, absl::StatusOr<DeviceSpec>>* cache =
+      new std::map<std::pair<int, int>, absl::StatusOr<DeviceSpec>>();
   int device = 0;
   cudaError_t err = cudaGetDevice(&device);
   if (err != cudaSuccess) {
@@ -153,8 +154,10 @@ absl::StatusOr<DeviceSpec> CurrentDevice(int* ordinal = nullptr) {
   }
   if (ordinal != nullptr) *ordinal = device;
   std::lock_guard<std::mutex> lock(mu);
-  auto it = cache->find(device);
-  if (it == cache->end()) it = cache->emplace(device, QueryLocalDevice(device)).first;
+  const std::pair<int, int> key{device,
+                                options.mainloop ? static_cast<int>(*options.mainloop) : -1};
+  auto it = cache->find(key);
+  if (it == cache->end()) it = cache->emplace(key, QueryLocalDevice(device, options.mainloop)).first;
   return it->second;
 }
 
@@ -271,7 +274,8 @@ class PlanCache {
  public:
   absl::StatusOr<Plan> Get(int device_ordinal, const Problem& pr, const DeviceSpec& dev,
                            const PlanOptions& o) {
-    const Key key{device_ordinal,
+    // Each device's plans for each mainloop (Options::mainloop) apart.
+    const Key key{device_ordinal * 4 + static_cast<int>(dev.mainloop),
                   pr.m,
                   pr.n,
                   pr.k,
@@ -352,7 +356,7 @@ absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
                  size_t workspace_bytes, bool caller_workspace, cudaStream_t stream) {
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
   int ordinal = 0;
-  absl::StatusOr<DeviceSpec> device = CurrentDevice(&ordinal);
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(options, &ordinal);
   if (!device.ok()) return device.status();
   if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
   const Lowered l = Lower(args);
@@ -439,7 +443,7 @@ absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options,
                               PlanExplanation* why) {
   // The arguments first: a bad argument is reported as such on a machine without a GPU too.
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
-  absl::StatusOr<DeviceSpec> device = CurrentDevice();
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(options);
   if (!device.ok()) return device.status();
   return PlanGemm(args, *device, options, why);
 }
@@ -448,7 +452,7 @@ absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& opt
   // The plan gemm() will run, from the same cache: asking costs a lookup for a known shape.
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
   int ordinal = 0;
-  absl::StatusOr<DeviceSpec> device = CurrentDevice(&ordinal);
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(options, &ordinal);
   if (!device.ok()) return device.status();
   if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
   absl::StatusOr<Plan> plan =

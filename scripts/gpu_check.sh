@@ -31,19 +31,19 @@ for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:Gem
 done
 # The portable mma.sync kernel under the same persistent kernel, on this GPU too.
 t0=$SECONDS
-STREAMK_MAINLOOP=sm80 timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
+STREAMK_TEST_MAINLOOP=sm80 timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
   --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Deterministic*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.NarrowMn*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Chained*:GemmGpu.Edge*:GemmGpu.Random*' \
   >> "$out/gpu_tests.log" 2>&1
 rc=$?
-echo "chunk 'STREAMK_MAINLOOP=sm80 GemmGpu.*': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"
+echo "chunk 'STREAMK_TEST_MAINLOOP=sm80 GemmGpu.*': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"
 [[ $rc -ne 0 ]] && status=1
 # On Hopper, the wgmma kernel fed by cp.async (the TMA kernel's fallback) too.
 t0=$SECONDS
-STREAMK_MAINLOOP=sm90-cpasync timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
+STREAMK_TEST_MAINLOOP=sm90-cpasync timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
   --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Batched*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Edge*:GemmGpu.Random*' \
   >> "$out/gpu_tests.log" 2>&1
 rc=$?
-echo "chunk 'STREAMK_MAINLOOP=sm90-cpasync GemmGpu.*': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"
+echo "chunk 'STREAMK_TEST_MAINLOOP=sm90-cpasync GemmGpu.*': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"
 [[ $rc -ne 0 ]] && status=1
 # The C interface on the GPU, from a program compiled as C.
 if [[ -x $bundle/streamk_c_api_test ]]; then

@@ -31,6 +31,31 @@ namespace {
 using testing::DeviceBuffer;
 using testing::RefView;
 
+// The mainloop the suite runs (Options::mainloop): the environment variable STREAMK_TEST_MAINLOOP
+// (sm80, sm90-cpasync or sm90-tma; scripts/gpu_check.sh runs chunks of the suite on each), unset:
+// the device's best. The tests plan and run with TestOptions() and ask TestDevice() for the
+// kernel configurations.
+std::optional<Mainloop> TestMainloop() {
+  static const std::optional<Mainloop> m = [] {
+    const char* name = std::getenv("STREAMK_TEST_MAINLOOP");
+    if (name == nullptr || *name == '\0') return std::optional<Mainloop>();
+    const std::optional<Mainloop> parsed = ParseMainloop(name);
+    if (!parsed) {
+      std::fprintf(stderr, "STREAMK_TEST_MAINLOOP=%s: expected sm80, sm90-cpasync or sm90-tma\n",
+                   name);
+      std::exit(2);
+    }
+    return parsed;
+  }();
+  return m;
+}
+Options TestOptions() {
+  Options o;
+  o.mainloop = TestMainloop();
+  return o;
+}
+absl::StatusOr<DeviceSpec> TestDevice() { return QueryLocalDevice(-1, TestMainloop()); }
+
 struct Shape {
   int64_t m, n, k, batch;
 };
@@ -258,13 +283,13 @@ void ExpectCorrect(const Config& cfg, const Options& o, uint64_t seed, bool only
 
 std::vector<Options> EveryModeAndReduction() {
   std::vector<Options> out;
-  Options o;
+  Options o = TestOptions();
   o.mode = Mode::kAuto;
   out.push_back(o);
   o.mode = Mode::kDataParallel;
   out.push_back(o);
   for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
-    Options s;
+    Options s = TestOptions();
     s.reduction = r;
     s.mode = Mode::kAuto;
     out.push_back(s);
@@ -414,7 +439,7 @@ TEST(GemmGpu, ForcedBlockCounts) {
   STREAMK_SKIP_WITHOUT_GPU();
   for (int blocks : {1, 2, 7, 131, 132, 133, 264, 265, 500, 1000}) {
     for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
-      Options o;
+      Options o = TestOptions();
       o.mode = Mode::kStreamK, o.blocks = blocks, o.reduction = r;
       Config c;
       c.s = {1536, 1536, 1024, 1};
@@ -422,7 +447,7 @@ TEST(GemmGpu, ForcedBlockCounts) {
     }
   }
   for (int splits : {1, 2, 3, 8, 16}) {  // 16: every 64-deep k-iteration its own split
-    Options o;
+    Options o = TestOptions();
     o.mode = Mode::kSplitK, o.splits = splits;
     Config c;
     c.s = {1000, 1000, 1024, 1};
@@ -442,7 +467,7 @@ TEST(GemmGpu, PartialWaveStreamKWithEveryReductionSlicing) {
   for (const Shape& shape : shapes) {
     for (int blocks : {0, 2, 7, 66, 132}) {
       for (int slices : {0, 1, 2, 4, 8, 16}) {
-        Options o;
+        Options o = TestOptions();
         o.mode = Mode::kStreamK, o.sk_tiles = kPartialWaveTiles, o.blocks = blocks;
         o.reduction = Reduction::kSeparate, o.reduction_slices = slices;
         Config c;
@@ -452,7 +477,7 @@ TEST(GemmGpu, PartialWaveStreamKWithEveryReductionSlicing) {
       }
     }
     for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic}) {
-      Options o;
+      Options o = TestOptions();
       o.mode = Mode::kStreamK, o.sk_tiles = kPartialWaveTiles, o.reduction = r;
       Config c;
       c.s = shape;
@@ -476,7 +501,7 @@ std::vector<TileShape> KernelTiles(const DeviceSpec& dev) {
 // 16-bit dtypes, each reduction.
 TEST(GemmGpu, StreamKBlocksLoadWholeTilesRotated) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   for (const TileShape& tile : KernelTiles(*dev)) {
     for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
@@ -484,7 +509,7 @@ TEST(GemmGpu, StreamKBlocksLoadWholeTilesRotated) {
         for (int blocks : {3, 29}) {
           for (Reduction r :
                {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
-            Options o;
+            Options o = TestOptions();
             o.mode = Mode::kStreamK, o.blocks = blocks, o.reduction = r, o.tile = tile;
             Config c;
             c.s = {1000, 1100, 1000, 1};
@@ -502,7 +527,7 @@ TEST(GemmGpu, StreamKBlocksLoadWholeTilesRotated) {
 // kernel for is an InvalidArgument that leaves D alone.
 TEST(GemmGpu, ForcedTileRunsThatKernel) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   const std::vector<TileShape> tiles = KernelTiles(*dev);
   const Shape shapes[] = {{2432, 1792, 1024, 1}, {2440, 1790, 1000, 1}};
@@ -524,7 +549,7 @@ TEST(GemmGpu, ForcedTileRunsThatKernel) {
   c.s = {256, 256, 256, 1};
   Buffers buf(c);
   ASSERT_EQ(buf.Refresh(c, NextSeed()), cudaSuccess);
-  Options o;
+  Options o = TestOptions();
   o.tile = TileShape{64, 64, 16};
   absl::Status s = gemm(buf.args, nullptr, o);
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << s;
@@ -543,7 +568,7 @@ TEST(GemmGpu, ForcedTileRunsThatKernel) {
 // are not multiples of a fragment's rows or columns.
 TEST(GemmGpu, EdgeTilePartialsMoveOnlyTheirElements) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   const std::vector<TileShape> tiles = KernelTiles(*dev);
   const Shape shapes[] = {{16, 1024, 4096, 1}, {1024, 16, 4096, 1}, {40, 1000, 2048, 1}};
@@ -553,7 +578,7 @@ TEST(GemmGpu, EdgeTilePartialsMoveOnlyTheirElements) {
         for (int splits : {3, 8}) {
           Config c;
           c.s = shape;
-          Options o;
+          Options o = TestOptions();
           o.mode = Mode::kSplitK, o.splits = splits, o.reduction = r, o.tile = tile;
           Buffers buf(c);
           CUDA_ASSERT(buf.Refresh(c, NextSeed()));
@@ -596,7 +621,7 @@ TEST(GemmGpu, EdgeTilePartialsMoveOnlyTheirElements) {
 // beta with C = D, and operands whose rows start at odd multiples of 16 bytes.
 TEST(GemmGpu, ClusterTileEveryLayoutModeAndTail) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   if (dev->cluster_tile == kNoTile) GTEST_SKIP() << dev->name << " has no cluster configuration";
   ExpectCorrectEverywhere({{100, 77, 45, 1}, {300, 260, 200, 1}, {129, 257, 1000, 1},
@@ -651,7 +676,7 @@ void ExpectTileCorrectEverywhere(const TileShape& tile, const std::vector<Shape>
 // boxes), in m and in k, a batch (ExpectTileCorrectEverywhere).
 TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   if (dev->mid_tile == kNoTile) GTEST_SKIP() << dev->name << " has no third configuration";
   ExpectTileCorrectEverywhere(dev->mid_tile,
@@ -666,7 +691,7 @@ TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
 // (ExpectTileCorrectEverywhere).
 TEST(GemmGpu, WideTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   if (dev->wide_tile == kNoTile) GTEST_SKIP() << dev->name << " has no fourth configuration";
   ExpectTileCorrectEverywhere(dev->wide_tile,
@@ -682,7 +707,7 @@ TEST(GemmGpu, WideTileEveryLayoutModeAndEpilogue) {
 // (ExpectTileCorrectEverywhere; the kernel's rows are D's columns where D is row-major).
 TEST(GemmGpu, FifthTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   if (dev->small_tile == kNoTile) GTEST_SKIP() << dev->name << " has no fifth configuration";
   ExpectTileCorrectEverywhere(dev->small_tile,
@@ -699,7 +724,7 @@ TEST(GemmGpu, FifthTileEveryLayoutModeAndEpilogue) {
 // (ExpectTileCorrectEverywhere), in both orientations of the call's m and n.
 TEST(GemmGpu, BroadTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   if (dev->broad_tile == kNoTile) GTEST_SKIP() << dev->name << " has no sixth configuration";
   ExpectTileCorrectEverywhere(dev->broad_tile,
@@ -716,7 +741,7 @@ TEST(GemmGpu, BroadTileEveryLayoutModeAndEpilogue) {
 // peers sum partials of the narrow width), k deep enough to split, a batch.
 TEST(GemmGpu, NarrowTilesEveryWidthLayoutAndMode) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   std::vector<Shape> shapes;
   for (int64_t n : {1, 16, 17, 32, 33, 64, 65, 128 + 8, 128 + 24, 128 + 40})
@@ -736,7 +761,7 @@ TEST(GemmGpu, NarrowTilesEveryWidthLayoutAndMode) {
 // none of it may reach D's entries.
 TEST(GemmGpu, PartialTilesIgnoreStaleStageRows) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   Config poison;
   poison.s = {4096, 2048, 512, 1};
@@ -748,7 +773,7 @@ TEST(GemmGpu, PartialTilesIgnoreStaleStageRows) {
   auto fill_rings_with_nan = [&] {
     for (const TileShape& tile : {dev->tile, dev->alt_tile}) {
       if (tile == kNoTile) continue;
-      Options o;
+      Options o = TestOptions();
       o.tile = tile;
       ASSERT_TRUE(gemm(nan_buf.args, nullptr, o).ok());
     }
@@ -764,7 +789,7 @@ TEST(GemmGpu, PartialTilesIgnoreStaleStageRows) {
           Config c;
           c.s = shape;
           c.a = a, c.b = b;
-          Options o;
+          Options o = TestOptions();
           o.mode = mode;
           fill_rings_with_nan();
           ExpectCorrect(c, o, NextSeed());
@@ -782,7 +807,7 @@ TEST(GemmGpu, PartialTilesIgnoreStaleStageRows) {
 // then reuses with its flags still zero.
 TEST(GemmGpu, RepackedOperandsMatchTheReference) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   const Shape shapes[] = {{1000, 700, 1000, 1}, {300, 260, 997, 1}, {136, 264, 520, 3},
                           {2, 3000, 4100, 1}};
@@ -800,7 +825,7 @@ TEST(GemmGpu, RepackedOperandsMatchTheReference) {
               Config c;
               c.s = shape;
               c.a = a, c.b = b, c.stride_a = stride_a, c.odd_rows = true;
-              Options o;
+              Options o = TestOptions();
               o.mode = mode, o.repack = r;
               Buffers buf(c);
               absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
@@ -875,7 +900,7 @@ TEST(GemmGpu, NarrowMnMajorOperandsCopiedToKMajorRows) {
             c.cd = cd;
             c.packed_a = true;
             (as_a ? c.stride_a : c.stride_b) = batch.stride;
-            Options o;
+            Options o = TestOptions();
             o.mode = mode;
             if (mode != Mode::kAuto) o.repack = RepackOperands::kAll;
             Buffers buf(c);
@@ -905,14 +930,14 @@ TEST(GemmGpu, NarrowMnMajorOperandsCopiedToKMajorRows) {
 // GetWorkspaceSize() bytes.
 TEST(GemmGpu, AnyLeadingDimensionAndAddressMatchesTheReference) {
   STREAMK_SKIP_WITHOUT_GPU();
-  std::vector<Options> modes = {Options{}};
+  std::vector<Options> modes = {TestOptions()};
   modes[0].mode = Mode::kAuto;
-  Options dp;
+  Options dp = TestOptions();
   dp.mode = Mode::kDataParallel;
   modes.push_back(dp);
   for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
     for (Mode m : {Mode::kStreamK, Mode::kSplitK}) {
-      Options o;
+      Options o = TestOptions();
       o.mode = m, o.reduction = r;
       modes.push_back(o);
     }
@@ -962,7 +987,7 @@ TEST(GemmGpu, AnyLeadingDimensionAndAddressMatchesTheReference) {
   CUDA_ASSERT(cudaMemset(ws.get(), 0, *bytes));
   absl::Status s = gemm(buf.args, ws.get(), *bytes, nullptr);
   ASSERT_TRUE(s.ok()) << s;
-  FinishOrDie(nullptr, Describe(c, Options{}));
+  FinishOrDie(nullptr, Describe(c, TestOptions()));
   CUDA_ASSERT(cudaDeviceSynchronize());
   EXPECT_LT(OutputError(buf.Result(c), want, c.out), Tolerance(c.out));
   s = gemm(buf.args, ws.get(), static_cast<size_t>(plan->repack_b_offset), nullptr);
@@ -982,7 +1007,7 @@ TEST(GemmGpu, AnyLeadingDimensionAndAddressMatchesTheReference) {
 // tile's rows after another.
 TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   int variant = 0;
   for (StoreD copies : {StoreD::kRows, StoreD::kRowsCopyWarp}) {
@@ -1000,9 +1025,11 @@ TEST(GemmGpu, RowCopiesWriteOnlyDsEntriesOnEveryTile) {
                 c.out = variant % 3 == 0 ? DType::kF32 : c.in;  // fp32: the compute warps
                 c.ldd_extra = 8, c.stride_d_extra = 24;
                 // Rows of n + 8 16-bit elements are never 16-byte aligned, so the planner picks
-                // the rows' copies itself; the 320-wide tile stores such a D with its threads.
+                // the rows' copies itself on the TMA kernel; the 320-wide tile stores such a D
+                // with its threads, and so do the other mainloops.
                 o.store_d.reset();
-                if (c.out != DType::kF32 && tile.n <= 256) o.store_d = copies;
+                if (dev->mainloop == Mainloop::kSm90Tma && c.out != DType::kF32 && tile.n <= 256)
+                  o.store_d = copies;
                 ExpectCorrect(c, o, NextSeed(), /*only_d=*/true);
               }
             }
@@ -1031,11 +1058,11 @@ std::vector<uint8_t> Bytes(const Buffers& b, const Config& cfg) {
 // launch records each tile's mainloop and epilogue, the two groups' events interleaved.
 TEST(GemmGpu, PingPongEveryLayoutEpilogueAndTileCount) {
   STREAMK_SKIP_WITHOUT_GPU();
-  int device = 0;
-  CUDA_ASSERT(cudaGetDevice(&device));
-  if (kernels::KernelArch(device) != kernels::Arch::kSm90Tma)
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  if (dev->mainloop != Mainloop::kSm90Tma)
     GTEST_SKIP() << "ping-pong is a configuration of the TMA kernel (sm_90a)";
-  Options o;
+  Options o = TestOptions();
   o.mode = Mode::kDataParallel;
   o.tile = {128, 128, 64};
   int variant = 0;
@@ -1124,7 +1151,7 @@ TEST(GemmGpu, TraceRecordsEveryPieceOfThePlan) {
   Config cfg;
   cfg.s = {1536, 1536, 1024, 1};
   Buffers buf(cfg);
-  Options o;
+  Options o = TestOptions();
   o.mode = Mode::kStreamK, o.blocks = 200;
   absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
   ASSERT_TRUE(plan.ok()) << plan.status();
@@ -1186,7 +1213,7 @@ TEST(GemmGpu, DeterministicIsBitwiseReproducible) {
     cfg.s = {1536, 1536, 8192, 1};
     Buffers buf(cfg);
     CUDA_ASSERT(buf.Refresh(cfg, NextSeed()));
-    Options o;
+    Options o = TestOptions();
     o.mode = Mode::kStreamK, o.reduction = r, o.blocks = 264;  // ~4 peers per tile
     ASSERT_TRUE(gemm(buf.args, nullptr, o).ok());
     CUDA_ASSERT(cudaDeviceSynchronize());
@@ -1219,7 +1246,7 @@ TEST(GemmGpu, CudaGraphReplayLeavesFlagsZero) {
   CUDA_ASSERT(buf.Refresh(cfg, NextSeed()));
   const std::vector<float> want = buf.Reference(cfg);
   for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
-    Options o;
+    Options o = TestOptions();
     o.mode = Mode::kStreamK, o.reduction = r;
     absl::StatusOr<size_t> ws_bytes = GetWorkspaceSize(buf.args, o);
     ASSERT_TRUE(ws_bytes.ok()) << ws_bytes.status();
@@ -1361,7 +1388,7 @@ TEST(GemmGpu, TwoStreamsAtOnce) {
   cudaStream_t s1, s2;
   CUDA_ASSERT(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
   CUDA_ASSERT(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
-  Options o;
+  Options o = TestOptions();
   o.mode = Mode::kStreamK;
   for (int i = 0; i < 10; ++i) {
     ASSERT_TRUE(gemm(b1.args, s1, o).ok());
@@ -1392,7 +1419,7 @@ TEST(GemmGpu, RunsWhileAnotherKernelHoldsMostSms) {
   // Blocks of 1024 threads: at most two per SM; sms * 2 - 8 of them leave a few SMs free.
   CUDA_ASSERT(testing::LaunchHog(sms * 2 - 8, static_cast<long long>(clock_khz) * 200, hog));
   for (Reduction r : {Reduction::kDeterministic, Reduction::kSeparate}) {
-    Options o;
+    Options o = TestOptions();
     o.mode = Mode::kStreamK, o.reduction = r;
     ASSERT_TRUE(gemm(buf.args, work, o).ok());
   }
@@ -1424,7 +1451,7 @@ TEST(GemmGpu, DynamicScheduleGraphReplayLeavesCounterZero) {
   const std::vector<float> want = buf.Reference(cfg);
   std::vector<Options> options;
   for (Mode m : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK}) {
-    Options o;
+    Options o = TestOptions();
     o.mode = m, o.schedule = Schedule::kDynamic;
     options.push_back(o);
   }
@@ -1485,7 +1512,7 @@ TEST(GemmGpu, DynamicScheduleFinishesWhileOtherKernelsHoldSms) {
   std::vector<Options> options;
   for (Mode m : {Mode::kAuto, Mode::kDataParallel, Mode::kSplitK, Mode::kStreamK}) {
     for (Reduction r : {Reduction::kDeterministic, Reduction::kAtomic, Reduction::kSeparate}) {
-      Options o;
+      Options o = TestOptions();
       o.mode = m, o.schedule = Schedule::kDynamic;
       if (m != Mode::kDataParallel) o.reduction = r;
       options.push_back(o);
@@ -1514,7 +1541,7 @@ TEST(GemmGpu, DynamicScheduleFinishesWhileOtherKernelsHoldSms) {
 
 TEST(GemmGpu, KernelOccupancyFeedsTheDeviceSpec) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   EXPECT_TRUE(dev->queried);
   EXPECT_GE(dev->occupancy, 1);
@@ -1531,7 +1558,7 @@ TEST(GemmGpu, KernelOccupancyFeedsTheDeviceSpec) {
     }
   }
   // The TMA kernel's cluster configuration: a 2-SM cluster resident on every pair of SMs.
-  if (kernels::KernelArch(0) == kernels::Arch::kSm90Tma) {
+  if (dev->mainloop == Mainloop::kSm90Tma) {
     EXPECT_NE(dev->cluster_tile, kNoTile);
     EXPECT_EQ(dev->cluster_slots, dev->sms / 2);
   } else {
@@ -1556,7 +1583,7 @@ TEST(GemmGpu, KernelOccupancyFeedsTheDeviceSpec) {
 // refused.
 TEST(GemmGpu, RandomProblemsMatchTheReference) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
   const std::vector<TileShape> tiles = KernelTiles(*dev);
   const char* seed_env = std::getenv("STREAMK_TEST_SEED");
@@ -1604,7 +1631,7 @@ TEST(GemmGpu, RandomProblemsMatchTheReference) {
       c.a = Layout::kRowMajor, c.b = Layout::kColMajor;  // K-major, both on 128-byte lines
     }
     if (chance(0.15)) c.unaligned = pick(1, 7);
-    Options o;
+    Options o = TestOptions();
     o.mode = Mode::kAuto;
     const bool forced = chance(0.5);
     if (forced) {
@@ -1671,31 +1698,49 @@ TEST(GemmGpu, RandomProblemsMatchTheReference) {
   EXPECT_GE(ran, draws * 3 / 4);
 }
 
-// An sm_90a build on a Hopper GPU runs the TMA wgmma mainloop (so the GemmGpu tests above test
-// it), unless STREAMK_MAINLOOP asks for the portable one ("sm80") or the cp.async wgmma one
-// ("sm90-cpasync").
+// An sm_90a build on a Hopper GPU runs the TMA wgmma mainloop by default (so the GemmGpu tests
+// above test it), and the suite's mainloop where STREAMK_TEST_MAINLOOP names one; the plans say
+// so. Asking for a mainloop the device cannot run is InvalidArgument naming it, and every mainloop
+// it can run computes a GEMM right.
 TEST(GemmGpu, HopperRunsTheWgmmaMainloop) {
   STREAMK_SKIP_WITHOUT_GPU();
   int device = 0;
   ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
   cudaDeviceProp prop;
   ASSERT_EQ(cudaGetDeviceProperties(&prop, device), cudaSuccess);
-  const char* forced = std::getenv("STREAMK_MAINLOOP");
-  const kernels::Arch arch = kernels::KernelArch(device);
-  std::printf("device %s (sm_%d%d): mainloop %s\n", prop.name, prop.major, prop.minor,
-              kernels::ArchName(arch));
-  if (forced != nullptr && std::strcmp(forced, "sm80") == 0) {
-    EXPECT_EQ(arch, kernels::Arch::kSm80);
-    return;
-  }
+  const kernels::Arch best = kernels::KernelArch(device);
+  std::printf("device %s (sm_%d%d): best mainloop %s\n", prop.name, prop.major, prop.minor,
+              kernels::ArchName(best));
 #if defined(STREAMK_TEST_BUILT_FOR_SM90A)
-  if (prop.major == 9) {
-    const bool cp_async = forced != nullptr && std::strcmp(forced, "sm90-cpasync") == 0;
-    EXPECT_EQ(arch, cp_async ? kernels::Arch::kSm90 : kernels::Arch::kSm90Tma);
-    return;
-  }
+  EXPECT_EQ(best, prop.major == 9 ? kernels::Arch::kSm90Tma : kernels::Arch::kSm80);
+#else
+  EXPECT_EQ(best, kernels::Arch::kSm80);
 #endif
-  EXPECT_EQ(arch, kernels::Arch::kSm80);
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  EXPECT_EQ(dev->mainloop, TestMainloop().value_or(best));
+  Config c;
+  c.s = {300, 500, 700, 1};
+  absl::StatusOr<Plan> plan = PlanGemm(Buffers(c).args, TestOptions());
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->mainloop, dev->mainloop);
+  for (Mainloop m : {Mainloop::kSm80, Mainloop::kSm90, Mainloop::kSm90Tma}) {
+    SCOPED_TRACE(MainloopName(m));
+    Options o;
+    o.mainloop = m;
+    if (!kernels::RunsMainloop(device, m)) {
+      absl::StatusOr<Plan> refused = PlanGemm(Buffers(c).args, o);
+      ASSERT_FALSE(refused.ok());
+      EXPECT_EQ(refused.status().code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_NE(refused.status().message().find("mainloop = "), std::string::npos)
+          << refused.status();
+      continue;
+    }
+    ExpectCorrect(c, o, NextSeed());
+    absl::StatusOr<Plan> p = PlanGemm(Buffers(c).args, o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    EXPECT_EQ(p->mainloop, m);
+  }
 }
 
 // Options::max_workspace_bytes: auto keeps within the cap (data-parallel's pick, no workspace)
@@ -1708,7 +1753,7 @@ TEST(GemmGpu, WorkspaceCap) {
   Buffers buf(c);
   CUDA_ASSERT(buf.Refresh(c, NextSeed()));
   const std::vector<float> want = buf.Reference(c);
-  Options capped;
+  Options capped = TestOptions();
   capped.max_workspace_bytes = 1024;
   absl::StatusOr<Plan> plan = PlanGemm(buf.args, capped);
   ASSERT_TRUE(plan.ok()) << plan.status();
@@ -1742,7 +1787,7 @@ TEST(GemmGpu, ShortLivedStreamsAndReleaseWorkspaces) {
   const auto seed = NextSeed();  // Refresh with it again: the same inputs, D poisoned again
   CUDA_ASSERT(buf.Refresh(c, seed));
   const std::vector<float> want = buf.Reference(c);
-  Options o;
+  Options o = TestOptions();
   o.mode = Mode::kStreamK;
   for (int i = 0; i < 2 * kMaxPooledWorkspaces + 3; ++i) {
     cudaStream_t s;

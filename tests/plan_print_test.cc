@@ -303,14 +303,25 @@ TEST(Types, NamesParseBack) {
     EXPECT_EQ(ParseReduction(ReductionName(r)), r);
   for (DType t : {DType::kF16, DType::kBF16, DType::kF32}) EXPECT_EQ(ParseDType(DTypeName(t)), t);
   for (Layout l : {Layout::kRowMajor, Layout::kColMajor}) EXPECT_EQ(ParseLayout(LayoutName(l)), l);
+  for (StoreD s : {StoreD::kThreads, StoreD::kTma, StoreD::kRows, StoreD::kRowsCopyWarp})
+    EXPECT_EQ(ParseStoreD(StoreDName(s)), s);
+  for (Mainloop m : {Mainloop::kSm80, Mainloop::kSm90, Mainloop::kSm90Tma})
+    EXPECT_EQ(ParseMainloop(MainloopName(m)), m);
   EXPECT_FALSE(ParseMode("fast").has_value());
   EXPECT_FALSE(ParseDType("int8").has_value());
+  EXPECT_FALSE(ParseStoreD("fast").has_value());
+  EXPECT_FALSE(ParseMainloop("sm70").has_value());
 }
 
 TEST(DeviceSpec, PresetsAndUnknownNames) {
   EXPECT_EQ(DeviceSpecByName("h200")->sms, 132);
   EXPECT_EQ(DeviceSpecByName("H100")->sms, 132);
   EXPECT_EQ(DeviceSpecByName("a100")->sms, 108);
+  // Each preset models one mainloop, and its plans say which.
+  EXPECT_EQ(DeviceSpecByName("h200")->mainloop, Mainloop::kSm90Tma);
+  EXPECT_EQ(DeviceSpecByName("h100")->mainloop, Mainloop::kSm90Tma);
+  EXPECT_EQ(DeviceSpecByName("h200-cpasync")->mainloop, Mainloop::kSm90);
+  EXPECT_EQ(DeviceSpecByName("a100")->mainloop, Mainloop::kSm80);
   absl::StatusOr<DeviceSpec> bad = DeviceSpecByName("v100");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("v100"), std::string::npos);

@@ -6,6 +6,8 @@
 
 #include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -78,7 +80,14 @@ struct KernelFlags {
   std::string pingpong = "auto";  // auto | on | off
   bool narrow_wgmma = true;
   std::string store_d = "auto";  // auto | tma | rows | rows-warp | threads
+  std::string mainloop = "auto";  // auto | sm80 | sm90-cpasync | sm90-tma
 };
+
+// Options has a mainloop (the planner's PlanOptions take it from the DeviceSpec instead).
+template <class T, class = void>
+inline constexpr bool kHasMainloop = false;
+template <class T>
+inline constexpr bool kHasMainloop<T, std::void_t<decltype(std::declval<T>().mainloop)>> = true;
 
 template <class Options>
 absl::Status SetKernelChoices(const KernelFlags& f, Options* o) {
@@ -98,6 +107,16 @@ absl::Status SetKernelChoices(const KernelFlags& f, Options* o) {
   } else {
     return absl::InvalidArgumentError(absl::StrCat(
         "--store_d ", f.store_d, ": expected auto, tma, rows, rows-warp or threads"));
+  }
+  if constexpr (kHasMainloop<Options>) {
+    if (f.mainloop == "auto") {
+      o->mainloop.reset();
+    } else if (const std::optional<Mainloop> m = ParseMainloop(f.mainloop)) {
+      o->mainloop = *m;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--mainloop ", f.mainloop, ": expected auto, sm80, sm90-cpasync or sm90-tma"));
+    }
   }
   return absl::OkStatus();
 }

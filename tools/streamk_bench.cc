@@ -89,6 +89,8 @@ ABSL_FLAG(std::string, pingpong, "auto",
           "(wherever it can run) | off");
 ABSL_FLAG(bool, narrow_wgmma, true,
           "narrow wgmmas for tiles with few of D's columns (--nonarrow_wgmma: the whole width)");
+ABSL_FLAG(std::string, mainloop, "auto",
+          "the kernel's mainloop: auto (the best the GPU runs) | sm80 | sm90-cpasync | sm90-tma");
 ABSL_FLAG(std::string, store_d, "auto",
           "how the TMA kernel's epilogue writes D: auto (the planner's pick) | tma | rows | "
           "rows-warp | threads");
@@ -324,7 +326,8 @@ int main(int argc, char** argv) {
   Options kernel_choices;
   if (absl::Status s = streamk::tools::SetKernelChoices(
           streamk::tools::KernelFlags{absl::GetFlag(FLAGS_pingpong), absl::GetFlag(FLAGS_narrow_wgmma),
-                                  absl::GetFlag(FLAGS_store_d)}, &kernel_choices);
+                                  absl::GetFlag(FLAGS_store_d),
+                                  absl::GetFlag(FLAGS_mainloop)}, &kernel_choices);
       !s.ok())
     return Fail(std::string(s.message()));
   auto with_flags = [&repack, &kernel_choices](Options o) {
@@ -334,11 +337,12 @@ int main(int argc, char** argv) {
     o.pingpong = kernel_choices.pingpong;
     o.narrow_wgmma = kernel_choices.narrow_wgmma;
     o.store_d = kernel_choices.store_d;
+    o.mainloop = kernel_choices.mainloop;
     return o;
   };
   for (ModeSpec& m : *modes) m.options = with_flags(m.options);
   const Options auto_options = with_flags(Options{});
-  absl::StatusOr<DeviceSpec> device = QueryLocalDevice();
+  absl::StatusOr<DeviceSpec> device = QueryLocalDevice(-1, kernel_choices.mainloop);
   if (!device.ok())
     return Fail(absl::StrCat("needs a GPU: ", device.status().message()));
 
@@ -421,8 +425,7 @@ int main(int argc, char** argv) {
   report.layout = layout;
   report.sms = device->sms;
   report.occupancy = device->occupancy;
-  if (int dev = 0; cudaGetDevice(&dev) == cudaSuccess)
-    report.mainloop = streamk::kernels::ArchName(streamk::kernels::KernelArch(dev));
+  report.mainloop = streamk::kernels::ArchName(device->mainloop);
   report.timing = absl::StrFormat(
       "%s of %d launches, median of %d repetitions after %d warm-up runs%s",
       timing == "launches" ? "back-to-back runs" : "CUDA graph replays",

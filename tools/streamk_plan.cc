@@ -56,6 +56,9 @@ ABSL_FLAG(std::string, pingpong, "auto",
           "(wherever it can run) | off");
 ABSL_FLAG(bool, narrow_wgmma, true,
           "narrow wgmmas for tiles with few of D's columns (--nonarrow_wgmma: the whole width)");
+ABSL_FLAG(std::string, mainloop, "auto",
+          "with --device auto, the mainloop to plan for: auto (the best the GPU runs) | sm80 | "
+          "sm90-cpasync | sm90-tma (a preset names its own: h200-cpasync)");
 ABSL_FLAG(std::string, store_d, "auto",
           "how the TMA kernel's epilogue writes D: auto (the planner's pick) | tma | rows | "
           "rows-warp | threads");
@@ -180,16 +183,34 @@ int main(int argc, char** argv) {
   const std::string device_name = absl::GetFlag(FLAGS_device);
   absl::StatusOr<streamk::DeviceSpec> device;
   std::string device_note;
+  std::optional<streamk::Mainloop> mainloop;
+  if (const std::string m = absl::GetFlag(FLAGS_mainloop); m != "auto") {
+    mainloop = streamk::ParseMainloop(m);
+    if (!mainloop)
+      return Fail(absl::StrCat("--mainloop ", m, ": expected auto, sm80, sm90-cpasync or sm90-tma"));
+  }
   if (device_name == "auto") {
-    device = streamk::QueryLocalDevice();
+    device = streamk::QueryLocalDevice(-1, mainloop);
+    if (device.status().code() == absl::StatusCode::kInvalidArgument)
+      return Fail(absl::StrCat("--mainloop: ", device.status().message()));
     if (!device.ok()) {
+      // The H200 model of the mainloop asked for (there is none of sm80 on an H200).
+      const bool cpasync = mainloop == streamk::Mainloop::kSm90;
+      if (mainloop && !cpasync && *mainloop != streamk::Mainloop::kSm90Tma)
+        return Fail(absl::StrCat("--mainloop ", streamk::MainloopName(*mainloop), ": no local GPU (",
+                                 device.status().message(), ") and no H200 model of it"));
       device_note = absl::StrCat("no local GPU (", device.status().message(),
-                                 "): planning for the built-in H200 model");
-      device = streamk::H200Spec();
+                                 "): planning for the built-in H200 model",
+                                 cpasync ? " (cp.async mainloop)" : "");
+      device = cpasync ? streamk::H200CpAsyncSpec() : streamk::H200Spec();
     }
   } else {
     device = streamk::DeviceSpecByName(device_name);
     if (!device.ok()) return Fail(absl::StrCat("--device: ", device.status().message()));
+    if (mainloop && *mainloop != device->mainloop)
+      return Fail(absl::StrCat("--mainloop ", streamk::MainloopName(*mainloop), ": the preset ",
+                               device_name, " runs ", streamk::MainloopName(device->mainloop),
+                               " (h200-cpasync: sm90-cpasync; a100: sm80)"));
   }
   // What-if planning: --sms and --occupancy replace the device's own numbers. The planner rejects
   // 0 (or less) with a message naming the field.
@@ -214,7 +235,8 @@ int main(int argc, char** argv) {
   options.schedule = *schedule;
   if (absl::Status s = streamk::tools::SetKernelChoices(
           streamk::tools::KernelFlags{absl::GetFlag(FLAGS_pingpong), absl::GetFlag(FLAGS_narrow_wgmma),
-                                  absl::GetFlag(FLAGS_store_d)}, &options);
+                                  absl::GetFlag(FLAGS_store_d),
+                                  absl::GetFlag(FLAGS_mainloop)}, &options);
       !s.ok())
     return Fail(std::string(s.message()));
 

@@ -54,6 +54,8 @@ ABSL_FLAG(std::string, pingpong, "auto",
           "(wherever it can run) | off");
 ABSL_FLAG(bool, narrow_wgmma, true,
           "narrow wgmmas for tiles with few of D's columns (--nonarrow_wgmma: the whole width)");
+ABSL_FLAG(std::string, mainloop, "auto",
+          "the kernel's mainloop: auto (the best the GPU runs) | sm80 | sm90-cpasync | sm90-tma");
 ABSL_FLAG(std::string, store_d, "auto",
           "how the TMA kernel's epilogue writes D: auto (the planner's pick) | tma | rows | "
           "rows-warp | threads");
@@ -93,7 +95,8 @@ int main(int argc, char** argv) {
     return Fail(std::string(s.message()));
   if (absl::Status s = streamk::tools::SetKernelChoices(
           streamk::tools::KernelFlags{absl::GetFlag(FLAGS_pingpong), absl::GetFlag(FLAGS_narrow_wgmma),
-                                  absl::GetFlag(FLAGS_store_d)}, &options);
+                                  absl::GetFlag(FLAGS_store_d),
+                                  absl::GetFlag(FLAGS_mainloop)}, &options);
       !s.ok())
     return Fail(std::string(s.message()));
   const std::optional<streamk::DType> dtype = streamk::ParseDType(absl::GetFlag(FLAGS_dtype));
@@ -115,7 +118,8 @@ int main(int argc, char** argv) {
     if (ldd < n) return Fail("--ldd: must be at least N");
     g.ldd = ldd;
   }
-  if (absl::StatusOr<streamk::DeviceSpec> dev = streamk::QueryLocalDevice(); !dev.ok()) {
+  if (absl::StatusOr<streamk::DeviceSpec> dev = streamk::QueryLocalDevice(-1, options.mainloop);
+      !dev.ok()) {
     std::fprintf(stderr, "streamk-trace: needs a GPU: %s\n",
                  std::string(dev.status().message()).c_str());
     return 2;
@@ -196,8 +200,7 @@ int main(int argc, char** argv) {
   const Run& median = runs[runs.size() / 2];
 
   std::printf("%s\n", streamk::PlanSummary(*plan).c_str());
-  if (int dev = 0; cudaGetDevice(&dev) == cudaSuccess)
-    std::printf("mainloop: %s\n", streamk::kernels::ArchName(streamk::kernels::KernelArch(dev)));
+  std::printf("mainloop: %s\n", streamk::kernels::ArchName(plan->mainloop));
   std::printf("untraced: %.1f us per launch (median of 9 x 5)\n", t->front().median_ms * 1000);
   // The same launches without the host in the way: gemm()'s own cost per call on the CPU, and the
   // launches replayed from a CUDA graph (what a kernel costs when the host keeps ahead of it).

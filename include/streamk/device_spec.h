@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -245,7 +246,7 @@ inline constexpr KernelConfiguration kKernelConfigurations[] = {
 // Presets: "a100" (A100 SXM, 108 SMs), "h100" (H100 SXM, 132 SMs), "h200" (H200, 132 SMs), each
 // for the kernel the library runs there by default (Hopper: the TMA wgmma kernel, one block per
 // SM), and "h200-cpasync" (the H200 running the cp.async wgmma kernel, two blocks per SM:
-// STREAMK_MAINLOOP=sm90-cpasync, or operands TMA cannot describe).
+// Options::mainloop = kSm90, or operands TMA cannot describe).
 DeviceSpec A100Spec();
 DeviceSpec H100Spec();
 DeviceSpec H200Spec();
@@ -256,8 +257,10 @@ DeviceSpec H200CpAsyncSpec();
 absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name);
 
 // The local GPU's properties through the CUDA runtime (SM count, L2, name) and the kernel's real
-// occupancy; cost constants from the closest preset. FailedPrecondition when there is no usable
-// CUDA device, with the CUDA error name.
-absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal = -1);
+// occupancy; cost constants from the closest preset, for `mainloop` (unset: the best the device
+// runs, kernels::KernelArch). FailedPrecondition when there is no usable CUDA device, with the
+// CUDA error name; InvalidArgument naming the mainloop when the device cannot run it.
+absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal = -1,
+                                            std::optional<Mainloop> mainloop = std::nullopt);
 
 }  // namespace streamk

@@ -136,6 +136,10 @@ struct Options {
   std::optional<bool> pingpong;
   bool narrow_wgmma = true;
   std::optional<StoreD> store_d;
+  // The kernel's mainloop (Plan::mainloop). Unset: the best the device runs (on Hopper with an
+  // sm_90a build, wgmma fed by TMA); kSm80 (mma.sync, every GPU) or kSm90 (wgmma fed by cp.async)
+  // to compare or test them. One the device cannot run is refused with InvalidArgument.
+  std::optional<Mainloop> mainloop;
 };
 
 // Runs the GEMM on `stream` with a library-owned workspace.
