@@ -436,6 +436,10 @@ absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
                               const Options& options, PlanExplanation* why) {
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
   if (absl::Status s = CheckTile(options, device); !s.ok()) return s;
+  if (options.mainloop && *options.mainloop != device.mainloop)
+    return Invalid(absl::StrCat("mainloop = ", MainloopName(*options.mainloop), ": ", device.name,
+                                " is modelled for the ", MainloopName(device.mainloop),
+                                " mainloop"));
   return MakePlan(Lower(args).problem, device, ToPlanOptions(options, args), why);
 }
 

@@ -102,6 +102,31 @@ absl::Status Convert(const streamk_options* c, streamk::Options* o) {
     return Invalid(absl::StrCat("schedule = ", c->schedule,
                                 ": must be STREAMK_SCHEDULE_STATIC or STREAMK_SCHEDULE_DYNAMIC"));
   o->schedule = static_cast<streamk::Schedule>(c->schedule);
+  switch (c->mainloop) {
+    case STREAMK_MAINLOOP_AUTO: o->mainloop.reset(); break;
+    case STREAMK_MAINLOOP_SM80: o->mainloop = streamk::Mainloop::kSm80; break;
+    case STREAMK_MAINLOOP_SM90_CPASYNC: o->mainloop = streamk::Mainloop::kSm90; break;
+    case STREAMK_MAINLOOP_SM90_TMA: o->mainloop = streamk::Mainloop::kSm90Tma; break;
+    default:
+      return Invalid(absl::StrCat("mainloop = ", c->mainloop, ": must be one of STREAMK_MAINLOOP_*"));
+  }
+  switch (c->pingpong) {
+    case STREAMK_TOGGLE_AUTO: o->pingpong.reset(); break;
+    case STREAMK_TOGGLE_ON: o->pingpong = true; break;
+    case STREAMK_TOGGLE_OFF: o->pingpong = false; break;
+    default:
+      return Invalid(absl::StrCat("pingpong = ", c->pingpong, ": must be one of STREAMK_TOGGLE_*"));
+  }
+  o->narrow_wgmma = c->full_width_wgmma == 0;
+  switch (c->store_d) {
+    case STREAMK_STORE_D_AUTO: o->store_d.reset(); break;
+    case STREAMK_STORE_D_THREADS: o->store_d = streamk::StoreD::kThreads; break;
+    case STREAMK_STORE_D_TMA: o->store_d = streamk::StoreD::kTma; break;
+    case STREAMK_STORE_D_ROWS: o->store_d = streamk::StoreD::kRows; break;
+    case STREAMK_STORE_D_ROWS_WARP: o->store_d = streamk::StoreD::kRowsCopyWarp; break;
+    default:
+      return Invalid(absl::StrCat("store_d = ", c->store_d, ": must be one of STREAMK_STORE_D_*"));
+  }
   return absl::OkStatus();
 }
 

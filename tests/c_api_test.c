@@ -146,6 +146,43 @@ static void TestPlanJson(void) {
             strstr(streamk_last_error(), "max_workspace_bytes") != NULL,
         "capped split-K gave %d: %s", (int)s, streamk_last_error());
 
+  /* The kernel's choices: printed, overridden, and refused where the plan cannot take them. */
+  needed = 1 << 16;
+  json = (char*)realloc(json, needed);
+  CHECK(json != NULL, "realloc");
+  streamk_options_init(&options);
+  InitShape(&args, 5120, 2560, 1024);
+  s = streamk_plan_json(&args, &options, "h200", json, needed, NULL);
+  CHECK(s == STREAMK_OK && strstr(json, "\"mainloop\": \"sm90-tma\", \"pingpong\": true") != NULL,
+        "ping-pong plan gave %d: %.300s", (int)s, json);
+  options.pingpong = STREAMK_TOGGLE_OFF;
+  options.full_width_wgmma = 1;
+  s = streamk_plan_json(&args, &options, "h200", json, needed, NULL);
+  CHECK(s == STREAMK_OK &&
+            strstr(json, "\"pingpong\": false, \"narrow_wgmma\": false, \"store_d\": \"tma\"") !=
+                NULL,
+        "ping-pong off gave %d: %.300s", (int)s, json);
+  streamk_options_init(&options);
+  options.store_d = STREAMK_STORE_D_ROWS_WARP;
+  args.output = STREAMK_F32;
+  s = streamk_plan_json(&args, &options, "h200", json, needed, NULL);
+  CHECK(s == STREAMK_INVALID_ARGUMENT && strstr(streamk_last_error(), "store_d = rows-warp") != NULL,
+        "rows-warp for fp32 D gave %d: %s", (int)s, streamk_last_error());
+  args.output = STREAMK_F16;
+  streamk_options_init(&options);
+  options.mainloop = STREAMK_MAINLOOP_SM80;
+  s = streamk_plan_json(&args, &options, "h200", json, needed, NULL);
+  CHECK(s == STREAMK_INVALID_ARGUMENT && strstr(streamk_last_error(), "mainloop = sm80") != NULL,
+        "sm80 on the h200 model gave %d: %s", (int)s, streamk_last_error());
+  s = streamk_plan_json(&args, &options, "a100", json, needed, NULL);
+  CHECK(s == STREAMK_OK && strstr(json, "\"mainloop\": \"sm80\"") != NULL,
+        "sm80 on the a100 model gave %d: %.300s", (int)s, json);
+  options.mainloop = (streamk_mainloop)9;
+  s = streamk_plan_json(&args, &options, "h200", NULL, 0, &needed);
+  CHECK(s == STREAMK_INVALID_ARGUMENT && strstr(streamk_last_error(), "mainloop = 9") != NULL,
+        "mainloop 9 gave %d: %s", (int)s, streamk_last_error());
+  InitShape(&args, 1536, 1536, 4096);
+
   s = streamk_plan_json(&args, NULL, "v100", NULL, 0, &needed);
   CHECK(s == STREAMK_INVALID_ARGUMENT && strstr(streamk_last_error(), "v100") != NULL,
         "unknown device gave %d: %s", (int)s, streamk_last_error());

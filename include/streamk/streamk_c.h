@@ -58,6 +58,26 @@ typedef enum streamk_schedule {
   STREAMK_SCHEDULE_DYNAMIC = 1, /* blocks take work from a counter; see Options::schedule */
 } streamk_schedule;
 
+/* The kernel's own choices (streamk::Options::mainloop, pingpong, store_d); 0: the planner's. */
+typedef enum streamk_mainloop {
+  STREAMK_MAINLOOP_AUTO = 0,         /* the best the GPU runs */
+  STREAMK_MAINLOOP_SM80 = 1,         /* mma.sync fed by cp.async */
+  STREAMK_MAINLOOP_SM90_CPASYNC = 2, /* wgmma fed by cp.async */
+  STREAMK_MAINLOOP_SM90_TMA = 3,     /* wgmma fed by TMA */
+} streamk_mainloop;
+typedef enum streamk_toggle {
+  STREAMK_TOGGLE_AUTO = 0,
+  STREAMK_TOGGLE_ON = 1,
+  STREAMK_TOGGLE_OFF = 2,
+} streamk_toggle;
+typedef enum streamk_store_d {
+  STREAMK_STORE_D_AUTO = 0,
+  STREAMK_STORE_D_THREADS = 1,   /* the epilogue's threads */
+  STREAMK_STORE_D_TMA = 2,       /* TMA stores of D as a tensor */
+  STREAMK_STORE_D_ROWS = 3,      /* bulk copies of D's rows, by the compute warps */
+  STREAMK_STORE_D_ROWS_WARP = 4, /* the same, by the producer's copying warp */
+} streamk_store_d;
+
 /* D[b] = alpha * A[b] * B[b] + beta * C[b], as streamk::GemmArgs (streamk.h). */
 typedef struct streamk_gemm_args {
   size_t struct_size; /* sizeof(streamk_gemm_args), set by streamk_gemm_args_init */
@@ -92,6 +112,10 @@ typedef struct streamk_options {
   /* Bytes of library workspace a call may use (0: no cap); see Options::max_workspace_bytes. */
   size_t max_workspace_bytes;
   streamk_schedule schedule;
+  streamk_mainloop mainloop;
+  streamk_toggle pingpong; /* the TMA kernel's 128x128 ping-pong variant */
+  int full_width_wgmma;    /* nonzero: Options::narrow_wgmma = false */
+  streamk_store_d store_d;
 } streamk_options;
 
 /* Sets every field to its default (auto mode, fp16, batch 1, alpha 1, beta 0, row-major A,

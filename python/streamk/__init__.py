@@ -37,15 +37,27 @@ def _dtype_code(name: str, value: Any) -> int:
 
 def _options(lib: "_lib.Library", mode: str, splits: int, blocks: int, reduction: Optional[str],
              tile: Optional[tuple[int, int, int]], avail_sms: int,
-             max_workspace_bytes: int, schedule: str = "static") -> "_lib.Options":
+             max_workspace_bytes: int, schedule: str = "static", mainloop: Optional[str] = None,
+             pingpong: Optional[bool] = None, narrow_wgmma: bool = True,
+             store_d: Optional[str] = None) -> "_lib.Options":
     if mode not in _lib.MODES:
         raise ValueError(f"mode = {mode!r}: must be one of {', '.join(_lib.MODES)}")
     if reduction not in _lib.REDUCTIONS:
         raise ValueError(f"reduction = {reduction!r}: must be deterministic, atomic or separate")
     if schedule not in _lib.SCHEDULES:
         raise ValueError(f"schedule = {schedule!r}: must be static or dynamic")
+    if mainloop not in _lib.MAINLOOPS:
+        raise ValueError(f"mainloop = {mainloop!r}: must be None, sm80, sm90-cpasync or sm90-tma")
+    if pingpong not in (None, True, False):
+        raise ValueError(f"pingpong = {pingpong!r}: must be None, True or False")
+    if store_d not in _lib.STORE_D:
+        raise ValueError(f"store_d = {store_d!r}: must be None, threads, tma, rows or rows-warp")
     o = lib.new_options()
     o.schedule = _lib.SCHEDULES[schedule]
+    o.mainloop = _lib.MAINLOOPS[mainloop]
+    o.pingpong = _lib.TOGGLES[pingpong]
+    o.full_width_wgmma = 0 if narrow_wgmma else 1
+    o.store_d = _lib.STORE_D[store_d]
     o.mode = _lib.MODES[mode]
     o.splits, o.blocks, o.avail_sms = splits, blocks, avail_sms
     o.reduction = _lib.REDUCTIONS[reduction]
@@ -63,7 +75,9 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
          batch: int = 1, device: Optional[str] = None, mode: str = "auto", splits: int = 0,
          blocks: int = 0, reduction: Optional[str] = None,
          tile: Optional[tuple[int, int, int]] = None, avail_sms: int = 0,
-         max_workspace_bytes: int = 0, schedule: str = "static") -> dict[str, Any]:
+         max_workspace_bytes: int = 0, schedule: str = "static", mainloop: Optional[str] = None,
+         pingpong: Optional[bool] = None, narrow_wgmma: bool = True,
+         store_d: Optional[str] = None) -> dict[str, Any]:
     """The plan streamk would run for a row-major (m x k) @ (k x n) -> row-major (m x n) GEMM
     with packed operands, as `streamk-plan --json` prints it: the decomposition, the tile, the
     workspace, "predicted_us", "reason" and every "candidates" entry the planner weighed.
@@ -71,6 +85,8 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
     device: None for the current GPU, or "h200", "h100", "a100" for a built-in model (no GPU
     needed). dtype and out_dtype: "fp16", "bf16", "fp32" or torch dtypes. schedule: "static"
     or "dynamic" (blocks take their work from a counter; streamk::Options::schedule).
+    mainloop, pingpong, narrow_wgmma, store_d: the kernel's own choices (streamk::Options; None:
+    the planner's), recorded in the plan's "mainloop", "pingpong", "narrow_wgmma", "store_d".
     """
     lib = _lib.library()
     for name, v in (("m", m), ("n", n), ("k", k), ("batch", batch)):
@@ -89,7 +105,7 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
     if batch > 1:
         args.stride_a, args.stride_b, args.stride_d = m * k, k * n, m * n
     options = _options(lib, mode, splits, blocks, reduction, tile, avail_sms, max_workspace_bytes,
-                       schedule)
+                       schedule, mainloop, pingpong, narrow_wgmma, store_d)
     return lib.plan_json(args, options, device)
 
 

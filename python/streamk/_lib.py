@@ -25,6 +25,9 @@ ROW_MAJOR, COL_MAJOR = 0, 1
 MODES = {"auto": 0, "dp": 1, "splitk": 2, "streamk": 3}
 REDUCTIONS = {None: -1, "deterministic": 0, "atomic": 1, "separate": 2}
 SCHEDULES = {"static": 0, "dynamic": 1}
+MAINLOOPS = {None: 0, "sm80": 1, "sm90-cpasync": 2, "sm90-tma": 3}
+TOGGLES = {None: 0, True: 1, False: 2}
+STORE_D = {None: 0, "threads": 1, "tma": 2, "rows": 3, "rows-warp": 4}
 DTYPES = {"fp16": F16, "float16": F16, "bf16": BF16, "bfloat16": BF16, "fp32": F32, "float32": F32}
 
 
@@ -55,6 +58,8 @@ class Options(ctypes.Structure):
         ("tile_m", ctypes.c_int), ("tile_n", ctypes.c_int), ("tile_k", ctypes.c_int),
         ("max_workspace_bytes", ctypes.c_size_t),
         ("schedule", ctypes.c_int),
+        ("mainloop", ctypes.c_int), ("pingpong", ctypes.c_int),
+        ("full_width_wgmma", ctypes.c_int), ("store_d", ctypes.c_int),
     ]
 
 

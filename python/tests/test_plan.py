@@ -58,6 +58,22 @@ def test_dynamic_schedule():
         streamk.plan(64, 64, 64, device="h200", schedule="sometimes")
 
 
+def test_kernel_choices():
+    p = streamk.plan(5120, 2560, 1024, device="h200")
+    assert (p["mainloop"], p["pingpong"], p["narrow_wgmma"], p["store_d"]) == \
+        ("sm90-tma", True, True, "tma")
+    off = streamk.plan(5120, 2560, 1024, device="h200", pingpong=False, narrow_wgmma=False)
+    assert (off["pingpong"], off["narrow_wgmma"]) == (False, False)
+    assert streamk.plan(4096, 4096, 4096, device="a100")["mainloop"] == "sm80"
+    assert streamk.plan(4096, 4096, 4096, device="h200", store_d="threads")["store_d"] == "threads"
+    with pytest.raises(ValueError, match="store_d = rows-warp"):
+        streamk.plan(4096, 4096, 4096, device="h200", out_dtype="fp32", store_d="rows-warp")
+    with pytest.raises(ValueError, match="mainloop = sm80"):
+        streamk.plan(4096, 4096, 4096, device="h200", mainloop="sm80")
+    with pytest.raises(ValueError, match="mainloop = 'sm70'"):
+        streamk.plan(64, 64, 64, device="h200", mainloop="sm70")
+
+
 def test_dtypes():
     assert streamk.plan(512, 512, 512, device="h200", dtype="bf16", out_dtype="fp32")["m"] == 512
     with pytest.raises(ValueError, match="out_dtype"):
