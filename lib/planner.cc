@@ -245,7 +245,7 @@ int DefaultSlices(const Plan& p) {
   return slices;
 }
 
-// Fills every field of `plan` that follows from the problem fields and `d`.
+// Fills every field of `plan` that follows from the problem fields and `d`, but the divisors.
 void Derive(const Decomposition& d, Plan& p) {
   p.mode = d.mode;
   p.reduction = d.reduction;
@@ -319,7 +319,8 @@ void Derive(const Decomposition& d, Plan& p) {
     p.partials_offset = p.flags_offset + p.flags_bytes;
     p.workspace_bytes = p.partials_offset + p.partials_bytes;
   }
-  mapping::SetDivisors(p);
+  // (The divisors, Plan::div, are set once on MakePlan's pick: the cost model reads none of them,
+  // and the search derives a few hundred candidates.)
 }
 
 // Most blocks that share one Stream-K tile, in O(1): blocks of at least `normal` iterations
@@ -2153,6 +2154,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   absl::StatusOr<Plan> plan = PlanWithinCap(problem, device, o, why);
   if (!plan.ok()) return plan;
   if (absl::Status s = DecideKernel(problem, device, o, *plan); !s.ok()) return s;
+  mapping::SetDivisors(*plan);
   return plan;
 }
 
