@@ -549,6 +549,49 @@ std::string SyntheticCsv(const std::vector<std::pair<std::string, PlanOptions>>&
   return csv;
 }
 
+// streamk-fit --held: each streamk mode's plan, rebuilt, priced on the SMs left running against
+// the measured slowdown; cuBLAS, stalled rows and rows whose recorded plan does not rebuild are
+// left out.
+TEST(CostFit, HeldCheckPricesTheRecordedPlansOnTheSmsLeft) {
+  const DeviceSpec dev = H200Spec();
+  const BenchShape shape{"llm", "", 512, 12288, 4096};
+  // The plan --hold-sms ran for auto+dynamic (fp16, layout tn), and its predicted slowdown.
+  Options dynamic;
+  dynamic.schedule = Schedule::kDynamic;
+  GemmArgs g = BenchGemmArgs(shape, DType::kF16, DType::kF16, *ParseBenchLayout("tn"), 1);
+  g.a = g.b = g.d = reinterpret_cast<void*>(uintptr_t{256});
+  absl::StatusOr<Plan> plan = PlanGemm(g, dev, dynamic);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const CostModel& cost = KernelCost(dev, *plan);
+  const double predicted =
+      PredictRunningMicros(*plan, cost, 116) / PredictRunningMicros(*plan, cost, 132);
+  ContentionReport r;
+  r.sms = 132, r.held = {16}, r.modes = {"auto+dynamic", "cublas"};
+  auto add = [&](const std::string& mode, int held, double us, const std::string& name,
+                 bool gave_up = false) {
+    HeldTiming t;
+    t.shape = shape, t.mode = mode, t.held = held, t.us = us, t.plan = name, t.gave_up = gave_up;
+    r.rows.push_back(t);
+  };
+  add("auto+dynamic", 0, 80, PlanName(*plan));
+  add("auto+dynamic", 16, 80 * 1.25 * predicted, PlanName(*plan));
+  add("cublas", 0, 80, "");
+  add("cublas", 16, 120, "");
+  std::vector<HeldCheck> checks = CheckHeld(r, dev);
+  ASSERT_EQ(checks.size(), 1u);
+  EXPECT_EQ(checks[0].mode, "auto+dynamic");
+  EXPECT_EQ(checks[0].plan, PlanName(*plan));
+  EXPECT_NEAR(checks[0].predicted, predicted, 1e-12);
+  EXPECT_NEAR(checks[0].measured / checks[0].predicted, 1.25, 1e-9);
+  // With 16 of 132 SMs held, 384 tiles take four rounds of claims instead of three.
+  EXPECT_GT(predicted, 1.14);
+  // A plan the planner no longer makes, and a stalled timing, are left out.
+  r.rows[1].plan = "dp 64x64";
+  EXPECT_TRUE(CheckHeld(r, dev).empty());
+  r.rows[1].plan = PlanName(*plan), r.rows[1].gave_up = true;
+  EXPECT_TRUE(CheckHeld(r, dev).empty());
+}
+
 TEST(CostFit, RecoversTheConstantsThatMadeTheTimes) {
   // Times made by the H200's 128 x 256 model with two constants changed; fitting those two from
   // the preset brings the error to ~0, and auto replayed finds its pick among the measured plans.

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -335,6 +336,45 @@ std::vector<Replay> ReplayAuto(const std::vector<Measurement>& rows, const Devic
       rp.pick = std::string(pick.status().message());
     }
     out.push_back(std::move(rp));
+  }
+  return out;
+}
+
+std::vector<HeldCheck> CheckHeld(const ContentionReport& report, const DeviceSpec& device) {
+  std::vector<HeldCheck> out;
+  for (const HeldTiming& t : report.rows) {
+    if (t.held <= 0 || t.gave_up || t.us <= 0) continue;
+    const HeldTiming* free = nullptr;
+    for (const HeldTiming& f : report.rows)
+      if (f.held == 0 && f.mode == t.mode && f.shape.m == t.shape.m && f.shape.n == t.shape.n &&
+          f.shape.k == t.shape.k && f.shape.set == t.shape.set && f.shape.name == t.shape.name)
+        free = &f;
+    if (free == nullptr || free->us <= 0 || free->gave_up) continue;
+    // The mode word: a mode, "+dynamic" for the dynamic schedule (streamk-bench's ParseModes).
+    std::string word = t.mode;
+    Options o;
+    if (absl::EndsWith(word, "+dynamic")) {
+      o.schedule = Schedule::kDynamic;
+      word.resize(word.size() - std::string("+dynamic").size());
+    }
+    const std::optional<Mode> mode = ParseMode(word);
+    if (!mode) continue;  // cuBLAS, or a mode word with a configuration
+    o.mode = *mode;
+    Measurement r;
+    r.m = t.shape.m, r.n = t.shape.n, r.k = t.shape.k, r.dtype = "fp16", r.layout = "tn";
+    absl::StatusOr<GemmArgs> args = BenchArgs(r);
+    if (!args.ok()) continue;
+    absl::StatusOr<Plan> p = PlanGemm(*args, device, o);
+    if (!p.ok() || (!t.plan.empty() && PlanName(*p) != t.plan)) continue;
+    const CostModel& cost = KernelCost(device, *p);
+    const int sms = report.sms > 0 ? report.sms : device.sms;
+    HeldCheck c;
+    c.set = t.shape.set, c.name = t.shape.name, c.mode = t.mode, c.plan = PlanName(*p);
+    c.m = t.shape.m, c.n = t.shape.n, c.k = t.shape.k, c.held = t.held;
+    c.predicted =
+        PredictRunningMicros(*p, cost, sms - t.held) / PredictRunningMicros(*p, cost, sms);
+    c.measured = t.us / free->us;
+    out.push_back(c);
   }
   return out;
 }

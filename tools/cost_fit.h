@@ -76,6 +76,20 @@ struct Replay {
   std::string best;         // and its description
 };
 
+// The model of held SMs checked against streamk-bench --hold-sms: for each shape and streamk mode
+// word ("auto", "auto+dynamic", ...) timed free and with X SMs held, the plan the mode makes under
+// `device` (fp16, layout tn, as --hold-sms ran; skipped where it is not the plan the row records),
+// its predicted time on sms - X running SMs over its time on all (PredictRunningMicros), and the
+// measured ratio.
+struct HeldCheck {
+  std::string set, name, mode, plan;
+  int64_t m = 0, n = 0, k = 0;
+  int held = 0;
+  double predicted = 0, measured = 0;  // held time over free time
+};
+struct ContentionReport;  // bench_report.h
+std::vector<HeldCheck> CheckHeld(const ContentionReport& report, const DeviceSpec& device);
+
 // For every shape in `rows` (fp16 or bf16 as recorded, layout tn), auto's plan under `device`.
 std::vector<Replay> ReplayAuto(const std::vector<Measurement>& rows, const DeviceSpec& device);
 

@@ -7,6 +7,7 @@
 //   streamk-fit --model wide run.csv                         # the 192 x 192 kernel
 //   streamk-fit --model small run.csv                        # the 64 x 128 kernel
 //   streamk-fit --model cluster run.csv                      # the 2-SM cluster configuration
+//   streamk-fit --held hold.csv                              # the held-SM model vs --hold-sms
 //
 // Rows of the configuration's tile (--model main: the device's tile, alt: its second one, mid:
 // its third, wide: its fourth, small: its fifth, cluster: its cluster configuration's) are
@@ -14,6 +15,7 @@
 // The replay plans every measured shape in auto under the resulting constants (every kernel
 // configuration) and looks the picked plan up among the measured ones.
 // Needs no GPU.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -45,6 +47,9 @@ ABSL_FLAG(std::vector<std::string>, set, {},
           "configuration's model, field alone for --model's)");
 ABSL_FLAG(int, evaluations, 20000, "most objective evaluations for --fit");
 ABSL_FLAG(bool, rows, false, "print every row's prediction");
+ABSL_FLAG(std::string, held, "",
+          "instead: check the model of held SMs against this streamk-bench --hold-csv file "
+          "(fp16, layout tn)");
 
 namespace {
 
@@ -71,17 +76,56 @@ std::string CostText(streamk::CostModel c) {
   return s;
 }
 
+// --held: the held-SM model (PredictRunningMicros) against a --hold-csv file, per held count:
+// the geometric mean, least and most of measured over predicted slowdown, and the worst shapes.
+int CheckHeld(const std::string& path, const streamk::DeviceSpec& device) {
+  std::ifstream in(path);
+  if (!in) return Fail(absl::StrCat(path, ": cannot read"));
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<streamk::tools::ContentionReport> report =
+      streamk::tools::ContentionFromCsv(text.str());
+  if (!report.ok()) return Fail(absl::StrCat(path, ": ", report.status().message()));
+  const std::vector<streamk::tools::HeldCheck> checks = streamk::tools::CheckHeld(*report, device);
+  if (checks.empty()) return Fail(absl::StrCat(path, ": no streamk rows whose plans rebuild"));
+  std::printf("Held SMs on %s's model (PredictRunningMicros): held time over free time, measured "
+              "against predicted, per mode and held count of %d SMs\n",
+              device.name.c_str(), report->sms);
+  std::printf("%-14s %5s %6s %10s %8s %8s   worst shapes (measured / predicted)\n", "mode", "X",
+              "shapes", "geomean", "least", "most");
+  for (const std::string& mode : report->modes) {
+    for (int x : report->held) {
+      std::vector<const streamk::tools::HeldCheck*> rows;
+      for (const streamk::tools::HeldCheck& c : checks)
+        if (c.mode == mode && c.held == x) rows.push_back(&c);
+      if (rows.empty()) continue;
+      auto err = [](const streamk::tools::HeldCheck* c) { return c->measured / c->predicted; };
+      std::sort(rows.begin(), rows.end(), [&](auto* a, auto* b) { return err(a) > err(b); });
+      double log_sum = 0;
+      for (auto* c : rows) log_sum += std::log(err(c));
+      std::printf("%-14s %5d %6zu %10.3f %8.3f %8.3f  ", mode.c_str(), x, rows.size(),
+                  std::exp(log_sum / rows.size()), err(rows.back()), err(rows.front()));
+      for (size_t i = 0; i < rows.size() && i < 3; ++i)
+        std::printf(" %lldx%lldx%lld %.2f/%.2f", static_cast<long long>(rows[i]->m),
+                    static_cast<long long>(rows[i]->n), static_cast<long long>(rows[i]->k),
+                    rows[i]->measured, rows[i]->predicted);
+      std::printf("\n");
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "streamk-fit: fit the planner's cost constants to streamk-bench --csv files (see --help)");
   std::vector<char*> args = streamk::tools::ParseToolCommandLine(argc, argv);
-  if (args.size() < 2) return Fail("give one or more streamk-bench --csv files");
-
   absl::StatusOr<streamk::DeviceSpec> device =
       streamk::DeviceSpecByName(absl::GetFlag(FLAGS_device));
   if (!device.ok()) return Fail(std::string(device.status().message()));
+  if (const std::string held = absl::GetFlag(FLAGS_held); !held.empty()) return CheckHeld(held, *device);
+  if (args.size() < 2) return Fail("give one or more streamk-bench --csv files");
   // Each configuration's model and tile, by --model's and --set's names.
   auto configuration = [](absl::string_view name) -> const streamk::KernelConfiguration* {
     for (const streamk::KernelConfiguration& c : streamk::kKernelConfigurations)
