@@ -386,7 +386,9 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
 struct Prediction {
   double us, schedule;
 };
-Prediction Predict(const Plan& p, const CostModel& cost);
+// `busy_of`: the SMs whose share kept busy sets an iteration's contention (RoundIter), 0 for the
+// plan's avail_sms.
+Prediction Predict(const Plan& p, const CostModel& cost, int busy_of = 0);
 
 // The Stream-K block count in [lo, hi] with the lowest predicted time for `sk_tiles` Stream-K
 // tiles. Coarse to fine, so the cost is bounded whatever the range: about kSearchPoints counts
@@ -611,15 +613,17 @@ double PredictRunningMicros(const Plan& plan, const CostModel& cost, int running
   if (running_sms >= plan.avail_sms || running_sms < 1) return PredictMicros(plan, cost);
   // Claimed in order by the blocks that run, the work blocks fall to them round by round as a
   // static plan's do over that many blocks (blocks of one role take about the same time).
+  // Their iterations contend for the L2 and memory as that share of the GPU's SMs does, not as a
+  // whole GPU busy (RoundIter over the plan's own SMs).
   Plan p = plan;
   p.avail_sms = running_sms;
   p.grid_blocks = std::min(p.work_blocks, running_sms * p.occupancy);
-  return PredictMicros(p, cost);
+  return Predict(p, cost, plan.avail_sms).us;
 }
 
 namespace {
 
-Prediction Predict(const Plan& p, const CostModel& cost) {
+Prediction Predict(const Plan& p, const CostModel& cost, int busy_of) {
   // The kernel is persistent: block r of `grid` runs work blocks r, r + grid, ... in rounds of
   // `grid` work blocks. The plan takes as long as its most loaded block. A round with more blocks
   // than SMs runs them two (occupancy) to an SM at iter_shared_us per iteration each; which blocks
@@ -678,6 +682,7 @@ Prediction Predict(const Plan& p, const CostModel& cost) {
 
   const int grid = std::max(1, p.grid_blocks);
   const int full_end = p.work_blocks / grid * grid;  // work blocks in full rounds
+  const int busy_sms = std::max(p.avail_sms, busy_of);
   // A last, partial round: its blocks run alone when they are few, but a tail of more than half
   // the SMs' worth shares SMs like a full round (measured on an H200, two blocks per SM: 396
   // data-parallel tiles on 264 blocks take 176 us, two shared rounds of 88 rather than 88 + 54;
@@ -688,8 +693,8 @@ Prediction Predict(const Plan& p, const CostModel& cost) {
   const int tail = p.work_blocks - full_end;
   const double tail_iter = grid > p.avail_sms && 2 * tail > p.avail_sms
                                ? shared
-                               : RoundIter(terms, std::min(tail, p.avail_sms), p.avail_sms);
-  const double full_iter = RoundIter(terms, grid, p.avail_sms);
+                               : RoundIter(terms, std::min(tail, p.avail_sms), busy_sms);
+  const double full_iter = RoundIter(terms, grid, busy_sms);
   // #{w in [lo, hi) : w % grid == r}
   auto count = [grid](int lo, int hi, int r) -> int64_t {
     auto upto = [grid, r](int x) -> int64_t { return x <= r ? 0 : (x - 1 - r) / grid + 1; };

@@ -231,7 +231,9 @@ double PredictMicros(const Plan& plan, const CostModel& cost);
 
 // A dynamic plan's predicted time when only `running_sms` of its avail_sms SMs run it (the others
 // held by other kernels): the same work blocks handed out in the same order over that many
-// blocks, priced by the same model (PredictMicros). running_sms >= avail_sms: PredictMicros.
+// blocks, priced by the same model (PredictMicros), their iterations at the L2 and memory
+// contention of that share of the SMs busy. running_sms >= avail_sms: PredictMicros. Checked
+// against streamk-bench --hold-sms measurements by streamk-fit --held.
 double PredictRunningMicros(const Plan& plan, const CostModel& cost, int running_sms);
 
 // The shares of the SMs a dynamic plan is chosen to run well without: 0, 1/8, 1/4 and 1/2 (on 132
