@@ -681,6 +681,10 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of) {
   const RoleCost red{0, ReductionBlockCost(terms, peers, std::max(1, p.reduction_slices))};
 
   const int grid = std::max(1, p.grid_blocks);
+  // Divisions by grid as multiplies (mapping::Divide: exact below 2^31): the search prices a few
+  // hundred candidates, and integer divides were a fifth of their time.
+  const FastDivisor by_grid = mapping::MakeDivisor(grid);
+  auto mod_grid = [&](int x) { return x - mapping::Divide(by_grid, x) * grid; };
   const int full_end = p.work_blocks / grid * grid;  // work blocks in full rounds
   const int busy_sms = std::max(p.avail_sms, busy_of);
   // A last, partial round: its blocks run alone when they are few, but a tail of more than half
@@ -696,8 +700,10 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of) {
                                : RoundIter(terms, std::min(tail, p.avail_sms), busy_sms);
   const double full_iter = RoundIter(terms, grid, busy_sms);
   // #{w in [lo, hi) : w % grid == r}
-  auto count = [grid](int lo, int hi, int r) -> int64_t {
-    auto upto = [grid, r](int x) -> int64_t { return x <= r ? 0 : (x - 1 - r) / grid + 1; };
+  auto count = [&by_grid](int lo, int hi, int r) -> int64_t {
+    auto upto = [&by_grid, r](int x) -> int64_t {
+      return x <= r ? 0 : mapping::Divide(by_grid, x - 1 - r) + 1;
+    };
     return hi <= lo ? 0 : upto(hi) - upto(lo);
   };
   auto range_load = [&](int lo, int hi, int r, const RoleCost& c) {
@@ -742,9 +748,17 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of) {
                             sk_end - 1,  sk_end,   first_wave_end - 1, first_wave_end,
                             dp_end - 1,  dp_end,   p.work_blocks - 1,  tail - 1,
                             tail};
+  // Each boundary's block, and its load (boundaries often fall on the same block).
+  int block_of[std::size(boundaries)];
   double loads[std::size(boundaries)];
-  for (size_t i = 0; i < std::size(boundaries); ++i)
-    loads[i] = boundaries[i] >= 0 ? load_before(boundaries[i] % grid, p.work_blocks) : 0;
+  for (size_t i = 0; i < std::size(boundaries); ++i) {
+    block_of[i] = boundaries[i] >= 0 ? mod_grid(boundaries[i]) : -1;
+    loads[i] = 0;
+    if (block_of[i] < 0) continue;
+    size_t same = 0;
+    while (same < i && block_of[same] != block_of[i]) ++same;
+    loads[i] = same < i ? loads[same] : load_before(block_of[i], p.work_blocks);
+  }
   // With one block per SM, a block's work block in the last, partial round starts when the
   // block's earlier work ends. After a short Stream-K share that is while the other blocks still
   // run their full round, so until they finish (`busy_until`: the most loaded block with no
@@ -755,12 +769,11 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of) {
   const bool overlap = tail > 0 && grid <= p.avail_sms && full_iter > tail_iter;
   double busy_until = 0;
   for (size_t i = 0; i < std::size(boundaries); ++i)
-    if (boundaries[i] >= 0 && boundaries[i] % grid >= tail)
-      busy_until = std::max(busy_until, loads[i]);
+    if (block_of[i] >= tail) busy_until = std::max(busy_until, loads[i]);
   double worst = 0;
   for (size_t i = 0; i < std::size(boundaries); ++i) {
-    if (boundaries[i] < 0) continue;
-    const int r = boundaries[i] % grid;
+    if (block_of[i] < 0) continue;
+    const int r = block_of[i];
     double l = loads[i];
     if (overlap && r < tail) {
       const RoleCost& c = role_at(full_end + r);
@@ -776,7 +789,7 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of) {
   // with a separate reduction took 34 us, modelled without this as 28 us; the turnstile 25 us).
   if (p.reduction_blocks > 0) {
     for (int w : {early_end, sk_end - 1})
-      worst = std::max(worst, load_before(w % grid, sk_end) + red.fixed);
+      worst = std::max(worst, load_before(mod_grid(w), sk_end) + red.fixed);
   }
   // The memory floor (CostModel::hbm_bytes_per_us): every byte of A, B and D once (and the panels
   // Stream-K tiles read again, StreamKGemmBytes), then one epilogue; where blocks split tiles, a
