@@ -401,8 +401,15 @@ std::optional<Decomposition> BestStreamK(Plan& scratch, const CostModel& cost, i
                                          int lo, int hi, Reduction reduction, int slices) {
   std::optional<Decomposition> best;
   double best_us = std::numeric_limits<double>::infinity(), best_schedule = best_us;
+  // The counts already priced (the coarse, aligned and fine points overlap): pricing one again
+  // changes nothing, the ties going to the count priced first.
+  int seen[2 * kSearchPoints + kMaxAlignedPoints + 8];
+  int seen_count = 0;
   auto weigh = [&](int g) {
     if (g < lo || g > hi) return;
+    for (int i = 0; i < seen_count; ++i)
+      if (seen[i] == g) return;
+    if (seen_count < static_cast<int>(std::size(seen))) seen[seen_count++] = g;
     const Decomposition d{Mode::kStreamK, sk_tiles, g, reduction, slices};
     Derive(d, scratch);
     const auto [us, schedule] = Predict(scratch, cost);
