@@ -359,24 +359,39 @@ bool SeparateReductionFits(const Plan& p, const CostModel& cost) {
 std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, int lo, int hi,
                                         Reduction reduction, int slices,
                                         bool weigh_separate = false) {
+  // Every count is weighed in effect, with ties to the fewest splits (and, at one count, to
+  // `reduction` over the separate wave), but from the most splits down: a split-K block runs
+  // iters_per_tile / s iterations or more, each at no less than the configuration's cheapest
+  // iteration, after the plan's fixed cost (Predict), so once that bound exceeds the best
+  // prediction, no count at or below s can match it.
   std::optional<Decomposition> best;
   double best_us = std::numeric_limits<double>::infinity();
   auto weigh = [&](const Decomposition& d) {
     Derive(d, scratch);
     const double us = PredictMicros(scratch, cost);
-    if (us < best_us) best_us = us, best = d;
+    if (us <= best_us) best_us = us, best = d;  // ties to the later: fewer splits
   };
-  for (int s = lo; s <= hi; ++s) {
-    Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction, slices};
-    if (!weigh_separate || reduction == Reduction::kSeparate || s <= kMaxAutoSplits)
-      weigh(d);  // derives d into scratch
-    else
-      Derive(d, scratch);
-    if (weigh_separate && reduction != Reduction::kSeparate &&
-        SeparateReductionFits(scratch, cost)) {
-      d.reduction = Reduction::kSeparate;
-      weigh(d);
+  double fixed = 0, cheapest_iter = 0;
+  for (int s = hi; s >= lo; --s) {
+    const Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction, slices};
+    Derive(d, scratch);
+    if (s == hi) {
+      // The same for every count: the configuration's, no ping-pong (split-K blocks).
+      const CostTerms terms = ScaleCosts(scratch, cost);
+      fixed = terms.fixed;
+      cheapest_iter = std::min(terms.iter_alone, terms.iter_shared);
+      if (terms.iter_busy > 0) cheapest_iter = std::min(cheapest_iter, terms.iter_busy);
+    } else if (fixed + (scratch.iters_per_tile / s) * cheapest_iter > best_us) {
+      break;
     }
+    const bool separate = weigh_separate && reduction != Reduction::kSeparate &&
+                          SeparateReductionFits(scratch, cost);
+    if (separate) {
+      Decomposition sep = d;
+      sep.reduction = Reduction::kSeparate;
+      weigh(sep);
+    }
+    if (!weigh_separate || reduction == Reduction::kSeparate || s <= kMaxAutoSplits) weigh(d);
   }
   return best;
 }
