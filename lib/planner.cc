@@ -2181,15 +2181,13 @@ absl::Status DecideKernel(const Problem& problem, const DeviceSpec& device, cons
 
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
-  // Ping-pong turned off is priced nowhere.
+  // Ping-pong turned off is priced nowhere, and so never picked (DecideKernel: PricedPingPong).
   if (o.pingpong == false) {
     DeviceSpec off = device;
     for (const KernelConfiguration& c : kKernelConfigurations) (off.*c.cost).pingpong_hidden_us = 0;
     PlanOptions rest = o;
     rest.pingpong.reset();
-    absl::StatusOr<Plan> plan = MakePlan(problem, off, rest, why);
-    if (plan.ok()) plan->pingpong = false;
-    return plan;
+    return MakePlan(problem, off, rest, why);
   }
   absl::StatusOr<Plan> plan = PlanWithinCap(problem, device, o, why);
   if (!plan.ok()) return plan;
