@@ -561,19 +561,18 @@ bool SameShape(const BenchShape& a, const BenchShape& b) {
   return a.set == b.set && a.name == b.name && a.m == b.m && a.n == b.n && a.k == b.k;
 }
 
-// The timing of (shape, mode, held), or nullptr.
+bool Timed(const HeldTiming* t) { return t != nullptr && t->us > 0 && !t->gave_up; }
+
+double Ideal(int sms, int held) { return held < sms ? static_cast<double>(sms) / (sms - held) : 0; }
+
+}  // namespace
+
 const HeldTiming* FindHeld(const ContentionReport& r, const BenchShape& shape,
                            const std::string& mode, int held) {
   for (const HeldTiming& t : r.rows)
     if (t.mode == mode && t.held == held && SameShape(t.shape, shape)) return &t;
   return nullptr;
 }
-
-bool Timed(const HeldTiming* t) { return t != nullptr && t->us > 0 && !t->gave_up; }
-
-double Ideal(int sms, int held) { return held < sms ? static_cast<double>(sms) / (sms - held) : 0; }
-
-}  // namespace
 
 std::string FormatContention(const ContentionReport& r) {
   std::vector<BenchShape> shapes;
@@ -714,6 +713,96 @@ absl::StatusOr<ContentionReport> ContentionFromCsv(const std::string& csv) {
   }
   if (r.sms == 0) return absl::InvalidArgumentError("no held rows: no SM count to read");
   return r;
+}
+
+// A mode word: auto | dp | splitk | splitk:S | streamk | streamk:B | streamk-tail |
+// streamk-tail:B | streamk-tiles:T | streamk-tiles:T:B | cublas, optionally followed by
+// /BMxBNxBK to force the kernel configuration
+// (not for cublas), then by @deterministic, @atomic, @separate or @separate:R to force the
+// reduction strategy (not for dp or cublas).
+absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>& words) {
+  std::vector<ModeSpec> out;
+  for (const std::string& word : words) {
+    ModeSpec m;
+    m.name = word;
+    std::string w = word;
+    if (absl::EndsWith(w, "+dynamic")) {
+      m.options.schedule = Schedule::kDynamic;
+      w = w.substr(0, w.size() - 8);
+    }
+    if (const size_t at = w.find('@'); at != std::string::npos) {
+      std::string red = w.substr(at + 1);
+      if (absl::StartsWith(red, "separate:")) {
+        if (!absl::SimpleAtoi(red.substr(9), &m.options.reduction_slices) ||
+            m.options.reduction_slices < 1)
+          return absl::InvalidArgumentError(absl::StrCat(
+              "--modes: '", word, "': the slices after separate: must be a positive count"));
+        red = "separate";
+      }
+      m.options.reduction = ParseReduction(red);
+      if (!m.options.reduction)
+        return absl::InvalidArgumentError(
+            absl::StrCat("--modes: '", word,
+                         "': the reduction after @ must be deterministic, atomic or separate"));
+      w = w.substr(0, at);
+    }
+    if (const size_t slash = w.find('/'); slash != std::string::npos) {
+      const std::optional<TileShape> tile = ParseTileShape(w.substr(slash + 1));
+      if (!tile)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--modes: '", word, "': the tile after / must be BMxBNxBK, e.g. 128x128x64"));
+      m.options.tile = *tile;
+      w = w.substr(0, slash);
+    }
+    // streamk / streamk-tail with an optional :B block count.
+    auto streamk = [&m](const std::string& rest) {
+      m.options.mode = Mode::kStreamK;
+      if (rest.empty()) return true;
+      return rest[0] == ':' && absl::SimpleAtoi(rest.substr(1), &m.options.blocks) &&
+             m.options.blocks > 0;
+    };
+    if (w == "cublas") {
+      m.cublas = true;
+    } else if (w == "auto") {
+      m.options.mode = Mode::kAuto;
+    } else if (w == "dp") {
+      m.options.mode = Mode::kDataParallel;
+    } else if (absl::StartsWith(w, "streamk-tail") && streamk(w.substr(12))) {
+      m.options.sk_tiles = kPartialWaveTiles;
+    } else if (absl::StartsWith(w, "streamk-tiles:")) {
+      // T tiles Stream-K (the rest data-parallel), then an optional :B block count.
+      const std::string rest = w.substr(14);
+      const size_t colon = std::min(rest.find(':'), rest.size());
+      if (!absl::SimpleAtoi(rest.substr(0, colon), &m.options.sk_tiles) ||
+          m.options.sk_tiles < 1 || !streamk(rest.substr(colon)))
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--modes: '", word, "': streamk-tiles:T or streamk-tiles:T:B takes a positive tile "
+            "count T (and block count B)"));
+    } else if (absl::StartsWith(w, "streamk") && streamk(w.substr(7))) {
+    } else if (w == "splitk") {
+      m.options.mode = Mode::kSplitK;
+    } else if (absl::StartsWith(w, "splitk:") &&
+               absl::SimpleAtoi(w.substr(7), &m.options.splits) && m.options.splits > 0) {
+      m.options.mode = Mode::kSplitK;
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--modes: unknown mode '", word,
+          "' (auto, dp, splitk, splitk:S, streamk, streamk:B, streamk-tail, streamk-tail:B, "
+          "streamk-tiles:T, streamk-tiles:T:B, cublas)"));
+    }
+    if (m.cublas && m.options.schedule == Schedule::kDynamic)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--modes: '", word, "': cublas has no schedule to choose"));
+    if (m.cublas && m.options.tile != kNoTile)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--modes: '", word, "': cublas picks its own kernel; no /tile"));
+    if (m.options.reduction && (m.cublas || m.options.mode == Mode::kDataParallel))
+      return absl::InvalidArgumentError(
+          absl::StrCat("--modes: '", word, "': dp and cublas have no reduction to choose"));
+    out.push_back(m);
+  }
+  if (out.empty()) return absl::InvalidArgumentError("--modes: no modes");
+  return out;
 }
 
 }  // namespace streamk::tools

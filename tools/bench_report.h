@@ -11,6 +11,7 @@
 #include "shape_sets.h"
 #include "streamk/plan.h"
 #include "streamk/planner.h"
+#include "streamk/streamk.h"
 
 namespace streamk::tools {
 
@@ -93,6 +94,17 @@ std::string PlanName(const Plan& p);
 // swizzle. Plans read back from a CSV (FromCsv) hold only its columns and compare on those.
 bool SamePlan(const Plan& a, const Plan& b);
 
+// A streamk-bench --modes word: cuBLAS, or the options of a streamk mode (ParseModes).
+struct ModeSpec {
+  std::string name;
+  bool cublas = false;
+  Options options;
+};
+
+// The --modes words, each parsed (the grammar is in the definition); InvalidArgument naming the
+// word and what it expects.
+absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>& words);
+
 // --hold-sms: each mode's time on each shape with `held` of the GPU's SMs held by another kernel
 // (SmHolder, device_util.h), held == 0 being the free GPU's.
 struct HeldTiming {
@@ -118,6 +130,9 @@ struct ContentionReport {
 // geometric mean and the worst of that last ratio, and each mode's speed against cuBLAS under the
 // same contention (cuBLAS time / the mode's; > 1: faster than cuBLAS).
 std::string FormatContention(const ContentionReport& r);
+// The timing of (shape, mode, held) in `r`, or nullptr.
+const HeldTiming* FindHeld(const ContentionReport& r, const BenchShape& shape,
+                           const std::string& mode, int held);
 // One line per (shape, mode, held): set,name,m,n,k,mode,held,us,free_us,ideal,gave_up,plan,note.
 std::string ContentionToCsv(const ContentionReport& r);
 // Reads ContentionToCsv's output back, to re-summarize a run without a GPU (streamk-bench --replot

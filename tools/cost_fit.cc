@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "absl/status/status.h"
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -344,22 +343,12 @@ std::vector<HeldCheck> CheckHeld(const ContentionReport& report, const DeviceSpe
   std::vector<HeldCheck> out;
   for (const HeldTiming& t : report.rows) {
     if (t.held <= 0 || t.gave_up || t.us <= 0) continue;
-    const HeldTiming* free = nullptr;
-    for (const HeldTiming& f : report.rows)
-      if (f.held == 0 && f.mode == t.mode && f.shape.m == t.shape.m && f.shape.n == t.shape.n &&
-          f.shape.k == t.shape.k && f.shape.set == t.shape.set && f.shape.name == t.shape.name)
-        free = &f;
+    const HeldTiming* free = FindHeld(report, t.shape, t.mode, 0);
     if (free == nullptr || free->us <= 0 || free->gave_up) continue;
-    // The mode word: a mode, "+dynamic" for the dynamic schedule (streamk-bench's ParseModes).
-    std::string word = t.mode;
-    Options o;
-    if (absl::EndsWith(word, "+dynamic")) {
-      o.schedule = Schedule::kDynamic;
-      word.resize(word.size() - std::string("+dynamic").size());
-    }
-    const std::optional<Mode> mode = ParseMode(word);
-    if (!mode) continue;  // cuBLAS, or a mode word with a configuration
-    o.mode = *mode;
+    // The mode word as streamk-bench read it.
+    absl::StatusOr<std::vector<ModeSpec>> word = ParseModes({t.mode});
+    if (!word.ok() || word->front().cublas) continue;
+    const Options& o = word->front().options;
     Measurement r;
     r.m = t.shape.m, r.n = t.shape.n, r.k = t.shape.k, r.dtype = "fp16", r.layout = "tn";
     absl::StatusOr<GemmArgs> args = BenchArgs(r);
