@@ -6,12 +6,12 @@
 
 #include <optional>
 #include <string>
-#include <type_traits>
-#include <utility>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "streamk/planner.h"
+#include "streamk/streamk.h"
 #include "streamk/types.h"
 
 namespace streamk::tools {
@@ -75,20 +75,27 @@ absl::Status SetDecomposition(const DecompositionFlags& f, Options* o) {
 }
 
 // The kernel's own choices, which the planner makes unless told (--pingpong, --narrow_wgmma,
-// --store_d; PlanOptions / Options fields of the same names).
+// --store_d, --mainloop; PlanOptions / Options fields of the same names).
 struct KernelFlags {
   std::string pingpong = "auto";  // auto | on | off
   bool narrow_wgmma = true;
-  std::string store_d = "auto";  // auto | tma | rows | rows-warp | threads
+  std::string store_d = "auto";   // auto | tma | rows | rows-warp | threads
   std::string mainloop = "auto";  // auto | sm80 | sm90-cpasync | sm90-tma
 };
 
-// Options has a mainloop (the planner's PlanOptions take it from the DeviceSpec instead).
-template <class T, class = void>
-inline constexpr bool kHasMainloop = false;
-template <class T>
-inline constexpr bool kHasMainloop<T, std::void_t<decltype(std::declval<T>().mainloop)>> = true;
+// The flags as given on the command line (defined in streamk_kernel_flags.cc).
+KernelFlags KernelFlagsFromCommandLine();
 
+// --mainloop: unset for "auto", else the mainloop it names; InvalidArgument otherwise.
+inline absl::StatusOr<std::optional<Mainloop>> ParseMainloopFlag(const std::string& s) {
+  if (s == "auto") return std::optional<Mainloop>();
+  if (const std::optional<Mainloop> m = ParseMainloop(s)) return m;
+  return absl::InvalidArgumentError(
+      absl::StrCat("--mainloop ", s, ": expected auto, sm80, sm90-cpasync or sm90-tma"));
+}
+
+// Sets `o`'s pingpong, narrow_wgmma and store_d from `f` (the fields PlanOptions and Options
+// share); InvalidArgument naming the flag and what it expects.
 template <class Options>
 absl::Status SetKernelChoices(const KernelFlags& f, Options* o) {
   if (f.pingpong == "auto") {
@@ -108,16 +115,16 @@ absl::Status SetKernelChoices(const KernelFlags& f, Options* o) {
     return absl::InvalidArgumentError(absl::StrCat(
         "--store_d ", f.store_d, ": expected auto, tma, rows, rows-warp or threads"));
   }
-  if constexpr (kHasMainloop<Options>) {
-    if (f.mainloop == "auto") {
-      o->mainloop.reset();
-    } else if (const std::optional<Mainloop> m = ParseMainloop(f.mainloop)) {
-      o->mainloop = *m;
-    } else {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "--mainloop ", f.mainloop, ": expected auto, sm80, sm90-cpasync or sm90-tma"));
-    }
-  }
+  return absl::OkStatus();
+}
+
+// The same for gemm()'s Options, which also name the mainloop (PlanOptions take it from the
+// DeviceSpec).
+inline absl::Status SetKernelChoices(const KernelFlags& f, streamk::Options* o) {
+  if (absl::Status s = SetKernelChoices<streamk::Options>(f, o); !s.ok()) return s;
+  absl::StatusOr<std::optional<Mainloop>> m = ParseMainloopFlag(f.mainloop);
+  if (!m.ok()) return m.status();
+  o->mainloop = *m;
   return absl::OkStatus();
 }
 

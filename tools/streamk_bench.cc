@@ -84,16 +84,6 @@ ABSL_FLAG(bool, packed, false,
           "leading dimensions exactly the rows' length, as a contiguous tensor stores them "
           "(default: rounded up to 8 elements); rows that are then not 16-byte aligned are "
           "copied by gemm() before its kernel");
-ABSL_FLAG(std::string, pingpong, "auto",
-          "the TMA kernel's 128x128 ping-pong variant: auto (where the planner prices it) | on "
-          "(wherever it can run) | off");
-ABSL_FLAG(bool, narrow_wgmma, true,
-          "narrow wgmmas for tiles with few of D's columns (--nonarrow_wgmma: the whole width)");
-ABSL_FLAG(std::string, mainloop, "auto",
-          "the kernel's mainloop: auto (the best the GPU runs) | sm80 | sm90-cpasync | sm90-tma");
-ABSL_FLAG(std::string, store_d, "auto",
-          "how the TMA kernel's epilogue writes D: auto (the planner's pick) | tma | rows | "
-          "rows-warp | threads");
 ABSL_FLAG(bool, rotate, false, "cycle input buffers totalling more than 2x L2 (cold-cache times)");
 ABSL_FLAG(int, warmup, 5, "launches before timing");
 ABSL_FLAG(int, reps, 15, "timed repetitions (the median is reported)");
@@ -229,9 +219,7 @@ int main(int argc, char** argv) {
   // The launch flags every mode runs with, auto's plan in the table and the JSON among them.
   Options kernel_choices;
   if (absl::Status s = streamk::tools::SetKernelChoices(
-          streamk::tools::KernelFlags{absl::GetFlag(FLAGS_pingpong), absl::GetFlag(FLAGS_narrow_wgmma),
-                                  absl::GetFlag(FLAGS_store_d),
-                                  absl::GetFlag(FLAGS_mainloop)}, &kernel_choices);
+          streamk::tools::KernelFlagsFromCommandLine(), &kernel_choices);
       !s.ok())
     return Fail(std::string(s.message()));
   auto with_flags = [&repack, &kernel_choices](Options o) {

@@ -51,17 +51,6 @@ ABSL_FLAG(int64_t, max_workspace, 0,
           "bytes of workspace the plan may use (0: no cap; Options::max_workspace_bytes)");
 ABSL_FLAG(std::string, schedule, "static",
           "static | dynamic: how the persistent blocks get their work (Options::schedule)");
-ABSL_FLAG(std::string, pingpong, "auto",
-          "the TMA kernel's 128x128 ping-pong variant: auto (where the planner prices it) | on "
-          "(wherever it can run) | off");
-ABSL_FLAG(bool, narrow_wgmma, true,
-          "narrow wgmmas for tiles with few of D's columns (--nonarrow_wgmma: the whole width)");
-ABSL_FLAG(std::string, mainloop, "auto",
-          "with --device auto, the mainloop to plan for: auto (the best the GPU runs) | sm80 | "
-          "sm90-cpasync | sm90-tma (a preset names its own: h200-cpasync)");
-ABSL_FLAG(std::string, store_d, "auto",
-          "how the TMA kernel's epilogue writes D: auto (the planner's pick) | tma | rows | "
-          "rows-warp | threads");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
 ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows, or narrow M-/N-major ones, to aligned "
@@ -183,12 +172,10 @@ int main(int argc, char** argv) {
   const std::string device_name = absl::GetFlag(FLAGS_device);
   absl::StatusOr<streamk::DeviceSpec> device;
   std::string device_note;
-  std::optional<streamk::Mainloop> mainloop;
-  if (const std::string m = absl::GetFlag(FLAGS_mainloop); m != "auto") {
-    mainloop = streamk::ParseMainloop(m);
-    if (!mainloop)
-      return Fail(absl::StrCat("--mainloop ", m, ": expected auto, sm80, sm90-cpasync or sm90-tma"));
-  }
+  const absl::StatusOr<std::optional<streamk::Mainloop>> mainloop_flag =
+      streamk::tools::ParseMainloopFlag(streamk::tools::KernelFlagsFromCommandLine().mainloop);
+  if (!mainloop_flag.ok()) return Fail(std::string(mainloop_flag.status().message()));
+  const std::optional<streamk::Mainloop> mainloop = *mainloop_flag;
   if (device_name == "auto") {
     device = streamk::QueryLocalDevice(-1, mainloop);
     if (device.status().code() == absl::StatusCode::kInvalidArgument)
@@ -234,9 +221,7 @@ int main(int argc, char** argv) {
                              ": expected static or dynamic"));
   options.schedule = *schedule;
   if (absl::Status s = streamk::tools::SetKernelChoices(
-          streamk::tools::KernelFlags{absl::GetFlag(FLAGS_pingpong), absl::GetFlag(FLAGS_narrow_wgmma),
-                                  absl::GetFlag(FLAGS_store_d),
-                                  absl::GetFlag(FLAGS_mainloop)}, &options);
+          streamk::tools::KernelFlagsFromCommandLine(), &options);
       !s.ok())
     return Fail(std::string(s.message()));
 

@@ -49,16 +49,6 @@ ABSL_FLAG(double, beta, 0,
 ABSL_FLAG(int64_t, ldd, 0,
           "D's (and C's) leading dimension, row-major, at least N (0: N rounded up to 8); an "
           "odd one makes D's rows unaligned, as a packed M x N tensor's are");
-ABSL_FLAG(std::string, pingpong, "auto",
-          "the TMA kernel's 128x128 ping-pong variant: auto (where the planner prices it) | on "
-          "(wherever it can run) | off");
-ABSL_FLAG(bool, narrow_wgmma, true,
-          "narrow wgmmas for tiles with few of D's columns (--nonarrow_wgmma: the whole width)");
-ABSL_FLAG(std::string, mainloop, "auto",
-          "the kernel's mainloop: auto (the best the GPU runs) | sm80 | sm90-cpasync | sm90-tma");
-ABSL_FLAG(std::string, store_d, "auto",
-          "how the TMA kernel's epilogue writes D: auto (the planner's pick) | tma | rows | "
-          "rows-warp | threads");
 ABSL_FLAG(int, traces, 5, "traced launches; the one with the median span is reported");
 ABSL_FLAG(std::string, csv, "", "write the reported launch's pieces to this CSV file");
 
@@ -94,9 +84,7 @@ int main(int argc, char** argv) {
       !s.ok())
     return Fail(std::string(s.message()));
   if (absl::Status s = streamk::tools::SetKernelChoices(
-          streamk::tools::KernelFlags{absl::GetFlag(FLAGS_pingpong), absl::GetFlag(FLAGS_narrow_wgmma),
-                                  absl::GetFlag(FLAGS_store_d),
-                                  absl::GetFlag(FLAGS_mainloop)}, &options);
+          streamk::tools::KernelFlagsFromCommandLine(), &options);
       !s.ok())
     return Fail(std::string(s.message()));
   const std::optional<streamk::DType> dtype = streamk::ParseDType(absl::GetFlag(FLAGS_dtype));
