@@ -4,7 +4,10 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <iterator>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <tuple>
 #include <utility>
 
@@ -140,25 +143,60 @@ PlanOptions ToPlanOptions(const Options& o, const GemmArgs& g) {
 }
 
 // DeviceSpec of each device and mainloop asked for (Options::mainloop; unset: the device's best),
-// queried once (SM count and kernel occupancy do not change).
-absl::StatusOr<DeviceSpec> CurrentDevice(const Options& options, int* ordinal = nullptr) {
-  static std::mutex mu;
-  static std::map<std::pair<int, int>, absl::StatusOr<DeviceSpec>>* cache =
-      new std::map<std::pair<int, int>, absl::StatusOr<DeviceSpec>>();
-  int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err != cudaSuccess) {
-    cudaGetLastError();
-    return absl::FailedPreconditionError(
-        absl::StrCat("no CUDA device: cudaGetDevice returned ", cudaGetErrorName(err)));
+// queried once (SM count and kernel occupancy do not change), or the profile UseDeviceProfile set.
+class DeviceModels {
+ public:
+  absl::StatusOr<DeviceSpec> Get(const Options& options, int* ordinal) {
+    int device = 0;
+    cudaError_t err = cudaGetDevice(&device);
+    if (err != cudaSuccess) {
+      cudaGetLastError();
+      return absl::FailedPreconditionError(
+          absl::StrCat("no CUDA device: cudaGetDevice returned ", cudaGetErrorName(err)));
+    }
+    if (ordinal != nullptr) *ordinal = device;
+    std::lock_guard<std::mutex> lock(mu_);
+    return Lookup(device, options.mainloop);
   }
-  if (ordinal != nullptr) *ordinal = device;
-  std::lock_guard<std::mutex> lock(mu);
-  const std::pair<int, int> key{device,
-                                options.mainloop ? static_cast<int>(*options.mainloop) : -1};
-  auto it = cache->find(key);
-  if (it == cache->end()) it = cache->emplace(key, QueryLocalDevice(device, options.mainloop)).first;
-  return it->second;
+
+  // Replaces the model of `device` for the profile's mainloop (and for the device's default
+  // mainloop where that is the profile's), or with nullopt restores the queried ones.
+  absl::Status Set(int device, const std::optional<DeviceSpec>& profile) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!profile) {
+      for (auto it = models_.begin(); it != models_.end();)
+        it = it->first.first == device ? models_.erase(it) : std::next(it);
+      return absl::OkStatus();
+    }
+    absl::StatusOr<DeviceSpec> queried = Lookup(device, profile->mainloop);
+    if (!queried.ok()) return queried.status();
+    absl::StatusOr<DeviceSpec> adopted = AdaptDeviceProfile(*profile, *queried);
+    if (!adopted.ok()) return adopted.status();
+    models_.insert_or_assign({device, static_cast<int>(profile->mainloop)}, *adopted);
+    if (kernels::KernelArch(device) == profile->mainloop)
+      models_.insert_or_assign({device, -1}, *adopted);
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::StatusOr<DeviceSpec> Lookup(int device, std::optional<Mainloop> mainloop) {
+    const std::pair<int, int> key{device, mainloop ? static_cast<int>(*mainloop) : -1};
+    auto it = models_.find(key);
+    if (it == models_.end()) it = models_.emplace(key, QueryLocalDevice(device, mainloop)).first;
+    return it->second;
+  }
+
+  std::mutex mu_;
+  std::map<std::pair<int, int>, absl::StatusOr<DeviceSpec>> models_;
+};
+
+DeviceModels& Models() {
+  static DeviceModels* models = new DeviceModels();
+  return *models;
+}
+
+absl::StatusOr<DeviceSpec> CurrentDevice(const Options& options, int* ordinal = nullptr) {
+  return Models().Get(options, ordinal);
 }
 
 // Library-owned workspaces, one per (device, stream), grown on demand with stream-ordered
@@ -272,6 +310,12 @@ class WorkspacePool {
 // costs a hash lookup instead of a planner search. Keyed by everything MakePlan reads.
 class PlanCache {
  public:
+  // Forgets every plan (a device's model changed: UseDeviceProfile).
+  void Clear() {
+    std::lock_guard<std::mutex> lock(mu_);
+    plans_.clear();
+  }
+
   absl::StatusOr<Plan> Get(int device_ordinal, const Problem& pr, const DeviceSpec& dev,
                            const PlanOptions& o) {
     // Each device's plans for each mainloop (Options::mainloop) apart.
@@ -466,6 +510,38 @@ absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& opt
 }
 
 absl::Status ReleaseWorkspaces() { return Pool().ReleaseAll(); }
+
+absl::Status UseDeviceProfile(const DeviceSpec& profile, int device_ordinal) {
+  if (device_ordinal < 0) {
+    if (cudaError_t err = cudaGetDevice(&device_ordinal); err != cudaSuccess) {
+      cudaGetLastError();
+      return absl::FailedPreconditionError(
+          absl::StrCat("no CUDA device: cudaGetDevice returned ", cudaGetErrorName(err)));
+    }
+  }
+  if (absl::Status s = Models().Set(device_ordinal, profile); !s.ok()) return s;
+  Plans().Clear();
+  return absl::OkStatus();
+}
+
+absl::Status UseDeviceProfile(const std::string& path, int device_ordinal) {
+  absl::StatusOr<DeviceSpec> profile = LoadDeviceProfile(path);
+  if (!profile.ok()) return profile.status();
+  return UseDeviceProfile(*profile, device_ordinal);
+}
+
+absl::Status UseBuiltInDeviceModel(int device_ordinal) {
+  if (device_ordinal < 0) {
+    if (cudaError_t err = cudaGetDevice(&device_ordinal); err != cudaSuccess) {
+      cudaGetLastError();
+      return absl::FailedPreconditionError(
+          absl::StrCat("no CUDA device: cudaGetDevice returned ", cudaGetErrorName(err)));
+    }
+  }
+  if (absl::Status s = Models().Set(device_ordinal, std::nullopt); !s.ok()) return s;
+  Plans().Clear();
+  return absl::OkStatus();
+}
 
 absl::Status gemm(const GemmArgs& args, cudaStream_t stream, const Options& options) {
   return Run(args, options, nullptr, 0, /*caller_workspace=*/false, stream);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "streamk/plan_print.h"
 #include "streamk/streamk.h"
@@ -23,6 +24,8 @@ streamk_status Report(const absl::Status& s) {
   switch (s.code()) {
     case absl::StatusCode::kInvalidArgument:
       return STREAMK_INVALID_ARGUMENT;
+    case absl::StatusCode::kNotFound:
+      return STREAMK_NOT_FOUND;
     case absl::StatusCode::kResourceExhausted:
       return STREAMK_RESOURCE_EXHAUSTED;
     case absl::StatusCode::kFailedPrecondition:
@@ -203,10 +206,13 @@ streamk_status streamk_plan_json(const streamk_gemm_args* args, const streamk_op
   if (device == nullptr) {
     plan = streamk::PlanGemm(g, o, &why);
   } else {
+    // A preset's name, or a device profile's file (a name ending in .json).
+    const bool profile = absl::EndsWith(device, ".json");
     absl::StatusOr<streamk::DeviceSpec> spec =
-        streamk::DeviceSpecByName(device);
+        profile ? streamk::LoadDeviceProfile(device) : streamk::DeviceSpecByName(device);
     if (!spec.ok())
-      return Report(Invalid(absl::StrCat("device = \"", device, "\": ", spec.status().message())));
+      return Report(absl::Status(
+          profile ? spec.status().code() : absl::StatusCode::kInvalidArgument, absl::StrCat("device = \"", device, "\": ", spec.status().message())));
     device_name = spec->name;
     plan = streamk::PlanGemm(g, *spec, o, &why);
   }
@@ -223,6 +229,11 @@ streamk_status streamk_plan_json(const streamk_gemm_args* args, const streamk_op
 }
 
 streamk_status streamk_release_workspaces(void) { return Report(streamk::ReleaseWorkspaces()); }
+
+streamk_status streamk_use_device_profile(const char* path, int device) {
+  if (path == nullptr) return Report(streamk::UseBuiltInDeviceModel(device));
+  return Report(streamk::UseDeviceProfile(std::string(path), device));
+}
 
 const char* streamk_version(void) { return STREAMK_VERSION_STRING; }
 

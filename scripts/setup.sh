@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake g++ make libabsl-dev libgtest-dev libbenchmark-dev)
+packages=(cmake g++ make libabsl-dev libgtest-dev libbenchmark-dev nlohmann-json3-dev)
 # The Python package's tests run in a virtual environment (scripts/test.sh).
 python3 -c "import venv, ensurepip" 2>/dev/null || packages+=(python3-venv)
 missing=()

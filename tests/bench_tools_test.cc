@@ -679,6 +679,82 @@ TEST(CostFit, ClusterRowsAreRebuiltFittedAndReplayed) {
   EXPECT_GT(cluster_best, 0);
 }
 
+// --calibrate's fit: times made by a "true" device model whose configurations differ from the
+// H200 preset's, on the calibration shapes and modes; FitDevice, started from the preset, brings
+// each configuration's error on the held-out shapes down to the noise, and auto replayed on them
+// picks at least as well as with the preset's constants.
+TEST(CostFit, FitDeviceRecoversEveryConfigurationOnHeldOutShapes) {
+  const DeviceSpec start = H200Spec();
+  DeviceSpec truth = start;
+  for (const KernelConfiguration& c : kKernelConfigurations) {
+    CostModel& t = truth.*c.cost;
+    t.iter_busy_us *= 1.25;
+    t.epilogue_us *= 0.6;
+    t.unit_us *= 1.4;
+  }
+  truth.cost.partial_us *= 0.5;
+  absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(CalibrationModes(start));
+  ASSERT_TRUE(modes.ok()) << modes.status();
+  EXPECT_EQ(modes->size(), 6u + 3u * 6u);  // dp on six configurations; six kinds on three
+  const std::vector<BenchShape> shapes = CalibrationSet();
+  ASSERT_EQ(shapes.size(), 48u);
+  std::string csv =
+      "gpu,set,name,m,n,k,dtype,out_dtype,layout,mode,status,time_us,spread,tflops,rel_error,"
+      "plan_mode,dp_tiles,sk_tiles,sk_blocks,sk_regions,reduction,reduction_blocks,grid_blocks,"
+      "tile_m,tile_n\n";
+  int row = 0;
+  for (const BenchShape& s : shapes) {
+    GemmArgs g = BenchGemmArgs(s, DType::kF16, DType::kF16, *ParseBenchLayout("tn"), 1);
+    g.a = g.b = g.d = reinterpret_cast<void*>(uintptr_t{256});
+    for (const ModeSpec& m : *modes) {
+      absl::StatusOr<Plan> p = PlanGemm(g, start, m.options);
+      if (!p.ok()) continue;  // e.g. no partial wave to stream
+      const double noise = 1 + 0.02 * ((row++ * 7919) % 11 - 5) / 5.0;  // within +-2%
+      absl::StrAppend(&csv, "H200,", s.set, ",", s.name, ",", s.m, ",", s.n, ",", s.k,
+                      ",fp16,fp16,tn,", m.name, ",ok,",
+                      PredictMicros(*p, KernelCost(truth, *p)) * noise, ",0,0,0,",
+                      ModeName(p->mode), ",", p->dp_tiles, ",", p->sk_tiles, ",", p->sk_blocks,
+                      ",", p->sk_regions, ",", ReductionName(p->reduction), ",",
+                      p->reduction_blocks, ",", p->grid_blocks, ",", p->tile_m, ",", p->tile_n,
+                      "\n");
+    }
+  }
+  absl::StatusOr<std::vector<Measurement>> rows = ParseBenchCsv("calib.csv", csv);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_GT(rows->size(), 500u);
+  int held = 0;
+  for (const BenchShape& s : shapes) {
+    Measurement r;
+    r.m = s.m, r.n = s.n, r.k = s.k;
+    held += HeldOut(r, 0.25);
+  }
+  EXPECT_GE(held, 6);
+  EXPECT_LE(held, 18);
+
+  const DeviceFit fit = FitDevice(*rows, start, 0.25, 4000);
+  EXPECT_EQ(fit.not_rebuilt, 0);
+  ASSERT_EQ(fit.configurations.size(), 6u);  // every configuration but the cluster one
+  for (const ConfigurationFit& c : fit.configurations) {
+    EXPECT_GT(c.held_rows, 0) << c.name;
+    EXPECT_GT(c.held_before, 0.05) << c.name;
+    EXPECT_LT(c.held_after, 0.04) << c.name << ": " << FormatDeviceFit(fit);
+    EXPECT_LT(c.fit_after, 0.04) << c.name;
+    EXPECT_NE(std::find(c.fields.begin(), c.fields.end(), "iter_busy_us"), c.fields.end())
+        << c.name;
+  }
+  EXPECT_GT(fit.held_compared, 0);
+  EXPECT_LE(fit.held_regret_after, fit.held_regret_before + 1e-9);
+  const std::string table = FormatDeviceFit(fit);
+  EXPECT_NE(table.find("held:now"), std::string::npos) << table;
+  // The fitted model is a device profile.
+  absl::StatusOr<DeviceSpec> back =
+      DeviceSpecFromJson(DeviceSpecToJson(fit.device, DeviceFitJson(fit, "streamk-fit \"x\"")));
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->cost.iter_busy_us, fit.device.cost.iter_busy_us);
+  EXPECT_NE(DeviceSpecToJson(fit.device, DeviceFitJson(fit, "cmd")).find("\"held_rms\""),
+            std::string::npos);
+}
+
 TEST(CostFit, EveryTermOfTheNarrowLoadsCanBeFitted) {
   // The narrow M- or N-major loads' terms, as they are priced per kernel configuration
   // (cost_terms.h, PredictMicros): each by its CostModel name, and nothing else by that name.

@@ -146,6 +146,15 @@ static void TestPlanJson(void) {
             strstr(streamk_last_error(), "max_workspace_bytes") != NULL,
         "capped split-K gave %d: %s", (int)s, streamk_last_error());
 
+  /* Device profiles: a file that cannot be read is NOT_FOUND, for planning and for gemm(). */
+  streamk_options_init(&options);
+  s = streamk_plan_json(&args, &options, "no_such_profile.json", NULL, 0, &needed);
+  CHECK(s == STREAMK_NOT_FOUND && strstr(streamk_last_error(), "no_such_profile.json") != NULL,
+        "missing profile gave %d: %s", (int)s, streamk_last_error());
+  s = streamk_use_device_profile("no_such_profile.json", -1);
+  CHECK(s == STREAMK_NOT_FOUND && strstr(streamk_last_error(), "cannot read") != NULL,
+        "use of a missing profile gave %d: %s", (int)s, streamk_last_error());
+
   /* The kernel's choices: printed, overridden, and refused where the plan cannot take them. */
   needed = 1 << 16;
   json = (char*)realloc(json, needed);

@@ -1569,6 +1569,47 @@ TEST(GemmGpu, KernelOccupancyFeedsTheDeviceSpec) {
               static_cast<long long>(dev->l2_bytes));
 }
 
+// UseDeviceProfile: gemm() plans with the profile's configurations and constants from the next
+// call on (here a profile of the device's first configuration alone), runs those plans
+// correctly, refuses a profile the device cannot be, and UseBuiltInDeviceModel restores the
+// built-in plans.
+TEST(GemmGpu, DeviceProfileReplacesTheModel) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  absl::StatusOr<DeviceSpec> dev = QueryLocalDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  DeviceSpec profile = *dev;
+  profile.name = "profile-test";
+  for (const KernelConfiguration& c : kKernelConfigurations)
+    if (c.tile != &DeviceSpec::tile) profile.*c.tile = kNoTile;
+  const std::string path = ::testing::TempDir() + "/streamk_gpu_profile.json";
+  ASSERT_TRUE(SaveDeviceProfile(profile, path).ok());
+
+  Config c;
+  c.s = {200, 120, 1000, 1};
+  Buffers buf(c);
+  CUDA_ASSERT(buf.Refresh(c, NextSeed()));
+  absl::StatusOr<Plan> built_in = PlanGemm(buf.args);
+  ASSERT_TRUE(built_in.ok()) << built_in.status();
+  ASSERT_TRUE(UseDeviceProfile(path).ok());
+  absl::StatusOr<Plan> profiled = PlanGemm(buf.args);
+  ASSERT_TRUE(profiled.ok()) << profiled.status();
+  EXPECT_EQ(profiled->tile_m * profiled->tile_n, dev->tile.m * dev->tile.n);
+  for (const Options& o : EveryModeAndReduction()) ExpectCorrect(c, o, NextSeed());
+
+  DeviceSpec other = profile;
+  other.sms += 1;
+  const absl::Status refused = UseDeviceProfile(other);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(refused.message().find("sms"), std::string::npos) << refused;
+  EXPECT_EQ(UseDeviceProfile(path + ".missing").code(), absl::StatusCode::kNotFound);
+
+  ASSERT_TRUE(UseBuiltInDeviceModel().ok());
+  absl::StatusOr<Plan> again = PlanGemm(buf.args);
+  ASSERT_TRUE(again.ok()) << again.status();
+  EXPECT_EQ(FormatPlan(*again), FormatPlan(*built_in));
+  std::remove(path.c_str());
+}
+
 // Random problems, drawn afresh on every run (STREAMK_TEST_SEED=S replays a run's draws and
 // inputs, STREAMK_TEST_DRAWS=N sets how many): sizes log-uniform in 1-3000 (a fifth moved next to
 // a multiple of 64, a third of the rest rounded up to a multiple of 8), a batch of 2 or 3 one

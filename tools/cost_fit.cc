@@ -10,6 +10,8 @@
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "bench_report.h"
@@ -47,35 +49,6 @@ std::string ShapeKey(const Measurement& r) {
   return absl::StrCat(r.set, "|", r.name, "|", r.m, "x", r.n, "x", r.k, "|", r.dtype, "|",
                       r.layout);
 }
-
-struct Field {
-  const char* name;
-  double CostModel::*member;
-};
-constexpr Field kFields[] = {
-    {"block_us", &CostModel::block_us},
-    {"unit_us", &CostModel::unit_us},
-    {"streamk_us", &CostModel::streamk_us},
-    {"partial_us", &CostModel::partial_us},
-    {"iter_us", &CostModel::iter_us},
-    {"iter_shared_us", &CostModel::iter_shared_us},
-    {"peer_us", &CostModel::peer_us},
-    {"epilogue_us", &CostModel::epilogue_us},
-    {"reduce_peer_us", &CostModel::reduce_peer_us},
-    {"iter_busy_us", &CostModel::iter_busy_us},
-    {"misaligned_load", &CostModel::misaligned_load},
-    {"reduce_latency_us", &CostModel::reduce_latency_us},
-    {"misaligned_busy_load", &CostModel::misaligned_busy_load},
-    {"hbm_bytes_per_us", &CostModel::hbm_bytes_per_us},
-    {"narrow_mn_iter_us", &CostModel::narrow_mn_iter_us},
-    {"narrow_mn_misaligned_iter_us", &CostModel::narrow_mn_misaligned_iter_us},
-    {"narrow_mn_floor_iter_us", &CostModel::narrow_mn_floor_iter_us},
-    {"sm_bytes_per_us", &CostModel::sm_bytes_per_us},
-    {"pingpong_hidden_us", &CostModel::pingpong_hidden_us},
-    {"pingpong_iter_loss", &CostModel::pingpong_iter_loss},
-    {"pingpong_stream_gain", &CostModel::pingpong_stream_gain},
-    {"pingpong_stream_bytes", &CostModel::pingpong_stream_bytes},
-};
 
 }  // namespace
 
@@ -191,16 +164,16 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
 const std::vector<std::string>& CostFieldNames() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> v;
-    for (const Field& f : kFields) v.push_back(f.name);
+    for (const CostModelField& f : kCostModelFields)
+      if (f.number != nullptr) v.push_back(f.name);
     return v;
   }();
   return names;
 }
 
 double* CostField(CostModel& cost, std::string_view name) {
-  for (const Field& f : kFields)
-    if (name == f.name) return &(cost.*f.member);
-  return nullptr;
+  const CostModelField* f = FindCostModelField(name);
+  return f != nullptr && f->number != nullptr ? &(cost.*f->number) : nullptr;
 }
 
 double LogRmsError(const std::vector<TimedPlan>& data, const CostModel& cost) {
@@ -337,6 +310,145 @@ std::vector<Replay> ReplayAuto(const std::vector<Measurement>& rows, const Devic
     out.push_back(std::move(rp));
   }
   return out;
+}
+
+bool HeldOut(const Measurement& r, double share) {
+  // FNV-1a over the shape's three sizes.
+  uint64_t h = 1469598103934665603ull;
+  for (int64_t v : {r.m, r.n, r.k}) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= static_cast<uint64_t>(v >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  }
+  return static_cast<double>(h % 10000) < share * 10000;
+}
+
+const std::vector<std::string>& PhysicalCostFields() {
+  static const std::vector<std::string> fields = {
+      "iter_us",    "iter_busy_us", "iter_shared_us", "block_us",  "unit_us",
+      "epilogue_us", "partial_us",  "peer_us",        "streamk_us", "reduce_peer_us"};
+  return fields;
+}
+
+namespace {
+
+// Geometric means of pick time over the best measured time under two models' replays of the same
+// rows, over the shapes where both picks were measured.
+void JointRegret(const std::vector<Replay>& before, const std::vector<Replay>& after,
+                 double* regret_before, double* regret_after, int* both) {
+  double sum_before = 0, sum_after = 0;
+  *both = 0;
+  for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
+    if (before[i].pick_us <= 0 || after[i].pick_us <= 0 || before[i].best_us <= 0) continue;
+    sum_before += std::log(before[i].pick_us / before[i].best_us);
+    sum_after += std::log(after[i].pick_us / after[i].best_us);
+    ++*both;
+  }
+  *regret_before = *both > 0 ? std::exp(sum_before / *both) : 0;
+  *regret_after = *both > 0 ? std::exp(sum_after / *both) : 0;
+}
+
+}  // namespace
+
+DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& start,
+                    double holdout_share, int max_evaluations,
+                    const std::vector<std::string>& fields) {
+  DeviceFit out;
+  out.device = start;
+  out.rows = static_cast<int>(rows.size());
+  out.holdout_share = holdout_share;
+  for (const KernelConfiguration& c : kKernelConfigurations) {
+    const TileShape tile = start.*c.tile;
+    if (tile == kNoTile) continue;
+    std::vector<TimedPlan> fit, held;
+    for (const Measurement& r : rows) {
+      if (r.tile_m != tile.m || r.tile_n != tile.n) continue;
+      absl::StatusOr<Plan> p = Replan(r, start);
+      if (!p.ok()) {
+        ++out.not_rebuilt;
+        continue;
+      }
+      (HeldOut(r, holdout_share) ? held : fit).push_back({*p, r.time_us});
+    }
+    if (fit.empty()) continue;
+    const CostModel& before = start.*c.cost;
+    // The fields this configuration has and its fitted rows can tell apart.
+    std::vector<std::string> used;
+    for (const std::string& f : fields.empty() ? PhysicalCostFields() : fields) {
+      CostModel probe = before;
+      double* v = CostField(probe, f);
+      if (v == nullptr || *v <= 0) continue;
+      const double base = LogRmsError(fit, probe);
+      *v *= 1.5;
+      if (std::abs(LogRmsError(fit, probe) - base) > 1e-9) used.push_back(f);
+    }
+    const FitResult r = FitCosts(fit, before, used, max_evaluations);
+    ConfigurationFit cf;
+    cf.name = c.name, cf.tile = tile, cf.fields = used;
+    cf.fit_rows = static_cast<int>(fit.size()), cf.held_rows = static_cast<int>(held.size());
+    cf.fit_before = r.rms_before, cf.fit_after = r.rms_after;
+    cf.held_before = LogRmsError(held, before), cf.held_after = LogRmsError(held, r.cost);
+    out.device.*c.cost = r.cost;
+    out.configurations.push_back(cf);
+  }
+  std::vector<Measurement> held_rows;
+  for (const Measurement& r : rows)
+    if (HeldOut(r, holdout_share)) held_rows.push_back(r);
+  const std::vector<Replay> before = ReplayAuto(held_rows, start);
+  const std::vector<Replay> after = ReplayAuto(held_rows, out.device);
+  out.held_shapes = static_cast<int>(before.size());
+  for (const Replay& r : before) out.held_measured_before += r.pick_us > 0;
+  for (const Replay& r : after) out.held_measured_after += r.pick_us > 0;
+  JointRegret(before, after, &out.held_regret_before, &out.held_regret_after, &out.held_compared);
+  return out;
+}
+
+std::string FormatDeviceFit(const DeviceFit& fit) {
+  std::string s = absl::StrFormat(
+      "Fitted %s's kernel configurations to %d measured plans (%d not rebuilt), holding out %.0f%% "
+      "of the shapes. rms error of log(predicted / measured time):\n",
+      fit.device.name, fit.rows, fit.not_rebuilt, 100 * fit.holdout_share);
+  absl::StrAppendFormat(&s, "%-8s %-10s %5s %5s %9s %9s %9s %9s  %s\n", "config", "tile", "fit",
+                        "held", "fit:was", "fit:now", "held:was", "held:now", "fields fitted");
+  for (const ConfigurationFit& c : fit.configurations) {
+    absl::StrAppendFormat(&s, "%-8s %-10s %5d %5d %9.3f %9.3f %9.3f %9.3f  %s\n", c.name,
+                          absl::StrCat(c.tile.m, "x", c.tile.n), c.fit_rows, c.held_rows,
+                          c.fit_before, c.fit_after, c.held_before, c.held_after,
+                          absl::StrJoin(c.fields, ","));
+  }
+  absl::StrAppendFormat(
+      &s,
+      "auto replayed on the %d held-out shapes: its pick was among the measured plans on %d with "
+      "the start's constants and on %d with the fitted ones; where both were, %d shapes, its "
+      "pick's time over the fastest measured plan, geometric mean: %.3f with the start's, %.3f "
+      "with the fitted ones\n",
+      fit.held_shapes, fit.held_measured_before, fit.held_measured_after, fit.held_compared,
+      fit.held_regret_before, fit.held_regret_after);
+  return s;
+}
+
+std::string DeviceFitJson(const DeviceFit& fit, const std::string& command) {
+  std::string escaped;  // a JSON string's body: quotes and backslashes escaped, controls dropped
+  for (char ch : command) {
+    if (ch == '"' || ch == '\\') escaped += '\\';
+    if (static_cast<unsigned char>(ch) >= 0x20) escaped += ch;
+  }
+  std::string s = absl::StrFormat(
+      "{\"command\": \"%s\", \"rows\": %d, \"holdout_share\": %.3f, "
+      "\"held_regret_before\": %.4f, \"held_regret_after\": %.4f, \"configurations\": {",
+      escaped, fit.rows, fit.holdout_share, fit.held_regret_before,
+      fit.held_regret_after);
+  for (size_t i = 0; i < fit.configurations.size(); ++i) {
+    const ConfigurationFit& c = fit.configurations[i];
+    absl::StrAppendFormat(&s,
+                          "%s\"%s\": {\"fit_rows\": %d, \"held_rows\": %d, \"fit_rms\": %.4f, "
+                          "\"held_rms_before\": %.4f, \"held_rms\": %.4f}",
+                          i == 0 ? "" : ", ", c.name, c.fit_rows, c.held_rows, c.fit_after,
+                          c.held_before, c.held_after);
+  }
+  s += "}}";
+  return s;
 }
 
 std::vector<HeldCheck> CheckHeld(const ContentionReport& report, const DeviceSpec& device) {

@@ -93,4 +93,46 @@ std::vector<HeldCheck> CheckHeld(const ContentionReport& report, const DeviceSpe
 // For every shape in `rows` (fp16 or bf16 as recorded, layout tn), auto's plan under `device`.
 std::vector<Replay> ReplayAuto(const std::vector<Measurement>& rows, const DeviceSpec& device);
 
+// Whether row `r`'s shape is held out of a fit that holds out `share` (0-1) of the shapes: a fixed
+// hash of M x N x K, so that the same shapes are held out on every machine and run.
+bool HeldOut(const Measurement& r, double share);
+
+// The constants FitDevice varies by default, where the start model has them (non-zero) and the
+// rows can tell them apart (changing one changes some prediction): the time of an iteration alone
+// and with every SM loading, the fixed costs of a launch, a tile and an epilogue, and the
+// Stream-K terms (partials written, peers read, reduction blocks).
+const std::vector<std::string>& PhysicalCostFields();
+
+// One kernel configuration's fit (FitDevice): rms error of log time on the shapes fitted and on
+// those held out, with the start's constants and with the fitted ones.
+struct ConfigurationFit {
+  std::string name;  // kKernelConfigurations' name
+  TileShape tile;
+  std::vector<std::string> fields;
+  int fit_rows = 0, held_rows = 0;
+  double fit_before = 0, fit_after = 0, held_before = 0, held_after = 0;
+};
+struct DeviceFit {
+  DeviceSpec device;  // the start, with every fitted configuration's constants
+  std::vector<ConfigurationFit> configurations;
+  int rows = 0, not_rebuilt = 0;
+  double holdout_share = 0;
+  // Auto replayed on the held-out shapes (ReplayAuto) under the start's constants and the fitted
+  // ones: on how many of held_shapes its pick was among the measured plans, and the geometric
+  // mean of the measured time of its pick over the fastest measured plan, over the held_compared
+  // shapes where both models' picks were measured.
+  double held_regret_before = 0, held_regret_after = 0;
+  int held_shapes = 0, held_measured_before = 0, held_measured_after = 0, held_compared = 0;
+};
+// Fits each kernel configuration of `start` that has rows (rows of its tile) on the shapes not
+// held out: `fields` (empty: PhysicalCostFields()) by least squares on log time (FitCosts), each
+// configuration apart. The calibration of a device profile (streamk-bench --calibrate,
+// streamk-fit --fit_all).
+DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& start,
+                    double holdout_share, int max_evaluations,
+                    const std::vector<std::string>& fields = {});
+// The fit as a table, and as the "calibration" object of a device profile (JSON).
+std::string FormatDeviceFit(const DeviceFit& fit);
+std::string DeviceFitJson(const DeviceFit& fit, const std::string& command);
+
 }  // namespace streamk::tools

@@ -1,6 +1,7 @@
 // Shape lists for streamk-bench (see shape_sets.h).
 #include "shape_sets.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -170,6 +171,54 @@ std::vector<BenchShape> LlmSet() {
     }
   }
   return out;
+}
+
+std::vector<BenchShape> CalibrationSet() {
+  std::mt19937_64 rng(20261206);
+  auto log_uniform = [&rng](double lo, double hi) {
+    std::uniform_real_distribution<double> d(std::log(lo), std::log(hi));
+    return std::max<int64_t>(64, static_cast<int64_t>(std::exp(d(rng))) / 64 * 64);
+  };
+  std::vector<BenchShape> out;
+  for (int i = 0; i < 40; ++i) {
+    BenchShape s;
+    s.set = "calib";
+    s.m = log_uniform(64, 8192), s.n = log_uniform(64, 8192), s.k = log_uniform(256, 16384);
+    out.push_back(s);
+  }
+  const int64_t rows[] = {16, 32, 64, 128};
+  const int64_t cols[] = {4096, 14336};
+  for (int i = 0; i < 8; ++i) {
+    BenchShape s;
+    s.set = "calib";
+    s.name = "decode";
+    s.m = rows[i / 2];  // tokens, as LlmSet's M
+    s.n = cols[i % 2];
+    s.k = i % 3 == 0 ? 8192 : 4096;
+    out.push_back(s);
+  }
+  return out;
+}
+
+std::vector<std::string> CalibrationModes(const DeviceSpec& device) {
+  std::vector<std::string> modes;
+  auto name = [](const TileShape& t) { return absl::StrCat(t.m, "x", t.n, "x", t.k); };
+  for (const KernelConfiguration& c : kKernelConfigurations) {
+    const TileShape& t = device.*c.tile;
+    if (t == kNoTile || c.clusters) continue;
+    modes.push_back("dp/" + name(t));
+  }
+  for (const TileShape* t : {&device.tile, &device.alt_tile, &device.small_tile}) {
+    if (*t == kNoTile) continue;
+    for (const char* kind : {"splitk/", "streamk/", "streamk-tail/"})
+      modes.push_back(kind + name(*t));
+    // Fixed splits too, with each reduction: the best split under the model being fitted is
+    // not the one the start's model picks, and the fit must have seen what it may pick.
+    modes.push_back("splitk:2/" + name(*t));
+    modes.push_back("splitk:4/" + name(*t) + "@separate");
+    modes.push_back("splitk:8/" + name(*t) + "@separate");
+  }
+  return modes;
 }
 
 }  // namespace streamk::tools

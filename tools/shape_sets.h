@@ -56,4 +56,16 @@ std::vector<BenchShape> PaperSet(int count, uint64_t seed, int align = 8);
 std::vector<BenchShape> WaveQuantizationSet(int sms, int tile_m, int tile_n);
 std::vector<BenchShape> LlmSet();
 
+// The shapes streamk-bench --calibrate measures a GPU's constants on (set "calib"): 40 drawn
+// log-uniform (M, N in [64, 8192], K in [256, 16384], multiples of 64, from a seed of their own so
+// that the paper set's shapes stay unseen), then 8 with one side of 16-128 (decode rows) against
+// 4096-14336 and K 4096-8192. Fixed: every GPU is calibrated on the same shapes.
+std::vector<BenchShape> CalibrationSet();
+// The mode words --calibrate times on each shape: data-parallel on every kernel configuration of
+// `device` but its cluster one, and on the configurations the planner also splits or streams
+// (the device's first, second and fifth: DeviceSpec::tile, alt_tile, small_tile) split-K, every
+// tile Stream-K and the partial wave's tiles Stream-K, each the planner's best of its kind, and
+// split-K over 2 k-slices (turnstile) and 4 and 8 (separate reduction).
+std::vector<std::string> CalibrationModes(const DeviceSpec& device);
+
 }  // namespace streamk::tools

@@ -34,6 +34,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "bench_report.h"
+#include "cost_fit.h"
 #include "cublas_gemm.h"
 #include "decomposition_flags.h"
 #include "device_util.h"
@@ -49,7 +50,7 @@ ABSL_FLAG(std::vector<std::string>, shape, {}, "a shape MxNxK (repeatable, or co
 ABSL_FLAG(std::string, shapes, "", "file with one shape per line: 'M N K' or 'NAME M N K'");
 ABSL_FLAG(std::vector<std::string>, set, {},
           "built-in sets (comma-separated): paper, waveq (counts of the GPU's main tile, 128x256 "
-          "on an H200, a few past 1-4 whole waves), llm");
+          "on an H200, a few past 1-4 whole waves), llm, calib (--calibrate's shapes)");
 ABSL_FLAG(int, count, 150, "shapes drawn for --set paper");
 ABSL_FLAG(uint64_t, seed, 1, "seed for --set paper");
 ABSL_FLAG(int, align, 8,
@@ -106,6 +107,16 @@ ABSL_FLAG(std::string, hold_csv, "", "--hold-sms: write the contention figures t
 ABSL_FLAG(std::string, csv, "", "write every figure to this CSV file");
 ABSL_FLAG(std::string, json, "", "write every figure to this JSON file");
 ABSL_FLAG(std::string, svg, "", "draw auto vs dp and vs cublas per shape into this SVG file");
+ABSL_FLAG(std::string, profile, "",
+          "plan with this device profile (streamk-bench --calibrate, streamk-plan "
+          "--write_profile) instead of the built-in model: gemm() uses it (UseDeviceProfile)");
+ABSL_FLAG(std::string, calibrate, "",
+          "measure this GPU's cost constants and write them as a device profile to this file: "
+          "times every kernel configuration's data-parallel, split-K and Stream-K plans (graph "
+          "replay) on the calibration shapes (set calib, unless shapes are given), fits each "
+          "configuration's constants (streamk-fit --fit_all does the same from a CSV) and reports "
+          "their error on the shapes held out of the fit");
+ABSL_FLAG(double, holdout, 0.25, "--calibrate: the share of the shapes held out of the fit");
 ABSL_FLAG(std::string, replot, "",
           "no GPU work: read a CSV this tool wrote (--csv, or --hold-csv) and print its table (and "
           "--svg) again");
@@ -197,9 +208,16 @@ int main(int argc, char** argv) {
     return 0;
   }
 
+  const std::string calibrate = absl::GetFlag(FLAGS_calibrate);
+  // --calibrate times its own modes (CalibrationModes, once the device is known); otherwise
+  // --modes, checked before anything needs a GPU.
   absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(absl::GetFlag(FLAGS_modes));
-  if (!modes.ok()) return Fail(std::string(modes.status().message()));
-  const std::string timing = absl::GetFlag(FLAGS_graph) ? "graph" : absl::GetFlag(FLAGS_timing);
+  if (calibrate.empty() && !modes.ok()) return Fail(std::string(modes.status().message()));
+  if (const double h = absl::GetFlag(FLAGS_holdout); !(h >= 0 && h < 1))
+    return Fail(absl::StrCat("--holdout ", h, ": expected a share in [0, 1)"));
+  const std::string timing = absl::GetFlag(FLAGS_graph) || !calibrate.empty()
+                                 ? "graph"
+                                 : absl::GetFlag(FLAGS_timing);
   if (timing != "both" && timing != "graph" && timing != "launches")
     return Fail(absl::StrCat("--timing ", timing, ": expected both, graph or launches"));
   std::vector<int> held_counts;
@@ -232,11 +250,23 @@ int main(int argc, char** argv) {
     o.mainloop = kernel_choices.mainloop;
     return o;
   };
-  for (ModeSpec& m : *modes) m.options = with_flags(m.options);
   const Options auto_options = with_flags(Options{});
   absl::StatusOr<DeviceSpec> device = QueryLocalDevice(-1, kernel_choices.mainloop);
   if (!device.ok())
     return Fail(absl::StrCat("needs a GPU: ", device.status().message()));
+  if (const std::string path = absl::GetFlag(FLAGS_profile); !path.empty()) {
+    absl::StatusOr<DeviceSpec> profile = LoadDeviceProfile(path);
+    if (profile.ok()) profile = AdaptDeviceProfile(*profile, *device);
+    if (!profile.ok()) return Fail(absl::StrCat("--profile: ", profile.status().message()));
+    if (absl::Status st = UseDeviceProfile(*profile); !st.ok())
+      return Fail(absl::StrCat("--profile: ", st.message()));
+    *device = *profile;
+  }
+  if (!calibrate.empty()) {
+    modes = ParseModes(CalibrationModes(*device));
+    if (!modes.ok()) return Fail(std::string(modes.status().message()));
+  }
+  for (ModeSpec& m : *modes) m.options = with_flags(m.options);
 
   // Shapes.
   std::vector<BenchShape> shapes;
@@ -268,11 +298,14 @@ int main(int argc, char** argv) {
       waveq_tile = absl::StrCat(device->tile.m, "x", device->tile.n, "x", device->tile.k);
     } else if (set == "llm") {
       add = LlmSet();
+    } else if (set == "calib") {
+      add = CalibrationSet();
     } else {
-      return Fail(absl::StrCat("--set ", set, ": expected paper, waveq or llm"));
+      return Fail(absl::StrCat("--set ", set, ": expected paper, waveq, llm or calib"));
     }
     shapes.insert(shapes.end(), add.begin(), add.end());
   }
+  if (shapes.empty() && !calibrate.empty()) shapes = CalibrationSet();
   if (shapes.empty()) return Fail("no shapes: give --shape, --shapes or --set");
 
   const std::optional<DType> in = ParseDType(absl::GetFlag(FLAGS_dtype));
@@ -548,5 +581,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "wrote %s\n", f.c_str());
   }
   cudaStreamDestroy(stream);
+  if (!calibrate.empty()) {
+    absl::StatusOr<std::vector<Measurement>> rows = ParseBenchCsv("(this run)", ToCsv(report));
+    if (!rows.ok()) return Fail(std::string(rows.status().message()));
+    const DeviceFit fit = FitDevice(*rows, *device, absl::GetFlag(FLAGS_holdout), 20000);
+    std::printf("\n%s", FormatDeviceFit(fit).c_str());
+    std::vector<std::string> words(argv, argv + argc);
+    if (absl::Status st = SaveDeviceProfile(
+            fit.device, calibrate, DeviceFitJson(fit, absl::StrJoin(words, " ")));
+        !st.ok())
+      return Fail(std::string(st.message()));
+    std::fprintf(stderr, "wrote %s\n", calibrate.c_str());
+  }
   return 0;
 }

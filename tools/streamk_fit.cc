@@ -8,6 +8,8 @@
 //   streamk-fit --model small run.csv                        # the 64 x 128 kernel
 //   streamk-fit --model cluster run.csv                      # the 2-SM cluster configuration
 //   streamk-fit --held hold.csv                              # the held-SM model vs --hold-sms
+//   streamk-fit --device h100 --fit_all --profile_out h100.json calib.csv  # every configuration,
+//                                                  # with the error on held-out shapes
 //
 // Rows of the configuration's tile (--model main: the device's tile, alt: its second one, mid:
 // its third, wide: its fourth, small: its fifth, cluster: its cluster configuration's) are
@@ -29,6 +31,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "bench_report.h"
@@ -46,6 +49,13 @@ ABSL_FLAG(std::vector<std::string>, set, {},
           "alt.field, mid.field, wide.field, small.field or cluster.field for a kernel "
           "configuration's model, field alone for --model's)");
 ABSL_FLAG(int, evaluations, 20000, "most objective evaluations for --fit");
+ABSL_FLAG(bool, fit_all, false,
+          "fit every kernel configuration's physical constants (or --fit's fields) on the shapes "
+          "not held out, and report the error on those held out (streamk-bench --calibrate's fit)");
+ABSL_FLAG(double, holdout, 0.25, "--fit_all: the share of the shapes held out of the fit");
+ABSL_FLAG(std::string, profile, "",
+          "start from this device profile instead of --device's preset");
+ABSL_FLAG(std::string, profile_out, "", "--fit_all: write the fitted model as a device profile");
 ABSL_FLAG(bool, rows, false, "print every row's prediction");
 ABSL_FLAG(std::string, held, "",
           "instead: check the model of held SMs against this streamk-bench --hold-csv file "
@@ -121,8 +131,10 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "streamk-fit: fit the planner's cost constants to streamk-bench --csv files (see --help)");
   std::vector<char*> args = streamk::tools::ParseToolCommandLine(argc, argv);
+  const std::string profile = absl::GetFlag(FLAGS_profile);
   absl::StatusOr<streamk::DeviceSpec> device =
-      streamk::DeviceSpecByName(absl::GetFlag(FLAGS_device));
+      profile.empty() ? streamk::DeviceSpecByName(absl::GetFlag(FLAGS_device))
+                      : streamk::LoadDeviceProfile(profile);
   if (!device.ok()) return Fail(std::string(device.status().message()));
   if (const std::string held = absl::GetFlag(FLAGS_held); !held.empty()) return CheckHeld(held, *device);
   if (args.size() < 2) return Fail("give one or more streamk-bench --csv files");
@@ -178,6 +190,25 @@ int main(int argc, char** argv) {
         streamk::tools::ParseBenchCsv(args[i], text.str());
     if (!r.ok()) return Fail(std::string(r.status().message()));
     rows.insert(rows.end(), r->begin(), r->end());
+  }
+
+  if (absl::GetFlag(FLAGS_fit_all)) {
+    const double holdout = absl::GetFlag(FLAGS_holdout);
+    if (!(holdout >= 0 && holdout < 1))
+      return Fail(absl::StrCat("--holdout ", holdout, ": expected a share in [0, 1)"));
+    const streamk::tools::DeviceFit fit = streamk::tools::FitDevice(
+        rows, spec, holdout, absl::GetFlag(FLAGS_evaluations), absl::GetFlag(FLAGS_fit));
+    if (fit.configurations.empty()) return Fail("no rows of any kernel configuration rebuilt");
+    std::printf("%s", streamk::tools::FormatDeviceFit(fit).c_str());
+    if (const std::string out = absl::GetFlag(FLAGS_profile_out); !out.empty()) {
+      std::vector<std::string> words(argv, argv + argc);
+      if (absl::Status st = streamk::SaveDeviceProfile(
+              fit.device, out, streamk::tools::DeviceFitJson(fit, absl::StrJoin(words, " ")));
+          !st.ok())
+        return Fail(std::string(st.message()));
+      std::fprintf(stderr, "wrote %s\n", out.c_str());
+    }
+    return 0;
   }
 
   std::vector<streamk::tools::TimedPlan> data;

@@ -3,6 +3,8 @@
 //   streamk-plan 1536 1536 4096                      # text report, H200 model without a GPU
 //   streamk-plan 1536 1536 4096 --device a100 --json
 //   streamk-plan 128 128 131072 --mode splitk --splits 16
+//   streamk-plan 4096 4096 4096 --profile h100.json  # a device profile (streamk-bench --calibrate)
+//   streamk-plan --device h200 --write_profile h200.json
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -24,6 +26,12 @@
 #include "streamk/planner.h"
 
 ABSL_FLAG(std::string, device, "auto", "h200 | h100 | a100 | auto (the local GPU, else h200)");
+ABSL_FLAG(std::string, profile, "",
+          "plan with this device profile (streamk-bench --calibrate, --write_profile) instead of "
+          "--device: on a local GPU, as the model of that GPU (AdaptDeviceProfile)");
+ABSL_FLAG(std::string, write_profile, "",
+          "write the modelled device (--device or --profile, after --sms and --occupancy) as a "
+          "device profile to this file; without sizes, only that");
 ABSL_FLAG(int, sms, -1, "SMs of the modelled device (default: the device's)");
 ABSL_FLAG(int, occupancy, -1, "resident blocks per SM (default: the device's)");
 ABSL_FLAG(std::string, tile, "",
@@ -109,7 +117,10 @@ int main(int argc, char** argv) {
       return Fail(absl::StrCat("size ", arg, ": sizes must be >= 1"));
   }
   std::vector<char*> args = streamk::tools::ParseToolCommandLine(argc, argv);
-  const std::vector<std::string> sizes = streamk::tools::SizeArguments(args);
+  std::vector<std::string> sizes = streamk::tools::SizeArguments(args);
+  const std::string write_profile = absl::GetFlag(FLAGS_write_profile);
+  const bool profile_only = sizes.empty() && !write_profile.empty();
+  if (profile_only) sizes = {"1", "1", "1"};  // nothing is planned
   if (sizes.size() != 3) return Fail("expected three sizes: M N K or MxNxK (see --help)");
 
   streamk::Problem problem;
@@ -176,7 +187,21 @@ int main(int argc, char** argv) {
       streamk::tools::ParseMainloopFlag(streamk::tools::KernelFlagsFromCommandLine().mainloop);
   if (!mainloop_flag.ok()) return Fail(std::string(mainloop_flag.status().message()));
   const std::optional<streamk::Mainloop> mainloop = *mainloop_flag;
-  if (device_name == "auto") {
+  if (const std::string path = absl::GetFlag(FLAGS_profile); !path.empty()) {
+    if (device_name != "auto") return Fail("give --device or --profile, not both");
+    device = streamk::LoadDeviceProfile(path);
+    if (!device.ok()) return Fail(absl::StrCat("--profile: ", device.status().message()));
+    if (mainloop && *mainloop != device->mainloop)
+      return Fail(absl::StrCat("--mainloop ", streamk::MainloopName(*mainloop), ": the profile ",
+                               "models ", streamk::MainloopName(device->mainloop)));
+    // On a GPU, the profile as that GPU's model (its occupancy and cluster slots).
+    if (absl::StatusOr<streamk::DeviceSpec> local =
+            streamk::QueryLocalDevice(-1, device->mainloop);
+        local.ok()) {
+      device = streamk::AdaptDeviceProfile(*device, *local);
+      if (!device.ok()) return Fail(absl::StrCat("--profile: ", device.status().message()));
+    }
+  } else if (device_name == "auto") {
     device = streamk::QueryLocalDevice(-1, mainloop);
     if (device.status().code() == absl::StatusCode::kInvalidArgument)
       return Fail(absl::StrCat("--mainloop: ", device.status().message()));
@@ -203,6 +228,11 @@ int main(int argc, char** argv) {
   // 0 (or less) with a message naming the field.
   if (absl::GetFlag(FLAGS_sms) != -1) device->sms = absl::GetFlag(FLAGS_sms);
   if (absl::GetFlag(FLAGS_occupancy) != -1) device->occupancy = absl::GetFlag(FLAGS_occupancy);
+  if (!write_profile.empty()) {
+    if (absl::Status s = streamk::SaveDeviceProfile(*device, write_profile); !s.ok())
+      return Fail(absl::StrCat("--write_profile: ", s.message()));
+    if (profile_only) return 0;
+  }
 
   streamk::PlanOptions options;
   if (absl::Status s = streamk::tools::SetDecomposition(

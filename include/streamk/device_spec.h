@@ -243,6 +243,17 @@ inline constexpr KernelConfiguration kKernelConfigurations[] = {
     {"cluster", &DeviceSpec::cluster_tile, &DeviceSpec::cluster_cost, true},
 };
 
+// Every field of CostModel by name, in declaration order: a number (`number` set) or a switch
+// (`flag` set). A device profile's keys, and the names streamk-fit's --fit and --set take.
+struct CostModelField {
+  const char* name;
+  double CostModel::*number;
+  bool CostModel::*flag;
+};
+extern const CostModelField kCostModelFields[37];
+// The field named `name`; nullptr for none.
+const CostModelField* FindCostModelField(std::string_view name);
+
 // Presets: "a100" (A100 SXM, 108 SMs), "h100" (H100 SXM, 132 SMs), "h200" (H200, 132 SMs), each
 // for the kernel the library runs there by default (Hopper: the TMA wgmma kernel, one block per
 // SM), and "h200-cpasync" (the H200 running the cp.async wgmma kernel, two blocks per SM:
@@ -262,5 +273,35 @@ absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name);
 // CUDA error name; InvalidArgument naming the mainloop when the device cannot run it.
 absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal = -1,
                                             std::optional<Mainloop> mainloop = std::nullopt);
+
+// Device profiles: a DeviceSpec as a JSON document, so that a model fitted on one GPU
+// (streamk-bench --calibrate, streamk-fit --fit_all --profile_out) can be read back by gemm()
+// (UseDeviceProfile, streamk.h), streamk-plan --profile and streamk-bench --profile. The built-in
+// presets are such profiles: `streamk-plan --device h200 --write_profile h200.json` writes one.
+//
+//   {"format": "streamk-device-profile", "version": 1, "name": "NVIDIA H100 80GB HBM3",
+//    "sms": 132, "occupancy": 1, "l2_bytes": 52428800, "mainloop": "sm90-tma",
+//    "configurations": {"main": {"tile": [128, 256, 64], "cost": {"iter_us": 0.33, ...}}, ...,
+//                       "cluster": {"tile": [256, 256, 64], "slots": 66, "cost": {...}}},
+//    "calibration": {...}}
+//
+// "configurations" holds the device's kernel configurations by their kKernelConfigurations
+// names (one missing: the device has none such); each cost lists CostModel's fields by name
+// (kCostModelFields; one missing: 0 or false). "calibration" is free-form provenance that
+// reading ignores (streamk-bench --calibrate records its command, date and errors there).
+// Reading is strict: an unknown key, a value of the wrong type or out of range, or a missing
+// "sms", "occupancy" or "configurations.main" is InvalidArgument naming the key.
+std::string DeviceSpecToJson(const DeviceSpec& spec, std::string_view calibration_json = {});
+absl::StatusOr<DeviceSpec> DeviceSpecFromJson(std::string_view json);
+absl::StatusOr<DeviceSpec> LoadDeviceProfile(const std::string& path);
+absl::Status SaveDeviceProfile(const DeviceSpec& spec, const std::string& path,
+                               std::string_view calibration_json = {});
+
+// `profile` as the model of `device` (a preset, or QueryLocalDevice's): its kernel configurations
+// and constants, with the device's own facts (occupancy, cluster slots, whether queried).
+// InvalidArgument where the profile cannot describe the device: another SM count or mainloop, or
+// a configuration whose tile the device's kernels do not compute (its cluster configuration is
+// dropped where the device has none).
+absl::StatusOr<DeviceSpec> AdaptDeviceProfile(const DeviceSpec& profile, const DeviceSpec& device);
 
 }  // namespace streamk

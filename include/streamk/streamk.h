@@ -171,6 +171,18 @@ absl::Status ValidateGemmArgs(const GemmArgs& args, const Options& options = {})
 // stream beyond that frees the least recently used one (waiting for the device), so streams that
 // come and go do not leak memory.
 absl::Status ReleaseWorkspaces();
+
+// Plans gemm(), GetWorkspaceSize() and PlanGemm() (without a DeviceSpec) on device
+// `device_ordinal` (-1: the current one) with `profile`'s kernel configurations and cost constants
+// (a device profile, device_spec.h: streamk-bench --calibrate fits one to the GPU it runs on)
+// instead of the built-in model, from the next call on, for the profile's mainloop. The device's
+// own facts (occupancy, cluster slots) stay the queried ones (AdaptDeviceProfile, which says what
+// is refused: InvalidArgument naming the field). Forgets the plans made so far.
+absl::Status UseDeviceProfile(const DeviceSpec& profile, int device_ordinal = -1);
+// The same from a profile file (LoadDeviceProfile: NotFound or InvalidArgument naming the key).
+absl::Status UseDeviceProfile(const std::string& path, int device_ordinal = -1);
+// Back to the built-in model (QueryLocalDevice) on `device_ordinal` (-1: the current one).
+absl::Status UseBuiltInDeviceModel(int device_ordinal = -1);
 inline constexpr int kMaxPooledWorkspaces = 16;
 
 }  // namespace streamk

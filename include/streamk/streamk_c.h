@@ -32,6 +32,7 @@ extern "C" {
 typedef enum streamk_status {
   STREAMK_OK = 0,
   STREAMK_INVALID_ARGUMENT = 3,
+  STREAMK_NOT_FOUND = 5, /* e.g. a device profile's file that cannot be read */
   STREAMK_RESOURCE_EXHAUSTED = 8,
   STREAMK_FAILED_PRECONDITION = 9, /* e.g. no CUDA device */
   STREAMK_INTERNAL = 13,           /* a CUDA error; the text names it */
@@ -139,8 +140,8 @@ streamk_status streamk_workspace_size(const streamk_gemm_args* args,
                                       const streamk_options* options, size_t* bytes);
 
 /* The plan as a JSON object (the planner's candidates, predictions and reason included), as
- * `streamk-plan --json` prints it. `device`: NULL for the current GPU, or "h200", "h100",
- * "a100" for a built-in model (no GPU needed; pointers in args may then be any non-null value
+ * `streamk-plan --json` prints it. `device`: NULL for the current GPU, "h200", "h100",
+ * "a100" for a built-in model, or a device profile's file, a name ending in ".json" (no GPU needed; pointers in args may then be any non-null value
  * of the right alignment). Writes at most `capacity` bytes, NUL included, into `json` (which may
  * be NULL when capacity is 0) and the bytes needed, NUL included, into *needed (may be NULL):
  * call once with json NULL and capacity 0 to size the buffer. Returns
@@ -150,6 +151,13 @@ streamk_status streamk_plan_json(const streamk_gemm_args* args, const streamk_op
 
 /* Frees the library-owned workspaces of every device, waiting for each device's work first. */
 streamk_status streamk_release_workspaces(void);
+
+/* Plans every later call on CUDA device `device` (-1: the current one) with the device profile
+ * in file `path` (streamk-bench --calibrate writes one for the GPU it runs on) instead of the
+ * built-in model; `path` NULL goes back to the built-in model. STREAMK_NOT_FOUND for a file that
+ * cannot be read, STREAMK_INVALID_ARGUMENT naming the key of a bad profile or the field the
+ * device cannot run (UseDeviceProfile in streamk.h). */
+streamk_status streamk_use_device_profile(const char* path, int device);
 
 /* "0.1.0" */
 const char* streamk_version(void);

@@ -5,6 +5,7 @@
     d = streamk.mm(a, b, out_dtype=torch.float32)     # fp32 D from fp16 inputs
     y = streamk.addmm(bias, x, w.t(), beta=1.0)       # beta * bias + alpha * x @ w.T
     streamk.plan(4096, 4096, 4096, device="h200")     # the planner's decision, as a dict
+    streamk.use_device_profile("h100.json")           # plan with a calibrated device profile
 
 mm and addmm are PyTorch operators (torch.ops.streamk.mm, torch.ops.streamk.addmm) with fake
 tensor implementations and autograd, so they work under torch.compile(fullgraph=True) and in
@@ -13,11 +14,12 @@ captured CUDA graphs. plan() needs no torch and no GPU for the built-in device m
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional
 
 from . import _lib
 
-__all__ = ["mm", "addmm", "plan", "version", "release_workspaces"]
+__all__ = ["mm", "addmm", "plan", "version", "release_workspaces", "use_device_profile"]
 
 
 def version() -> str:
@@ -82,8 +84,8 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
     with packed operands, as `streamk-plan --json` prints it: the decomposition, the tile, the
     workspace, "predicted_us", "reason" and every "candidates" entry the planner weighed.
 
-    device: None for the current GPU, or "h200", "h100", "a100" for a built-in model (no GPU
-    needed). dtype and out_dtype: "fp16", "bf16", "fp32" or torch dtypes. schedule: "static"
+    device: None for the current GPU, "h200", "h100", "a100" for a built-in model, or a device
+    profile's file, a name ending in ".json" (streamk-bench --calibrate; no GPU needed). dtype and out_dtype: "fp16", "bf16", "fp32" or torch dtypes. schedule: "static"
     or "dynamic" (blocks take their work from a counter; streamk::Options::schedule).
     mainloop, pingpong, narrow_wgmma, store_d: the kernel's own choices (streamk::Options; None:
     the planner's), recorded in the plan's "mainloop", "pingpong", "narrow_wgmma", "store_d".
@@ -107,6 +109,18 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
     options = _options(lib, mode, splits, blocks, reduction, tile, avail_sms, max_workspace_bytes,
                        schedule, mainloop, pingpong, narrow_wgmma, store_d)
     return lib.plan_json(args, options, device)
+
+
+def use_device_profile(path: Optional[str], device: int = -1) -> None:
+    """Plans every later call on CUDA device `device` (-1: the current one) with the device
+    profile in file `path` (`streamk-bench --calibrate PATH` fits one to the GPU it runs on)
+    instead of the built-in model; None goes back to the built-in model. plan(device=PATH) plans
+    with a profile without a GPU."""
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path: expected a file name or None, got {type(path).__name__}")
+    if not isinstance(device, int) or isinstance(device, bool):
+        raise TypeError(f"device: expected an int, got {type(device).__name__}")
+    _lib.library().use_device_profile(os.fspath(path) if path is not None else None, device)
 
 
 def release_workspaces() -> None:

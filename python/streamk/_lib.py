@@ -18,6 +18,7 @@ from typing import Any, Optional
 OK = 0
 INVALID_ARGUMENT = 3
 RESOURCE_EXHAUSTED = 8
+NOT_FOUND = 5
 FAILED_PRECONDITION = 9
 
 F16, BF16, F32 = 0, 1, 2
@@ -112,6 +113,8 @@ class Library:
         d.streamk_plan_json.restype = ctypes.c_int
         d.streamk_release_workspaces.argtypes = []
         d.streamk_release_workspaces.restype = ctypes.c_int
+        d.streamk_use_device_profile.argtypes = [ctypes.c_char_p, ctypes.c_int]
+        d.streamk_use_device_profile.restype = ctypes.c_int
         d.streamk_version.argtypes = []
         d.streamk_version.restype = ctypes.c_char_p
         d.streamk_last_error.argtypes = []
@@ -135,6 +138,8 @@ class Library:
             raise ValueError(f"{what}: {message}")
         if status == RESOURCE_EXHAUSTED:
             raise MemoryError(f"{what}: {message}")
+        if status == NOT_FOUND:
+            raise FileNotFoundError(f"{what}: {message}")
         raise RuntimeError(f"{what}: {message}")
 
     def version(self) -> str:
@@ -164,6 +169,10 @@ class Library:
 
     def release_workspaces(self) -> None:
         self.check(self.dll.streamk_release_workspaces(), "streamk.release_workspaces")
+
+    def use_device_profile(self, path: Optional[str], device: int) -> None:
+        self.check(self.dll.streamk_use_device_profile(
+            path.encode() if path is not None else None, device), "streamk.use_device_profile")
 
 
 _library: Optional[Library] = None

@@ -107,3 +107,35 @@ def test_mm_without_torch_says_so():
             streamk.mm(None, None)
     else:
         pytest.skip("torch is installed: test_torch.py covers mm")
+
+
+def _profile(tmp_path, name="test-gpu", sms=66, extra=""):
+    path = tmp_path / "profile.json"
+    path.write_text(
+        '{"format": "streamk-device-profile", "version": 1, "name": "%s", "sms": %d,'
+        ' "occupancy": 1, "l2_bytes": 52428800, "mainloop": "sm90-tma", "configurations":'
+        ' {"main": {"tile": [128, 256, 64], "cost": {"block_us": 2.5, "unit_us": 1.8,'
+        ' "iter_us": 0.3, "epilogue_us": 1.0, "partial_us": 3.0, "peer_us": 0.5%s}}}}'
+        % (name, sms, extra))
+    return str(path)
+
+
+def test_plan_with_a_device_profile(tmp_path):
+    p = streamk.plan(4096, 4096, 4096, device=_profile(tmp_path))
+    assert p["device"] == "test-gpu"
+    assert p["tile"][:2] == [128, 256]
+    assert 1 <= p["grid_blocks"] <= 66
+
+
+def test_bad_device_profiles_name_the_key(tmp_path):
+    with pytest.raises(ValueError, match="iter_ms"):
+        streamk.plan(64, 64, 64, device=_profile(tmp_path, extra=', "iter_ms": 1'))
+    with pytest.raises(ValueError, match="sms"):
+        streamk.plan(64, 64, 64, device=_profile(tmp_path, sms=0))
+    missing = str(tmp_path / "missing.json")
+    with pytest.raises(FileNotFoundError, match="missing.json"):
+        streamk.plan(64, 64, 64, device=missing)
+    with pytest.raises(FileNotFoundError, match="missing.json"):
+        streamk.use_device_profile(missing)
+    with pytest.raises(TypeError, match="path"):
+        streamk.use_device_profile(3)

@@ -1,0 +1,307 @@
+// Device profiles: DeviceSpec to and from JSON (device_spec.h).
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "launch.h"
+#include "streamk/device_spec.h"
+
+namespace streamk {
+
+#define STREAMK_NUMBER(f) {#f, &CostModel::f, nullptr}
+#define STREAMK_FLAG(f) {#f, nullptr, &CostModel::f}
+const CostModelField kCostModelFields[37] = {
+    STREAMK_NUMBER(block_us),
+    STREAMK_NUMBER(unit_us),
+    STREAMK_NUMBER(streamk_us),
+    STREAMK_NUMBER(partial_us),
+    STREAMK_NUMBER(iter_us),
+    STREAMK_NUMBER(iter_shared_us),
+    STREAMK_NUMBER(peer_us),
+    STREAMK_NUMBER(epilogue_us),
+    STREAMK_NUMBER(reduce_peer_us),
+    STREAMK_NUMBER(iter_busy_us),
+    STREAMK_NUMBER(misaligned_load),
+    STREAMK_NUMBER(reduce_latency_us),
+    STREAMK_FLAG(partial_wave_streamk),
+    STREAMK_NUMBER(misaligned_busy_load),
+    STREAMK_FLAG(separate_after_streamk),
+    STREAMK_NUMBER(hbm_bytes_per_us),
+    STREAMK_NUMBER(sm_bytes_per_us),
+    STREAMK_NUMBER(repack_us),
+    STREAMK_NUMBER(repack_bytes_per_us),
+    STREAMK_NUMBER(l2_load_bytes_per_us),
+    STREAMK_NUMBER(misaligned_l2_load_bytes_per_us),
+    STREAMK_NUMBER(narrow_mn_iter_us),
+    STREAMK_NUMBER(narrow_mn_misaligned_iter_us),
+    STREAMK_NUMBER(narrow_mn_floor_iter_us),
+    STREAMK_NUMBER(pingpong_hidden_us),
+    STREAMK_NUMBER(pingpong_iter_loss),
+    STREAMK_NUMBER(pingpong_stream_gain),
+    STREAMK_NUMBER(pingpong_stream_bytes),
+    STREAMK_NUMBER(streamk_reread_bytes),
+    STREAMK_NUMBER(few_tiles_streamk_gain),
+    STREAMK_FLAG(every_tile_streamk_yields),
+    STREAMK_NUMBER(padded_columns_load),
+    STREAMK_NUMBER(split_yield_gain),
+    STREAMK_NUMBER(split_yield_gain_on_lines),
+    STREAMK_NUMBER(many_tiles_streamk_gain),
+    STREAMK_NUMBER(every_tile_streamk_gain),
+    STREAMK_NUMBER(one_round_tail_streamk_gain),
+};
+#undef STREAMK_NUMBER
+#undef STREAMK_FLAG
+
+const CostModelField* FindCostModelField(std::string_view name) {
+  for (const CostModelField& f : kCostModelFields)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+constexpr char kFormat[] = "streamk-device-profile";
+constexpr int kVersion = 1;
+
+Json CostToJson(const CostModel& cost) {
+  Json j = Json::object();
+  for (const CostModelField& f : kCostModelFields) {
+    if (f.number != nullptr) {
+      j[f.name] = cost.*f.number;
+    } else {
+      j[f.name] = cost.*f.flag;
+    }
+  }
+  return j;
+}
+
+absl::Status Invalid(absl::string_view key, absl::string_view rule) {
+  return absl::InvalidArgumentError(absl::StrCat("device profile: ", key, ": ", rule));
+}
+
+absl::Status KeysKnown(const Json& j, absl::string_view where,
+                       std::initializer_list<absl::string_view> known) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    bool found = false;
+    for (absl::string_view k : known) found = found || it.key() == k;
+    if (!found)
+      return Invalid(absl::StrCat(where, it.key()),
+                     absl::StrCat("unknown key (expected one of: ", absl::StrJoin(known, ", "),
+                                  ")"));
+  }
+  return absl::OkStatus();
+}
+
+// An integer in [lo, hi] at j[key] (`required`: it must be there; else *out stays).
+template <typename Int>
+absl::Status ReadInt(const Json& j, absl::string_view where, const char* key, int64_t lo,
+                     int64_t hi, bool required, Int* out) {
+  const auto it = j.find(key);
+  if (it == j.end())
+    return required ? Invalid(absl::StrCat(where, key), "missing") : absl::OkStatus();
+  if (!it->is_number_integer())
+    return Invalid(absl::StrCat(where, key), "expected an integer");
+  const int64_t v = it->get<int64_t>();
+  if (v < lo || v > hi)
+    return Invalid(absl::StrCat(where, key), absl::StrCat(v, " is outside [", lo, ", ", hi, "]"));
+  *out = static_cast<Int>(v);
+  return absl::OkStatus();
+}
+
+absl::Status ReadCost(const Json& j, const std::string& where, CostModel* cost) {
+  if (!j.is_object()) return Invalid(where, "expected an object of CostModel fields");
+  *cost = CostModel{};
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string key = absl::StrCat(where, ".", it.key());
+    const CostModelField* f = FindCostModelField(it.key());
+    if (f == nullptr) return Invalid(key, "not a field of CostModel");
+    if (f->number != nullptr) {
+      if (!it->is_number()) return Invalid(key, "expected a number");
+      const double v = it->get<double>();
+      if (!std::isfinite(v)) return Invalid(key, "expected a finite number");
+      cost->*f->number = v;
+    } else {
+      if (!it->is_boolean()) return Invalid(key, "expected true or false");
+      cost->*f->flag = it->get<bool>();
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReadTile(const Json& j, const std::string& where, TileShape* tile) {
+  if (!j.is_array() || j.size() != 3)
+    return Invalid(where, "expected [m, n, k], three positive multiples of 16");
+  int v[3];
+  for (int i = 0; i < 3; ++i) {
+    if (!j[i].is_number_integer() || j[i].get<int64_t>() < 16 || j[i].get<int64_t>() > 1024 ||
+        j[i].get<int64_t>() % 16 != 0)
+      return Invalid(where, "expected [m, n, k], three multiples of 16 in [16, 1024]");
+    v[i] = static_cast<int>(j[i].get<int64_t>());
+  }
+  *tile = TileShape{v[0], v[1], v[2]};
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+std::string DeviceSpecToJson(const DeviceSpec& spec, std::string_view calibration_json) {
+  Json j = Json::object();
+  j["format"] = kFormat;
+  j["version"] = kVersion;
+  j["name"] = spec.name;
+  j["sms"] = spec.sms;
+  j["occupancy"] = spec.occupancy;
+  j["l2_bytes"] = spec.l2_bytes;
+  j["mainloop"] = MainloopName(spec.mainloop);
+  Json configurations = Json::object();
+  for (const KernelConfiguration& c : kKernelConfigurations) {
+    const TileShape& t = spec.*c.tile;
+    if (t == kNoTile) continue;
+    Json k = Json::object();
+    k["tile"] = {t.m, t.n, t.k};
+    if (c.clusters) k["slots"] = spec.cluster_slots;
+    k["cost"] = CostToJson(spec.*c.cost);
+    configurations[c.name] = std::move(k);
+  }
+  j["configurations"] = std::move(configurations);
+  if (!calibration_json.empty()) {
+    Json cal = Json::parse(calibration_json, nullptr, /*allow_exceptions=*/false);
+    if (!cal.is_discarded()) j["calibration"] = std::move(cal);
+  }
+  return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+absl::StatusOr<DeviceSpec> DeviceSpecFromJson(std::string_view text) {
+  const Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) return Invalid("(document)", "not valid JSON");
+  if (!j.is_object()) return Invalid("(document)", "expected a JSON object");
+  if (absl::Status s = KeysKnown(j, "", {"format", "version", "name", "sms", "occupancy",
+                                         "l2_bytes", "mainloop", "configurations", "calibration"});
+      !s.ok())
+    return s;
+  if (!j.contains("format") || !j["format"].is_string() ||
+      j["format"].get<std::string>() != kFormat)
+    return Invalid("format", absl::StrCat("expected \"", kFormat, "\""));
+  int version = 0;
+  if (absl::Status s = ReadInt(j, "", "version", 1, 1000, true, &version); !s.ok()) return s;
+  if (version != kVersion)
+    return Invalid("version", absl::StrCat(version, ": this library reads version ", kVersion));
+  DeviceSpec spec;
+  for (const KernelConfiguration& c : kKernelConfigurations) spec.*c.tile = kNoTile;
+  if (j.contains("name")) {
+    if (!j["name"].is_string()) return Invalid("name", "expected a string");
+    spec.name = j["name"].get<std::string>();
+  }
+  if (absl::Status s = ReadInt(j, "", "sms", 1, 100000, true, &spec.sms); !s.ok()) return s;
+  if (absl::Status s = ReadInt(j, "", "occupancy", 1, 64, true, &spec.occupancy); !s.ok())
+    return s;
+  if (absl::Status s = ReadInt(j, "", "l2_bytes", 0, int64_t{1} << 40, false, &spec.l2_bytes);
+      !s.ok())
+    return s;
+  if (j.contains("mainloop")) {
+    const std::optional<Mainloop> m =
+        j["mainloop"].is_string() ? ParseMainloop(j["mainloop"].get<std::string>()) : std::nullopt;
+    if (!m) return Invalid("mainloop", "expected \"sm80\", \"sm90-cpasync\" or \"sm90-tma\"");
+    spec.mainloop = *m;
+  }
+  if (!j.contains("configurations") || !j["configurations"].is_object())
+    return Invalid("configurations", "missing, or not an object of kernel configurations");
+  const Json& configurations = j["configurations"];
+  for (auto it = configurations.begin(); it != configurations.end(); ++it) {
+    const KernelConfiguration* c = nullptr;
+    for (const KernelConfiguration& k : kKernelConfigurations)
+      if (it.key() == k.name) c = &k;
+    const std::string where = absl::StrCat("configurations.", it.key());
+    if (c == nullptr) {
+      std::string names;
+      for (const KernelConfiguration& k : kKernelConfigurations)
+        absl::StrAppend(&names, names.empty() ? "" : ", ", k.name);
+      return Invalid(where, absl::StrCat("not a kernel configuration (expected one of: ", names,
+                                         ")"));
+    }
+    const Json& k = *it;
+    if (!k.is_object()) return Invalid(where, "expected an object with \"tile\" and \"cost\"");
+    if (absl::Status s = KeysKnown(k, where + ".", c->clusters
+                                                       ? std::initializer_list<absl::string_view>{
+                                                             "tile", "slots", "cost"}
+                                                       : std::initializer_list<absl::string_view>{
+                                                             "tile", "cost"});
+        !s.ok())
+      return s;
+    if (!k.contains("tile")) return Invalid(where + ".tile", "missing");
+    if (absl::Status s = ReadTile(k["tile"], where + ".tile", &(spec.*c->tile)); !s.ok()) return s;
+    if (!k.contains("cost")) return Invalid(where + ".cost", "missing");
+    if (absl::Status s = ReadCost(k["cost"], where + ".cost", &(spec.*c->cost)); !s.ok()) return s;
+    if (c->clusters) {
+      if (absl::Status s = ReadInt(k, where + ".", "slots", 1, 100000, true, &spec.cluster_slots);
+          !s.ok())
+        return s;
+    }
+  }
+  if (spec.tile == kNoTile) return Invalid("configurations.main", "missing");
+  return spec;
+}
+
+absl::StatusOr<DeviceSpec> LoadDeviceProfile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat("device profile ", path, ": cannot read"));
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<DeviceSpec> spec = DeviceSpecFromJson(text.str());
+  if (!spec.ok())
+    return absl::Status(spec.status().code(), absl::StrCat(path, ": ", spec.status().message()));
+  return spec;
+}
+
+absl::Status SaveDeviceProfile(const DeviceSpec& spec, const std::string& path,
+                               std::string_view calibration_json) {
+  std::ofstream out(path);
+  if (!out) return absl::PermissionDeniedError(absl::StrCat(path, ": cannot write"));
+  out << DeviceSpecToJson(spec, calibration_json);
+  out.close();
+  if (!out) return absl::DataLossError(absl::StrCat(path, ": write failed"));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<DeviceSpec> AdaptDeviceProfile(const DeviceSpec& profile, const DeviceSpec& device) {
+  const std::string what = absl::StrCat("device profile '", profile.name, "' on ", device.name);
+  if (profile.sms != device.sms)
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": sms = ", profile.sms, ", the device has ", device.sms));
+  if (profile.mainloop != device.mainloop)
+    return absl::InvalidArgumentError(absl::StrCat(what, ": mainloop = ",
+                                                   MainloopName(profile.mainloop), ", the device's "
+                                                   "model is for ", MainloopName(device.mainloop)));
+  DeviceSpec out = profile;
+  for (const KernelConfiguration& c : kKernelConfigurations) {
+    const TileShape& t = profile.*c.tile;
+    if (t == kNoTile) continue;
+    if (c.clusters && device.cluster_tile == kNoTile) {
+      out.*c.tile = kNoTile;
+      continue;
+    }
+    if (!kernels::ComputesTile(profile.mainloop, t.m, t.n, t.k) ||
+        (kernels::ClusterOf(profile.mainloop, t.m) > 1) != c.clusters)
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, ": configurations.", c.name, ".tile = [", t.m, ", ", t.n, ", ", t.k,
+          "]: no kernel of the ", MainloopName(profile.mainloop), " mainloop computes it",
+          c.clusters ? " on 2-SM clusters" : ""));
+  }
+  out.occupancy = device.occupancy;
+  out.cluster_slots = device.cluster_slots;
+  out.queried = device.queried;
+  return out;
+}
+
+}  // namespace streamk

@@ -1,0 +1,200 @@
+// Device profiles (device_spec.h): every preset written and read back plans exactly as the preset
+// does; bad profiles are refused naming the key; a profile adapts to a device only where that
+// device's kernels can run it.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "streamk/device_spec.h"
+#include "streamk/plan_print.h"
+#include "streamk/planner.h"
+
+namespace streamk {
+namespace {
+
+std::vector<DeviceSpec> Presets() {
+  return {A100Spec(), H100Spec(), H200Spec(), H200CpAsyncSpec()};
+}
+
+// Every field of CostModel is in kCostModelFields: sorted by offset, each field starts where the
+// one before it ends (rounded up to its alignment), and the last one ends the struct.
+TEST(DeviceProfile, TheFieldTableCoversCostModel) {
+  CostModel c;
+  const char* base = reinterpret_cast<const char*>(&c);
+  struct Span {
+    size_t offset, size;
+    const char* name;
+  };
+  std::vector<Span> spans;
+  for (const CostModelField& f : kCostModelFields) {
+    ASSERT_NE(f.number == nullptr, f.flag == nullptr) << f.name;
+    if (f.number != nullptr)
+      spans.push_back({static_cast<size_t>(reinterpret_cast<const char*>(&(c.*f.number)) - base),
+                       sizeof(double), f.name});
+    else
+      spans.push_back({static_cast<size_t>(reinterpret_cast<const char*>(&(c.*f.flag)) - base),
+                       sizeof(bool), f.name});
+    EXPECT_EQ(FindCostModelField(f.name), &f);
+  }
+  std::sort(spans.begin(), spans.end(),
+            [](const Span& a, const Span& b) { return a.offset < b.offset; });
+  size_t end = 0;
+  for (const Span& s : spans) {
+    const size_t aligned = (end + s.size - 1) / s.size * s.size;
+    EXPECT_EQ(s.offset, aligned) << "a field of CostModel before " << s.name
+                                 << " is missing from kCostModelFields";
+    end = s.offset + s.size;
+  }
+  EXPECT_EQ((end + alignof(CostModel) - 1) / alignof(CostModel) * alignof(CostModel),
+            sizeof(CostModel))
+      << "a field at the end of CostModel is missing from kCostModelFields";
+  EXPECT_EQ(FindCostModelField("no_such_field"), nullptr);
+}
+
+TEST(DeviceProfile, EveryPresetRoundTripsAndPlansTheSame) {
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> log_size(0, std::log(20000.0));
+  for (const DeviceSpec& preset : Presets()) {
+    const std::string json = DeviceSpecToJson(preset);
+    absl::StatusOr<DeviceSpec> back = DeviceSpecFromJson(json);
+    ASSERT_TRUE(back.ok()) << preset.name << ": " << back.status();
+    EXPECT_EQ(DeviceSpecToJson(*back), json) << preset.name;
+    EXPECT_EQ(back->name, preset.name);
+    EXPECT_EQ(back->sms, preset.sms);
+    EXPECT_EQ(back->occupancy, preset.occupancy);
+    EXPECT_EQ(back->l2_bytes, preset.l2_bytes);
+    EXPECT_EQ(back->mainloop, preset.mainloop);
+    EXPECT_EQ(back->cluster_slots, preset.cluster_slots);
+    for (const KernelConfiguration& k : kKernelConfigurations) {
+      EXPECT_EQ((*back).*k.tile, preset.*k.tile) << preset.name << " " << k.name;
+      if (preset.*k.tile == kNoTile) continue;  // no configuration: its constants mean nothing
+      for (const CostModelField& f : kCostModelFields) {
+        if (f.number != nullptr)
+          EXPECT_EQ(((*back).*k.cost).*f.number, (preset.*k.cost).*f.number)
+              << preset.name << " " << k.name << "." << f.name;
+        else
+          EXPECT_EQ(((*back).*k.cost).*f.flag, (preset.*k.cost).*f.flag)
+              << preset.name << " " << k.name << "." << f.name;
+      }
+    }
+    // The same plans and predictions for random problems.
+    for (int i = 0; i < 300; ++i) {
+      Problem pr;
+      pr.m = 1 + static_cast<int64_t>(std::exp(log_size(rng)));
+      pr.n = 1 + static_cast<int64_t>(std::exp(log_size(rng)));
+      pr.k = 1 + static_cast<int64_t>(std::exp(log_size(rng)));
+      PlanExplanation a_why, b_why;
+      absl::StatusOr<Plan> a = MakePlan(pr, preset, {}, &a_why);
+      absl::StatusOr<Plan> b = MakePlan(pr, *back, {}, &b_why);
+      ASSERT_EQ(a.ok(), b.ok());
+      if (!a.ok()) continue;
+      EXPECT_EQ(FormatPlan(*a, &a_why, preset.name), FormatPlan(*b, &b_why, preset.name))
+          << preset.name << " " << pr.m << "x" << pr.n << "x" << pr.k;
+    }
+  }
+}
+
+TEST(DeviceProfile, SavedAndLoadedFromAFile) {
+  const std::string path = ::testing::TempDir() + "/streamk_profile_test.json";
+  ASSERT_TRUE(SaveDeviceProfile(H100Spec(), path, R"({"command": "test", "rows": 3})").ok());
+  absl::StatusOr<DeviceSpec> back = LoadDeviceProfile(path);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(DeviceSpecToJson(*back), DeviceSpecToJson(H100Spec()));
+  std::remove(path.c_str());
+  absl::StatusOr<DeviceSpec> missing = LoadDeviceProfile(path);
+  EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_NE(missing.status().message().find(path), std::string::npos);
+}
+
+// Each bad profile is refused with InvalidArgument naming the key and the rule.
+TEST(DeviceProfile, BadProfilesNameTheKey) {
+  const std::string good = DeviceSpecToJson(H200Spec());
+  auto replace = [&good](const std::string& from, const std::string& to) {
+    std::string s = good;
+    const size_t at = s.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) s.replace(at, from.size(), to);
+    return s;
+  };
+  const struct {
+    std::string json, key;
+  } cases[] = {
+      {"{not json", "not valid JSON"},
+      {"[1, 2]", "expected a JSON object"},
+      {replace("\"streamk-device-profile\"", "\"something-else\""), "format"},
+      {replace("\"version\": 1", "\"version\": 2"), "version"},
+      {replace("\"sms\": 132", "\"smz\": 132"), "smz"},
+      {replace("\"sms\": 132", "\"sms\": 0"), "sms"},
+      {replace("\"sms\": 132", "\"sms\": 13.5"), "sms"},
+      {replace("\"occupancy\": 1,", ""), "occupancy: missing"},
+      {replace("\"sm90-tma\"", "\"sm100\""), "mainloop"},
+      {replace("\"main\":", "\"primary\":"), "configurations.primary"},
+      {replace("\"iter_us\": ", "\"iter_ms\": "), "configurations.main.cost.iter_ms"},
+      {replace("\"iter_us\": ", "\"iter_us\": \"fast\", \"x\": "),
+       "configurations.main.cost.iter_us"},
+      {replace("\"partial_wave_streamk\": true", "\"partial_wave_streamk\": 1"),
+       "configurations.main.cost.partial_wave_streamk"},
+      {replace("128,\n        256,", "128,\n        250,"), "configurations.main.tile"},
+      {replace("\"slots\": ", "\"slot\": "), "configurations.cluster.slot"},
+  };
+  for (const auto& c : cases) {
+    absl::StatusOr<DeviceSpec> spec = DeviceSpecFromJson(c.json);
+    ASSERT_FALSE(spec.ok()) << c.key;
+    EXPECT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument) << c.key;
+    EXPECT_NE(spec.status().message().find(c.key), std::string::npos)
+        << spec.status().message() << " does not name " << c.key;
+  }
+  // A profile of one configuration is fine; none is not.
+  EXPECT_TRUE(DeviceSpecFromJson(DeviceSpecToJson(A100Spec())).ok());
+  const std::string none =
+      R"({"format": "streamk-device-profile", "version": 1, "sms": 8, "occupancy": 1,
+          "configurations": {}})";
+  absl::StatusOr<DeviceSpec> empty = DeviceSpecFromJson(none);
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.status().message().find("configurations.main: missing"), std::string::npos)
+      << empty.status();
+}
+
+TEST(DeviceProfile, AdaptsOnlyToADeviceWhoseKernelsRunIt) {
+  DeviceSpec device = H200Spec();  // stands in for a queried H100 or H200
+  device.occupancy = 1, device.cluster_slots = 60, device.queried = true;
+  DeviceSpec profile = H100Spec();
+  profile.occupancy = 3, profile.cluster_slots = 1;
+  absl::StatusOr<DeviceSpec> adapted = AdaptDeviceProfile(profile, device);
+  ASSERT_TRUE(adapted.ok()) << adapted.status();
+  EXPECT_EQ(adapted->occupancy, 1);  // the device's facts
+  EXPECT_EQ(adapted->cluster_slots, 60);
+  EXPECT_TRUE(adapted->queried);
+  EXPECT_EQ(adapted->cost.iter_us, profile.cost.iter_us);  // the profile's constants
+  EXPECT_EQ(adapted->name, profile.name);
+
+  // Another SM count or mainloop, a tile no kernel computes, a cluster tile on single SMs.
+  DeviceSpec other = profile;
+  other.sms = 114;
+  EXPECT_NE(AdaptDeviceProfile(other, device).status().message().find("sms = 114"),
+            std::string::npos);
+  other = profile;
+  other.mainloop = Mainloop::kSm80;
+  EXPECT_NE(AdaptDeviceProfile(other, device).status().message().find("mainloop = sm80"),
+            std::string::npos);
+  other = profile;
+  other.mid_tile = TileShape{128, 96, 64};
+  EXPECT_NE(AdaptDeviceProfile(other, device).status().message().find("configurations.mid.tile"),
+            std::string::npos);
+  other = profile;
+  other.alt_tile = profile.cluster_tile;
+  EXPECT_FALSE(AdaptDeviceProfile(other, device).ok());
+  // A device without clusters drops the profile's cluster configuration.
+  device.cluster_tile = kNoTile;
+  adapted = AdaptDeviceProfile(profile, device);
+  ASSERT_TRUE(adapted.ok()) << adapted.status();
+  EXPECT_EQ(adapted->cluster_tile, kNoTile);
+}
+
+}  // namespace
+}  // namespace streamk
