@@ -695,7 +695,8 @@ TEST(CostFit, FitDeviceRecoversEveryConfigurationOnHeldOutShapes) {
   truth.cost.partial_us *= 0.5;
   absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(CalibrationModes(start));
   ASSERT_TRUE(modes.ok()) << modes.status();
-  EXPECT_EQ(modes->size(), 6u + 3u * 6u);  // dp on six configurations; six kinds on three
+  // dp on seven configurations and Stream-K on the cluster one; six kinds on three.
+  EXPECT_EQ(modes->size(), 7u + 1u + 3u * 6u);
   const std::vector<BenchShape> shapes = CalibrationSet();
   ASSERT_EQ(shapes.size(), 48u);
   std::string csv =
@@ -733,12 +734,14 @@ TEST(CostFit, FitDeviceRecoversEveryConfigurationOnHeldOutShapes) {
 
   const DeviceFit fit = FitDevice(*rows, start, 0.25, 4000);
   EXPECT_EQ(fit.not_rebuilt, 0);
-  ASSERT_EQ(fit.configurations.size(), 6u);  // every configuration but the cluster one
+  ASSERT_EQ(fit.configurations.size(), 7u);
   for (const ConfigurationFit& c : fit.configurations) {
     EXPECT_GT(c.held_rows, 0) << c.name;
     EXPECT_GT(c.held_before, 0.05) << c.name;
     EXPECT_LT(c.held_after, 0.04) << c.name << ": " << FormatDeviceFit(fit);
     EXPECT_LT(c.fit_after, 0.04) << c.name;
+    EXPECT_LT(c.held_rank_after, 0.04) << c.name;
+    EXPECT_LT(c.held_rank_after, c.held_rank_before) << c.name;
     EXPECT_NE(std::find(c.fields.begin(), c.fields.end(), "iter_busy_us"), c.fields.end())
         << c.name;
   }

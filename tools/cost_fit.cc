@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <optional>
 #include <utility>
@@ -186,41 +187,29 @@ double LogRmsError(const std::vector<TimedPlan>& data, const CostModel& cost) {
   return std::sqrt(sum / data.size());
 }
 
-FitResult FitCosts(const std::vector<TimedPlan>& data, const CostModel& start,
-                   const std::vector<std::string>& fields, int max_evaluations) {
-  FitResult result;
-  result.cost = start;
-  result.rms_before = result.rms_after = LogRmsError(data, start);
-  const int n = static_cast<int>(fields.size());
-  if (n == 0 || data.empty()) return result;
+namespace {
 
-  // Each field as exp(x): positive, and steps are relative. A field at 0 starts at 0.01.
-  auto cost_at = [&](const std::vector<double>& x) {
-    CostModel c = start;
-    for (int i = 0; i < n; ++i) *CostField(c, fields[i]) = std::exp(x[i]);
-    return c;
-  };
+// Nelder-Mead from x0, restarted around the best point while a restart still improves it, until
+// `max_evaluations` calls of f (counted in *evaluations). Returns the best point; *best_f its value.
+std::vector<double> Minimize(const std::function<double(const std::vector<double>&)>& f_of,
+                             std::vector<double> best, int max_evaluations, int* evaluations,
+                             double* best_f) {
+  const int n = static_cast<int>(best.size());
   auto objective = [&](const std::vector<double>& x) {
-    ++result.evaluations;
-    return LogRmsError(data, cost_at(x));
+    ++*evaluations;
+    return f_of(x);
   };
-  std::vector<double> best(n);
-  {
-    CostModel c = start;
-    for (int i = 0; i < n; ++i) best[i] = std::log(std::max(*CostField(c, fields[i]), 0.01));
-  }
-  double best_f = objective(best);
-
-  // Nelder-Mead, restarted around the best point while a restart still improves it.
-  while (result.evaluations < max_evaluations) {
+  *best_f = objective(best);
+  const int limit = *evaluations + max_evaluations;
+  while (*evaluations < limit) {
     std::vector<std::vector<double>> simplex(n + 1, best);
-    std::vector<double> f(n + 1, best_f);
+    std::vector<double> f(n + 1, *best_f);
     for (int i = 0; i < n; ++i) {
       simplex[i + 1][i] += 0.3;
       f[i + 1] = objective(simplex[i + 1]);
     }
-    const double restart_f = best_f;
-    for (int iter = 0; iter < 200 * n && result.evaluations < max_evaluations; ++iter) {
+    const double restart_f = *best_f;
+    for (int iter = 0; iter < 200 * n && *evaluations < limit; ++iter) {
       std::vector<int> order(n + 1);
       for (int i = 0; i <= n; ++i) order[i] = i;
       std::sort(order.begin(), order.end(), [&](int a, int b) { return f[a] < f[b]; });
@@ -260,10 +249,38 @@ FitResult FitCosts(const std::vector<TimedPlan>& data, const CostModel& start,
       }
     }
     for (int i = 0; i <= n; ++i)
-      if (f[i] < best_f) best_f = f[i], best = simplex[i];
-    if (best_f > restart_f - 1e-6) break;
+      if (f[i] < *best_f) *best_f = f[i], best = simplex[i];
+    if (*best_f > restart_f - 1e-6) break;
   }
-  result.cost = cost_at(best);
+  return best;
+}
+
+// `fields` of `start` as exp(x) (positive, relative steps; a field at 0 starts at 0.01), and back.
+std::vector<double> LogFields(const CostModel& start, const std::vector<std::string>& fields) {
+  std::vector<double> x;
+  CostModel c = start;
+  for (const std::string& f : fields) x.push_back(std::log(std::max(*CostField(c, f), 0.01)));
+  return x;
+}
+CostModel WithFields(CostModel c, const std::vector<std::string>& fields,
+                     const std::vector<double>& x) {
+  for (size_t i = 0; i < fields.size(); ++i) *CostField(c, fields[i]) = std::exp(x[i]);
+  return c;
+}
+
+}  // namespace
+
+FitResult FitCosts(const std::vector<TimedPlan>& data, const CostModel& start,
+                   const std::vector<std::string>& fields, int max_evaluations) {
+  FitResult result;
+  result.cost = start;
+  result.rms_before = result.rms_after = LogRmsError(data, start);
+  if (fields.empty() || data.empty()) return result;
+  double best_f = 0;
+  const std::vector<double> best = Minimize(
+      [&](const std::vector<double>& x) { return LogRmsError(data, WithFields(start, fields, x)); },
+      LogFields(start, fields), max_evaluations, &result.evaluations, &best_f);
+  result.cost = WithFields(start, fields, best);
   result.rms_after = best_f;
   return result;
 }
@@ -351,6 +368,48 @@ void JointRegret(const std::vector<Replay>& before, const std::vector<Replay>& a
 
 }  // namespace
 
+namespace {
+
+// One measured plan in FitDevice: its shape (an index), its configuration (an index into
+// kKernelConfigurations), log of its time, whether held out, and log(predicted / measured).
+struct FitRow {
+  int shape = 0, config = 0;
+  Plan plan;
+  double log_time = 0;
+  bool held = false;
+  double error = 0;
+};
+
+// The ranking error: rms over `rows` (held or fitted ones, `held`) of each row's error less the
+// mean error of the same rows of its shape, over shapes with two or more such rows; by
+// configuration into *per_config (indexed as kKernelConfigurations).
+double RankError(const std::vector<FitRow>& rows, bool held, std::vector<double>* per_config) {
+  std::map<int, std::pair<double, int>> mean;  // shape -> (sum, count)
+  for (const FitRow& r : rows)
+    if (r.held == held) mean[r.shape].first += r.error, ++mean[r.shape].second;
+  const size_t configs = std::size(kKernelConfigurations);
+  std::vector<double> sum(configs, 0);
+  std::vector<int> count(configs, 0);
+  double all = 0;
+  int n = 0;
+  for (const FitRow& r : rows) {
+    if (r.held != held) continue;
+    const auto& [total, k] = mean[r.shape];
+    if (k < 2) continue;
+    const double d = r.error - total / k;
+    sum[r.config] += d * d, ++count[r.config];
+    all += d * d, ++n;
+  }
+  if (per_config != nullptr) {
+    per_config->assign(configs, 0);
+    for (size_t c = 0; c < configs; ++c)
+      if (count[c] > 0) (*per_config)[c] = std::sqrt(sum[c] / count[c]);
+  }
+  return n > 0 ? std::sqrt(all / n) : 0;
+}
+
+}  // namespace
+
 DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& start,
                     double holdout_share, int max_evaluations,
                     const std::vector<std::string>& fields) {
@@ -358,38 +417,76 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
   out.device = start;
   out.rows = static_cast<int>(rows.size());
   out.holdout_share = holdout_share;
-  for (const KernelConfiguration& c : kKernelConfigurations) {
-    const TileShape tile = start.*c.tile;
-    if (tile == kNoTile) continue;
-    std::vector<TimedPlan> fit, held;
-    for (const Measurement& r : rows) {
-      if (r.tile_m != tile.m || r.tile_n != tile.n) continue;
-      absl::StatusOr<Plan> p = Replan(r, start);
-      if (!p.ok()) {
-        ++out.not_rebuilt;
-        continue;
-      }
-      (HeldOut(r, holdout_share) ? held : fit).push_back({*p, r.time_us});
+  const size_t configs = std::size(kKernelConfigurations);
+  // Every row rebuilt, with its shape and configuration.
+  std::vector<FitRow> all;
+  std::map<std::string, int> shape_index;
+  for (const Measurement& r : rows) {
+    int config = -1;
+    for (size_t c = 0; c < configs; ++c) {
+      const TileShape t = start.*kKernelConfigurations[c].tile;
+      if (t != kNoTile && r.tile_m == t.m && r.tile_n == t.n) config = static_cast<int>(c);
     }
-    if (fit.empty()) continue;
-    const CostModel& before = start.*c.cost;
-    // The fields this configuration has and its fitted rows can tell apart.
-    std::vector<std::string> used;
+    absl::StatusOr<Plan> p = config >= 0 ? Replan(r, start)
+                                         : absl::StatusOr<Plan>(absl::NotFoundError("tile"));
+    if (!p.ok()) {
+      ++out.not_rebuilt;
+      continue;
+    }
+    FitRow f;
+    f.shape = shape_index.emplace(ShapeKey(r), static_cast<int>(shape_index.size())).first->second;
+    f.config = config, f.plan = *p, f.log_time = std::log(r.time_us);
+    f.held = HeldOut(r, holdout_share);
+    all.push_back(std::move(f));
+  }
+  auto predict = [&all](size_t c, const CostModel& cost) {
+    for (FitRow& r : all)
+      if (r.config == static_cast<int>(c)) r.error = std::log(PredictMicros(r.plan, cost)) - r.log_time;
+  };
+  auto rows_of = [&all](size_t c, bool held) {
+    std::vector<TimedPlan> v;
+    for (const FitRow& r : all)
+      if (r.config == static_cast<int>(c) && r.held == held)
+        v.push_back({r.plan, std::exp(r.log_time)});
+    return v;
+  };
+  for (size_t c = 0; c < configs; ++c) predict(c, start.*kKernelConfigurations[c].cost);
+  std::vector<double> rank_before;
+  RankError(all, /*held=*/true, &rank_before);
+
+  // Each configuration on its own rows: least squares on log time.
+  std::vector<std::vector<std::string>> used(configs);
+  std::vector<size_t> fitted;
+  for (size_t c = 0; c < configs; ++c) {
+    const KernelConfiguration& k = kKernelConfigurations[c];
+    const std::vector<TimedPlan> fit = rows_of(c, false);
+    if (start.*k.tile == kNoTile || fit.empty()) continue;
+    const CostModel& before = start.*k.cost;
     for (const std::string& f : fields.empty() ? PhysicalCostFields() : fields) {
       CostModel probe = before;
       double* v = CostField(probe, f);
       if (v == nullptr || *v <= 0) continue;
       const double base = LogRmsError(fit, probe);
       *v *= 1.5;
-      if (std::abs(LogRmsError(fit, probe) - base) > 1e-9) used.push_back(f);
+      if (std::abs(LogRmsError(fit, probe) - base) > 1e-9) used[c].push_back(f);
     }
-    const FitResult r = FitCosts(fit, before, used, max_evaluations);
+    out.device.*k.cost = FitCosts(fit, before, used[c], max_evaluations).cost;
+    predict(c, out.device.*k.cost);
+    fitted.push_back(c);
+  }
+  std::vector<double> rank_after;
+  RankError(all, /*held=*/true, &rank_after);
+  for (size_t c : fitted) {
+    const KernelConfiguration& k = kKernelConfigurations[c];
+    const std::vector<TimedPlan> fit = rows_of(c, false), held = rows_of(c, true);
     ConfigurationFit cf;
-    cf.name = c.name, cf.tile = tile, cf.fields = used;
+    cf.name = k.name, cf.tile = start.*k.tile, cf.fields = used[c];
     cf.fit_rows = static_cast<int>(fit.size()), cf.held_rows = static_cast<int>(held.size());
-    cf.fit_before = r.rms_before, cf.fit_after = r.rms_after;
-    cf.held_before = LogRmsError(held, before), cf.held_after = LogRmsError(held, r.cost);
-    out.device.*c.cost = r.cost;
+    cf.fit_before = LogRmsError(fit, start.*k.cost);
+    cf.fit_after = LogRmsError(fit, out.device.*k.cost);
+    cf.held_before = LogRmsError(held, start.*k.cost);
+    cf.held_after = LogRmsError(held, out.device.*k.cost);
+    cf.held_rank_before = rank_before[c], cf.held_rank_after = rank_after[c];
     out.configurations.push_back(cf);
   }
   std::vector<Measurement> held_rows;
@@ -409,14 +506,17 @@ std::string FormatDeviceFit(const DeviceFit& fit) {
       "Fitted %s's kernel configurations to %d measured plans (%d not rebuilt), holding out %.0f%% "
       "of the shapes. rms error of log(predicted / measured time):\n",
       fit.device.name, fit.rows, fit.not_rebuilt, 100 * fit.holdout_share);
-  absl::StrAppendFormat(&s, "%-8s %-10s %5s %5s %9s %9s %9s %9s  %s\n", "config", "tile", "fit",
-                        "held", "fit:was", "fit:now", "held:was", "held:now", "fields fitted");
+  absl::StrAppendFormat(&s, "%-8s %-10s %5s %5s %9s %9s %9s %9s %9s %9s  %s\n", "config", "tile",
+                        "fit", "held", "fit:was", "fit:now", "held:was", "held:now", "rank:was",
+                        "rank:now", "fields fitted");
   for (const ConfigurationFit& c : fit.configurations) {
-    absl::StrAppendFormat(&s, "%-8s %-10s %5d %5d %9.3f %9.3f %9.3f %9.3f  %s\n", c.name,
-                          absl::StrCat(c.tile.m, "x", c.tile.n), c.fit_rows, c.held_rows,
+    absl::StrAppendFormat(&s, "%-8s %-10s %5d %5d %9.3f %9.3f %9.3f %9.3f %9.3f %9.3f  %s\n",
+                          c.name, absl::StrCat(c.tile.m, "x", c.tile.n), c.fit_rows, c.held_rows,
                           c.fit_before, c.fit_after, c.held_before, c.held_after,
-                          absl::StrJoin(c.fields, ","));
+                          c.held_rank_before, c.held_rank_after, absl::StrJoin(c.fields, ","));
   }
+  s += "(rank: on the held-out shapes, the rms of each plan's error less its shape's mean error: "
+       "how far the model misorders plans of one shape)\n";
   absl::StrAppendFormat(
       &s,
       "auto replayed on the %d held-out shapes: its pick was among the measured plans on %d with "
@@ -443,9 +543,10 @@ std::string DeviceFitJson(const DeviceFit& fit, const std::string& command) {
     const ConfigurationFit& c = fit.configurations[i];
     absl::StrAppendFormat(&s,
                           "%s\"%s\": {\"fit_rows\": %d, \"held_rows\": %d, \"fit_rms\": %.4f, "
-                          "\"held_rms_before\": %.4f, \"held_rms\": %.4f}",
+                          "\"held_rms_before\": %.4f, \"held_rms\": %.4f, "
+                          "\"held_rank_rms_before\": %.4f, \"held_rank_rms\": %.4f}",
                           i == 0 ? "" : ", ", c.name, c.fit_rows, c.held_rows, c.fit_after,
-                          c.held_before, c.held_after);
+                          c.held_before, c.held_after, c.held_rank_before, c.held_rank_after);
   }
   s += "}}";
   return s;

@@ -205,8 +205,10 @@ std::vector<std::string> CalibrationModes(const DeviceSpec& device) {
   auto name = [](const TileShape& t) { return absl::StrCat(t.m, "x", t.n, "x", t.k); };
   for (const KernelConfiguration& c : kKernelConfigurations) {
     const TileShape& t = device.*c.tile;
-    if (t == kNoTile || c.clusters) continue;
+    if (t == kNoTile) continue;
     modes.push_back("dp/" + name(t));
+    // The cluster configuration streams too where the planner weighs it (misaligned rows).
+    if (c.clusters) modes.push_back("streamk/" + name(t));
   }
   for (const TileShape* t : {&device.tile, &device.alt_tile, &device.small_tile}) {
     if (*t == kNoTile) continue;
