@@ -169,11 +169,6 @@ constexpr double kMinSmallTileGainOneRowOfTiles = -0.05;
 // 32 ways, predicted 10.5% slower) ran 21.6 us on it against 23.9.
 constexpr double kMinSmallOverFullWaveGain = 0.15;
 constexpr double kFullWaveShare = 0.9;
-// And only where the other tiles' pick is predicted to take at least this long (us): below it,
-// launches back to back run at the host's pace, and there the 64 x 128 kernel's ran 0.5-1 us
-// slower than the 128 x 128 one's (on an H200: of the 28 shapes predicted under 8 us whose pick it
-// took, 21 ran 3-16% slower; from CUDA graphs, 1024 x 1024 x 256 ran 4.4 us on it against 5.0).
-constexpr double kMinSmallTileMicros = 8.0;
 // Auto repacks operands (Plan::repack_a) for an estimated gain of at least this fraction. The
 // estimate's parts: the L2 floor (LoadFloorMicros) within 8% of five measured shapes, the aligned
 // plan's prediction 10-30% above its measurement (a bias against repacking).
@@ -1419,7 +1414,6 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   if (tiles > slots) return plan;
   const CostModel& pick_cost = KernelCost(device, *plan);
   const double pick_us = PredictMicros(*plan, pick_cost);
-  if (pick_us < kMinSmallTileMicros) return plan;
   PlanExplanation small_why;
   absl::StatusOr<Plan> alt = PlanForKernel(problem, device, o, small, device.small_cost,
                                            why != nullptr ? &small_why : nullptr);
