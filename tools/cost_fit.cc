@@ -408,6 +408,18 @@ double RankError(const std::vector<FitRow>& rows, bool held, std::vector<double>
   return n > 0 ? std::sqrt(all / n) : 0;
 }
 
+// Whether auto weighs plans like `p` on configuration `c` (planner.cc): split-K over at most one
+// resident round of blocks, and the 64 x 128 configuration only where one round of its tiles
+// holds the problem. The fit prices what the argmin weighs; a calibration run also times plans
+// outside that (e.g. 8-way splits of hundreds of tiles), which would pull the constants away.
+bool AutoWeighs(const Plan& p, const KernelConfiguration& c, const DeviceSpec& device) {
+  const int64_t capacity = static_cast<int64_t>(p.avail_sms) * std::max(1, p.occupancy);
+  if (p.mode == Mode::kSplitK && p.sk_blocks > capacity) return false;
+  if (c.tile == &DeviceSpec::small_tile && device.small_tile != kNoTile && p.tiles > capacity)
+    return false;
+  return true;
+}
+
 }  // namespace
 
 DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& start,
@@ -431,6 +443,10 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
                                          : absl::StatusOr<Plan>(absl::NotFoundError("tile"));
     if (!p.ok()) {
       ++out.not_rebuilt;
+      continue;
+    }
+    if (!AutoWeighs(*p, kKernelConfigurations[config], start)) {
+      ++out.outside_auto;
       continue;
     }
     FitRow f;
@@ -503,9 +519,10 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
 
 std::string FormatDeviceFit(const DeviceFit& fit) {
   std::string s = absl::StrFormat(
-      "Fitted %s's kernel configurations to %d measured plans (%d not rebuilt), holding out %.0f%% "
-      "of the shapes. rms error of log(predicted / measured time):\n",
-      fit.device.name, fit.rows, fit.not_rebuilt, 100 * fit.holdout_share);
+      "Fitted %s's kernel configurations to %d measured plans (%d not rebuilt, %d of kinds auto "
+      "does not weigh), holding out %.0f%% of the shapes. rms error of log(predicted / measured "
+      "time):\n",
+      fit.device.name, fit.rows, fit.not_rebuilt, fit.outside_auto, 100 * fit.holdout_share);
   absl::StrAppendFormat(&s, "%-8s %-10s %5s %5s %9s %9s %9s %9s %9s %9s  %s\n", "config", "tile",
                         "fit", "held", "fit:was", "fit:now", "held:was", "held:now", "rank:was",
                         "rank:now", "fields fitted");

@@ -119,7 +119,9 @@ struct ConfigurationFit {
 struct DeviceFit {
   DeviceSpec device;  // the start, with every fitted configuration's constants
   std::vector<ConfigurationFit> configurations;
-  int rows = 0, not_rebuilt = 0;
+  // Rows given, rows whose plan did not rebuild, and rows left out as plans auto does not weigh
+  // (split-K past one resident round of blocks, the 64 x 128 configuration past one round).
+  int rows = 0, not_rebuilt = 0, outside_auto = 0;
   double holdout_share = 0;
   // Auto replayed on the held-out shapes (ReplayAuto) under the start's constants and the fitted
   // ones: on how many of held_shapes its pick was among the measured plans, and the geometric
