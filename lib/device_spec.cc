@@ -22,8 +22,8 @@ constexpr int kHopperOccupancy = 1;
 
 // Cost constants, microseconds, for the kernels' tiles with fp16/bf16 inputs.
 //
-// Hopper, wgmma mainloop fed by cp.async from all threads (Options::mainloop = kSm90, or
-// operands TMA cannot describe), two blocks per SM: fitted 2026-11-21 to
+// Hopper, wgmma mainloop fed by cp.async from all threads (Options::mainloop = kSm90; operands
+// that are not 16-byte aligned are copied for the TMA kernel instead), two blocks per SM: fitted 2026-11-21 to
 // streamk-trace and streamk-bench measurements on an H200. A block alone on its SM
 // runs 0.326 us per iteration (132 tiles of 128 iterations: 52-54 us); two blocks per SM 0.54 us
 // each on average, but the slower of two mates sets the end: 264 tiles of 128 iterations take

@@ -170,10 +170,16 @@ std::string PlanToSvg(const Plan& p, const CostModel& cost, const PlanExplanatio
   absl::StrAppendFormat(&s,
                         "<text x=\"%d\" y=\"40\" fill=\"#444\">%d tiles (%d DP, %d Stream-K in %d "
                         "blocks, %d regions), %d reduction blocks, %d persistent blocks, "
-                        "reduction %s%s</text>\n",
+                        "reduction %s%s%s</text>\n",
                         left, p.tiles, p.dp_tiles, p.sk_tiles, p.sk_blocks, p.sk_regions,
                         p.reduction_blocks, p.grid_blocks, ReductionName(p.reduction),
-                        terms.hidden > 0 ? ", ping-pong" : "");
+                        terms.hidden > 0 ? ", ping-pong" : "",
+                        // Which block runs what is decided at run time under a dynamic schedule:
+                        // the drawing is the static order of the same work blocks.
+                        p.schedule == Schedule::kDynamic
+                            ? "; dynamic schedule, drawn in static order (at run time the block "
+                              "that finishes first takes the next work block)"
+                            : "");
   // Legend.
   struct Key {
     std::string fill;

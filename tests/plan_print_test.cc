@@ -72,6 +72,23 @@ TEST(PlanPrint, SvgTitleIsThePlannersPrediction) {
 // Under ping-pong the timeline hides each data-parallel tile's epilogue but a block's last, as the
 // prediction does (CostModel::pingpong_hidden_us), so the two end together and the subtitle says
 // ping-pong; priced without it, they end together too, later.
+// A dynamic plan's drawing says that the blocks' order is decided at run time.
+TEST(PlanPrint, SvgSaysADynamicPlanIsDrawnInStaticOrder) {
+  const DeviceSpec dev = H200Spec();
+  Problem pr;
+  pr.m = 1536, pr.n = 1536, pr.k = 4096;
+  PlanOptions o;
+  o.schedule = Schedule::kDynamic;
+  absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_NE(PlanToSvg(*p, KernelCost(dev, *p)).find("dynamic schedule, drawn in static order"),
+            std::string::npos);
+  o.schedule = Schedule::kStatic;
+  p = MakePlan(pr, dev, o);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(PlanToSvg(*p, KernelCost(dev, *p)).find("dynamic schedule"), std::string::npos);
+}
+
 TEST(PlanPrint, SvgTimelineHidesPingPongEpilogues) {
   Problem pr;
   pr.m = 4224, pr.n = 3072, pr.k = 1024;  // 792 tiles of 128 x 128: six a block, every SM busy

@@ -257,7 +257,8 @@ const CostModelField* FindCostModelField(std::string_view name);
 // Presets: "a100" (A100 SXM, 108 SMs), "h100" (H100 SXM, 132 SMs), "h200" (H200, 132 SMs), each
 // for the kernel the library runs there by default (Hopper: the TMA wgmma kernel, one block per
 // SM), and "h200-cpasync" (the H200 running the cp.async wgmma kernel, two blocks per SM:
-// Options::mainloop = kSm90, or operands TMA cannot describe).
+// Options::mainloop = kSm90). Operands that are not 16-byte aligned are copied for the TMA
+// kernel first (Plan::repack_a, repack_b), not run on the cp.async kernel.
 DeviceSpec A100Spec();
 DeviceSpec H100Spec();
 DeviceSpec H200Spec();
