@@ -72,6 +72,11 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr char kFormat[] = "streamk-device-profile";
+// Bounds that keep the planner's search finite and its arithmetic in range: the largest GPUs
+// have a few hundred SMs and a few resident blocks per SM.
+constexpr int kMaxSms = 4096;
+constexpr int kMaxOccupancy = 32;
+constexpr double kMaxConstant = 1e15;
 constexpr int kVersion = 1;
 
 Json CostToJson(const CostModel& cost) {
@@ -129,7 +134,12 @@ absl::Status ReadCost(const Json& j, const std::string& where, CostModel* cost) 
     if (f->number != nullptr) {
       if (!it->is_number()) return Invalid(key, "expected a number");
       const double v = it->get<double>();
-      if (!std::isfinite(v)) return Invalid(key, "expected a finite number");
+      // Every constant is a time, a rate, a size or a share: none is negative, but for the one
+      // whose negative value means "as misaligned_load" (CostModel::misaligned_busy_load).
+      const bool may_be_negative = f->number == &CostModel::misaligned_busy_load;
+      if (!std::isfinite(v) || std::abs(v) > kMaxConstant || (v < 0 && !may_be_negative))
+        return Invalid(key, absl::StrCat(v, ": expected a number in [",
+                                         may_be_negative ? "-1e15" : "0", ", 1e15]"));
       cost->*f->number = v;
     } else {
       if (!it->is_boolean()) return Invalid(key, "expected true or false");
@@ -203,8 +213,8 @@ absl::StatusOr<DeviceSpec> DeviceSpecFromJson(std::string_view text) {
     if (!j["name"].is_string()) return Invalid("name", "expected a string");
     spec.name = j["name"].get<std::string>();
   }
-  if (absl::Status s = ReadInt(j, "", "sms", 1, 100000, true, &spec.sms); !s.ok()) return s;
-  if (absl::Status s = ReadInt(j, "", "occupancy", 1, 64, true, &spec.occupancy); !s.ok())
+  if (absl::Status s = ReadInt(j, "", "sms", 1, kMaxSms, true, &spec.sms); !s.ok()) return s;
+  if (absl::Status s = ReadInt(j, "", "occupancy", 1, kMaxOccupancy, true, &spec.occupancy); !s.ok())
     return s;
   if (absl::Status s = ReadInt(j, "", "l2_bytes", 0, int64_t{1} << 40, false, &spec.l2_bytes);
       !s.ok())
@@ -244,7 +254,7 @@ absl::StatusOr<DeviceSpec> DeviceSpecFromJson(std::string_view text) {
     if (!k.contains("cost")) return Invalid(where + ".cost", "missing");
     if (absl::Status s = ReadCost(k["cost"], where + ".cost", &(spec.*c->cost)); !s.ok()) return s;
     if (c->clusters) {
-      if (absl::Status s = ReadInt(k, where + ".", "slots", 1, 100000, true, &spec.cluster_slots);
+      if (absl::Status s = ReadInt(k, where + ".", "slots", 1, kMaxSms, true, &spec.cluster_slots);
           !s.ok())
         return s;
     }

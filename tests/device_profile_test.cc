@@ -131,6 +131,10 @@ TEST(DeviceProfile, BadProfilesNameTheKey) {
       {replace("\"sms\": 132", "\"smz\": 132"), "smz"},
       {replace("\"sms\": 132", "\"sms\": 0"), "sms"},
       {replace("\"sms\": 132", "\"sms\": 13.5"), "sms"},
+      {replace("\"sms\": 132", "\"sms\": 100000"), "sms: 100000 is outside [1, 4096]"},
+      {replace("\"occupancy\": 1", "\"occupancy\": 1000"), "occupancy"},
+      {replace("\"iter_us\": ", "\"iter_us\": -0.5, \"x\": "), "iter_us: -0.5"},
+      {replace("\"iter_us\": ", "\"iter_us\": 1e300, \"x\": "), "iter_us"},
       {replace("\"occupancy\": 1,", ""), "occupancy: missing"},
       {replace("\"sm90-tma\"", "\"sm100\""), "mainloop"},
       {replace("\"main\":", "\"primary\":"), "configurations.primary"},
@@ -158,6 +162,37 @@ TEST(DeviceProfile, BadProfilesNameTheKey) {
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.status().message().find("configurations.main: missing"), std::string::npos)
       << empty.status();
+}
+
+// Any profile that reads plans without failing: constants of 0, tiny or huge (within the bounds
+// reading allows), SM counts and occupancies at their bounds.
+TEST(DeviceProfile, AnyProfileThatReadsPlans) {
+  std::mt19937_64 rng(11);
+  const double values[] = {0, 1e-9, 0.5, 3, 1e6, 1e15};
+  for (int trial = 0; trial < 40; ++trial) {
+    DeviceSpec spec = H200Spec();
+    spec.sms = trial % 3 == 0 ? 1 : trial % 3 == 1 ? 4096 : 132;
+    spec.occupancy = trial % 4 == 0 ? 32 : 1;
+    for (const KernelConfiguration& k : kKernelConfigurations)
+      for (const CostModelField& f : kCostModelFields) {
+        if (f.number != nullptr) (spec.*k.cost).*f.number = values[rng() % std::size(values)];
+        else (spec.*k.cost).*f.flag = rng() % 2 == 0;
+      }
+    absl::StatusOr<DeviceSpec> read = DeviceSpecFromJson(DeviceSpecToJson(spec));
+    ASSERT_TRUE(read.ok()) << read.status();
+    for (int i = 0; i < 20; ++i) {
+      Problem pr;
+      pr.m = 1 + static_cast<int64_t>(rng() % 20000);
+      pr.n = 1 + static_cast<int64_t>(rng() % 20000);
+      pr.k = 1 + static_cast<int64_t>(rng() % 20000);
+      PlanExplanation why;
+      absl::StatusOr<Plan> p = MakePlan(pr, *read, {}, &why);
+      if (p.ok()) {
+        EXPECT_GE(p->grid_blocks, 1);
+        EXPECT_LE(p->grid_blocks, std::max(1, read->sms * read->occupancy));
+      }
+    }
+  }
 }
 
 TEST(DeviceProfile, AdaptsOnlyToADeviceWhoseKernelsRunIt) {
