@@ -527,6 +527,44 @@ TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {
   EXPECT_FALSE(FromCsv("m,n,k\n1,2,3\n").ok());
 }
 
+// --compare: two runs of the same shapes, each normalized by its own cuBLAS time; the shapes
+// whose auto plan differs listed slowest first.
+TEST(BenchReport, ComparesTwoRunsShapeByShape) {
+  auto run = [](double auto_a, double cublas_a, double auto_b, double cublas_b, int tile_b) {
+    BenchReport r;
+    for (int i = 0; i < 2; ++i) {
+      ShapeResult row;
+      row.shape = BenchShape{"paper", "", 1000 + i, 2000, 3000};
+      ModeResult a;
+      a.mode = "auto", a.status = "ok", a.us = i == 0 ? auto_a : auto_b;
+      Plan p;
+      p.mode = Mode::kDataParallel, p.tile_m = 128, p.tile_n = i == 0 ? 128 : tile_b;
+      a.plan = p;
+      ModeResult c;
+      c.mode = "cublas", c.status = "ok", c.us = i == 0 ? cublas_a : cublas_b;
+      row.modes = {a, c};
+      r.rows.push_back(row);
+    }
+    return r;
+  };
+  // The second run: the card 10% slower throughout (cuBLAS too), shape 0 on the same plan, shape
+  // 1 on another plan and, against cuBLAS, 1.5x as fast.
+  const BenchReport first = run(10, 8, 30, 20, 128);
+  const BenchReport second = run(11, 8.8, 22, 22, 64);
+  const std::string text = CompareRuns(first, second);
+  EXPECT_NE(text.find("normalized by cuBLAS"), std::string::npos) << text;
+  // Shape 0: 1.0; shape 1: (30 / 22) * (22 / 20) = 1.5; geomean sqrt(1.5) = 1.225.
+  EXPECT_NE(text.find("paper         2     1.225   1.000   1.500   1, 1.500"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("1001x2000x3000         1.500      30.0      22.0  dp 128x128 -> dp 128x64"),
+            std::string::npos)
+      << text;
+  // Without cuBLAS in both, raw times.
+  BenchReport no_cublas = second;
+  for (ShapeResult& r : no_cublas.rows) r.modes.pop_back();
+  EXPECT_NE(CompareRuns(first, no_cublas).find("raw times"), std::string::npos);
+}
+
 // A streamk-bench CSV of `plans` on the H200, each "measured" at what `truth` predicts.
 std::string SyntheticCsv(const std::vector<std::pair<std::string, PlanOptions>>& modes,
                          const std::vector<BenchShape>& shapes, const CostModel& truth) {

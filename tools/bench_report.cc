@@ -805,4 +805,88 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
   return out;
 }
 
+std::string CompareRuns(const BenchReport& before, const BenchReport& after,
+                        const std::string& mode) {
+  auto key = [](const BenchShape& b) {
+    return absl::StrCat(b.set, "|", b.name, "|", b.m, "x", b.n, "x", b.k);
+  };
+  auto timed = [](const ShapeResult& r, const std::string& m) -> const ModeResult* {
+    const ModeResult* x = r.Find(m);
+    return x != nullptr && x->status == "ok" && x->us > 0 ? x : nullptr;
+  };
+  // A CSV may hold a shape in more than one row group (runs appended): the one that timed `mode`.
+  std::map<std::string, const ShapeResult*> earlier;
+  for (const ShapeResult& r : before.rows)
+    if (timed(r, mode) != nullptr || earlier.count(key(r.shape)) == 0) earlier[key(r.shape)] = &r;
+  struct Row {
+    const ShapeResult* before;
+    const ShapeResult* after;
+    double speed;  // after's speed over before's (> 1: after faster)
+    bool differs;
+  };
+  std::vector<Row> rows;
+  bool normalized = true;
+  for (const ShapeResult& a : after.rows) {
+    const auto it = earlier.find(key(a.shape));
+    if (it == earlier.end()) continue;
+    const ShapeResult& b = *it->second;
+    const ModeResult* ma = timed(a, mode);
+    const ModeResult* mb = timed(b, mode);
+    if (ma == nullptr || mb == nullptr) continue;
+    const ModeResult* ca = timed(a, "cublas");
+    const ModeResult* cb = timed(b, "cublas");
+    normalized = normalized && ca != nullptr && cb != nullptr;
+    rows.push_back({&b, &a, 0, !(ma->plan && mb->plan && SamePlan(*ma->plan, *mb->plan))});
+  }
+  for (Row& r : rows) {
+    const ModeResult& ma = *timed(*r.after, mode);
+    const ModeResult& mb = *timed(*r.before, mode);
+    r.speed = mb.us / ma.us;
+    if (normalized) r.speed *= timed(*r.after, "cublas")->us / timed(*r.before, "cublas")->us;
+  }
+  std::string s = absl::StrFormat(
+      "# %s: the second run's speed over the first's, %s; > 1: the second is faster\n", mode,
+      normalized ? "each normalized by cuBLAS in its own run" : "raw times (no cuBLAS in both)");
+  absl::StrAppendFormat(&s, "%-8s %6s %9s %7s %7s   %s\n", "set", "shapes", "geomean", "min",
+                        "max", "plans differ: shapes, geomean");
+  std::vector<std::string> sets;
+  for (const Row& r : rows)
+    if (std::find(sets.begin(), sets.end(), r.after->shape.set) == sets.end())
+      sets.push_back(r.after->shape.set);
+  for (const std::string& set : sets) {
+    double sum = 0, diff_sum = 0, lo = INFINITY, hi = 0;
+    int n = 0, diff_n = 0;
+    for (const Row& r : rows) {
+      if (r.after->shape.set != set) continue;
+      sum += std::log(r.speed), ++n;
+      lo = std::min(lo, r.speed), hi = std::max(hi, r.speed);
+      if (r.differs) diff_sum += std::log(r.speed), ++diff_n;
+    }
+    absl::StrAppendFormat(&s, "%-8s %6d %9.3f %7.3f %7.3f   %d", set, n, std::exp(sum / n), lo,
+                          hi, diff_n);
+    if (diff_n > 0) absl::StrAppendFormat(&s, ", %.3f", std::exp(diff_sum / diff_n));
+    s += "\n";
+  }
+  std::vector<const Row*> changed;
+  for (const Row& r : rows)
+    if (r.differs) changed.push_back(&r);
+  std::sort(changed.begin(), changed.end(),
+            [](const Row* a, const Row* b) { return a->speed < b->speed; });
+  if (!changed.empty()) {
+    absl::StrAppendFormat(&s, "\n# the shapes whose %s plan differs, slowest first\n", mode);
+    absl::StrAppendFormat(&s, "%-8s %-20s %7s %9s %9s  %s\n", "set", "shape", "speed",
+                          "first_us", "second_us", "first plan -> second plan");
+    for (const Row* r : changed) {
+      const ModeResult& mb = *timed(*r->before, mode);
+      const ModeResult& ma = *timed(*r->after, mode);
+      absl::StrAppendFormat(
+          &s, "%-8s %-20s %7.3f %9.1f %9.1f  %s -> %s\n", r->after->shape.set,
+          absl::StrCat(r->after->shape.m, "x", r->after->shape.n, "x", r->after->shape.k),
+          r->speed, mb.us, ma.us, mb.plan ? PlanName(*mb.plan) : "-",
+          ma.plan ? PlanName(*ma.plan) : "-");
+    }
+  }
+  return s;
+}
+
 }  // namespace streamk::tools

@@ -144,6 +144,14 @@ std::string ToCsv(const BenchReport& r);
 // Reads ToCsv's output back (times, statuses, errors, predictions and the plans' CSV columns), to
 // redraw or re-summarize a run without a GPU: streamk-bench --replot FILE.csv --svg out.svg.
 absl::StatusOr<BenchReport> FromCsv(const std::string& csv);
+
+// Two runs of the same shapes compared (streamk-bench --compare BEFORE.csv,AFTER.csv): for
+// `mode`, per set, the geometric mean of after's speed over before's, where both runs timed cuBLAS
+// each normalized by it (cuBLAS's time over the mode's, which takes out the card's drift between
+// runs), else raw; the same over the shapes whose plan differs; and those shapes, slowest first.
+// A build against the build before it, or auto with a device profile against the built-in model.
+std::string CompareRuns(const BenchReport& before, const BenchReport& after,
+                        const std::string& mode = "auto");
 std::string ToJson(const BenchReport& r);
 std::string ToSvg(const BenchReport& r);
 

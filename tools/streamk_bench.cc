@@ -117,6 +117,12 @@ ABSL_FLAG(std::string, calibrate, "",
           "configuration's constants (streamk-fit --fit_all does the same from a CSV) and reports "
           "their error on the shapes held out of the fit");
 ABSL_FLAG(double, holdout, 0.25, "--calibrate: the share of the shapes held out of the fit");
+ABSL_FLAG(std::vector<std::string>, compare, {},
+          "no GPU work: FIRST.csv,SECOND.csv, two runs of the same shapes (--csv): per set, the "
+          "second run's speed over the first's for --compare_mode, each normalized by cuBLAS in "
+          "its own run, and the shapes whose plan differs (a change against the build before "
+          "it, or --profile against the built-in model)");
+ABSL_FLAG(std::string, compare_mode, "auto", "--compare: the mode compared");
 ABSL_FLAG(std::string, replot, "",
           "no GPU work: read a CSV this tool wrote (--csv, or --hold-csv) and print its table (and "
           "--svg) again");
@@ -189,6 +195,21 @@ int main(int argc, char** argv) {
       "streamk-bench: Stream-K vs data-parallel, split-K and cuBLAS on a GPU (see --help)");
   streamk::tools::ParseToolCommandLine(argc, argv);
 
+  if (const std::vector<std::string> files = absl::GetFlag(FLAGS_compare); !files.empty()) {
+    if (files.size() != 2) return Fail("--compare: expected FIRST.csv,SECOND.csv");
+    std::vector<BenchReport> runs;
+    for (const std::string& path : files) {
+      std::ifstream f(path);
+      std::stringstream ss;
+      ss << f.rdbuf();
+      if (!f) return Fail(absl::StrCat("--compare ", path, ": cannot read"));
+      absl::StatusOr<BenchReport> report = FromCsv(ss.str());
+      if (!report.ok()) return Fail(absl::StrCat(path, ": ", report.status().message()));
+      runs.push_back(*std::move(report));
+    }
+    std::printf("%s", CompareRuns(runs[0], runs[1], absl::GetFlag(FLAGS_compare_mode)).c_str());
+    return 0;
+  }
   if (const std::string path = absl::GetFlag(FLAGS_replot); !path.empty()) {
     std::ifstream f(path);
     std::stringstream ss;
