@@ -214,7 +214,8 @@ absl::StatusOr<DeviceSpec> DeviceSpecFromJson(std::string_view text) {
     spec.name = j["name"].get<std::string>();
   }
   if (absl::Status s = ReadInt(j, "", "sms", 1, kMaxSms, true, &spec.sms); !s.ok()) return s;
-  if (absl::Status s = ReadInt(j, "", "occupancy", 1, kMaxOccupancy, true, &spec.occupancy); !s.ok())
+  if (absl::Status s = ReadInt(j, "", "occupancy", 1, kMaxOccupancy, true, &spec.occupancy);
+      !s.ok())
     return s;
   if (absl::Status s = ReadInt(j, "", "l2_bytes", 0, int64_t{1} << 40, false, &spec.l2_bytes);
       !s.ok())

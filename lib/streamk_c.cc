@@ -212,7 +212,8 @@ streamk_status streamk_plan_json(const streamk_gemm_args* args, const streamk_op
         profile ? streamk::LoadDeviceProfile(device) : streamk::DeviceSpecByName(device);
     if (!spec.ok())
       return Report(absl::Status(
-          profile ? spec.status().code() : absl::StatusCode::kInvalidArgument, absl::StrCat("device = \"", device, "\": ", spec.status().message())));
+          profile ? spec.status().code() : absl::StatusCode::kInvalidArgument,
+          absl::StrCat("device = \"", device, "\": ", spec.status().message())));
     device_name = spec->name;
     plan = streamk::PlanGemm(g, *spec, o, &why);
   }

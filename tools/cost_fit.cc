@@ -190,7 +190,8 @@ double LogRmsError(const std::vector<TimedPlan>& data, const CostModel& cost) {
 namespace {
 
 // Nelder-Mead from x0, restarted around the best point while a restart still improves it, until
-// `max_evaluations` calls of f (counted in *evaluations). Returns the best point; *best_f its value.
+// `max_evaluations` calls of f (counted in *evaluations). Returns the best point; *best_f its
+// value.
 std::vector<double> Minimize(const std::function<double(const std::vector<double>&)>& f_of,
                              std::vector<double> best, int max_evaluations, int* evaluations,
                              double* best_f) {
@@ -457,7 +458,8 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
   }
   auto predict = [&all](size_t c, const CostModel& cost) {
     for (FitRow& r : all)
-      if (r.config == static_cast<int>(c)) r.error = std::log(PredictMicros(r.plan, cost)) - r.log_time;
+      if (r.config == static_cast<int>(c))
+        r.error = std::log(PredictMicros(r.plan, cost)) - r.log_time;
   };
   auto rows_of = [&all](size_t c, bool held) {
     std::vector<TimedPlan> v;

@@ -289,7 +289,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal = -1,
 // "configurations" holds the device's kernel configurations by their kKernelConfigurations
 // names (one missing: the device has none such); each cost lists CostModel's fields by name
 // (kCostModelFields; one missing: 0 or false). "calibration" is free-form provenance that
-// reading ignores (streamk-bench --calibrate records its command, date and errors there).
+// reading ignores (streamk-bench --calibrate records its command and the fit's errors there).
 // Reading is strict: an unknown key, a value of the wrong type or out of range, or a missing
 // "sms", "occupancy" or "configurations.main" is InvalidArgument naming the key.
 std::string DeviceSpecToJson(const DeviceSpec& spec, std::string_view calibration_json = {});

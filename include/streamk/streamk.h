@@ -172,6 +172,8 @@ absl::Status ValidateGemmArgs(const GemmArgs& args, const Options& options = {})
 // come and go do not leak memory.
 absl::Status ReleaseWorkspaces();
 
+inline constexpr int kMaxPooledWorkspaces = 16;
+
 // Plans gemm(), GetWorkspaceSize() and PlanGemm() (without a DeviceSpec) on device
 // `device_ordinal` (-1: the current one) with `profile`'s kernel configurations and cost constants
 // (a device profile, device_spec.h: streamk-bench --calibrate fits one to the GPU it runs on)
@@ -183,6 +185,5 @@ absl::Status UseDeviceProfile(const DeviceSpec& profile, int device_ordinal = -1
 absl::Status UseDeviceProfile(const std::string& path, int device_ordinal = -1);
 // Back to the built-in model (QueryLocalDevice) on `device_ordinal` (-1: the current one).
 absl::Status UseBuiltInDeviceModel(int device_ordinal = -1);
-inline constexpr int kMaxPooledWorkspaces = 16;
 
 }  // namespace streamk

@@ -140,11 +140,12 @@ streamk_status streamk_workspace_size(const streamk_gemm_args* args,
                                       const streamk_options* options, size_t* bytes);
 
 /* The plan as a JSON object (the planner's candidates, predictions and reason included), as
- * `streamk-plan --json` prints it. `device`: NULL for the current GPU, "h200", "h100",
- * "a100" for a built-in model, or a device profile's file, a name ending in ".json" (no GPU needed; pointers in args may then be any non-null value
- * of the right alignment). Writes at most `capacity` bytes, NUL included, into `json` (which may
- * be NULL when capacity is 0) and the bytes needed, NUL included, into *needed (may be NULL):
- * call once with json NULL and capacity 0 to size the buffer. Returns
+ * `streamk-plan --json` prints it. `device`: NULL for the current GPU, "h200", "h100" or
+ * "a100" for a built-in model, or a device profile's file, a name ending in ".json" (no GPU
+ * needed; pointers in args may then be any non-null value of the right alignment). Writes at
+ * most `capacity` bytes, NUL included, into `json` (which may be NULL when capacity is 0) and the
+ * bytes needed, NUL included, into *needed (may be NULL): call once with json NULL and capacity
+ * 0 to size the buffer. Returns
  * STREAMK_RESOURCE_EXHAUSTED, with nothing written to json, when capacity is too small. */
 streamk_status streamk_plan_json(const streamk_gemm_args* args, const streamk_options* options,
                                  const char* device, char* json, size_t capacity, size_t* needed);
