@@ -344,8 +344,9 @@ bool HeldOut(const Measurement& r, double share) {
 
 const std::vector<std::string>& PhysicalCostFields() {
   static const std::vector<std::string> fields = {
-      "iter_us",    "iter_busy_us", "iter_shared_us", "block_us",  "unit_us",
-      "epilogue_us", "partial_us",  "peer_us",        "streamk_us", "reduce_peer_us"};
+      "iter_us",    "iter_busy_us", "iter_shared_us", "block_us",       "unit_us",
+      "epilogue_us", "partial_us",  "peer_us",        "streamk_us",     "reduce_peer_us",
+      "sm_bytes_per_us"};
   return fields;
 }
 

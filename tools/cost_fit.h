@@ -99,8 +99,9 @@ bool HeldOut(const Measurement& r, double share);
 
 // The constants FitDevice varies by default, where the start model has them (non-zero) and the
 // rows can tell them apart (changing one changes some prediction): the time of an iteration alone
-// and with every SM loading, the fixed costs of a launch, a tile and an epilogue, and the
-// Stream-K terms (partials written, peers read, reduction blocks).
+// and with every SM loading, the fixed costs of a launch, a tile and an epilogue, the Stream-K
+// terms (partials written, peers read, reduction blocks) and the rate at which one SM streams a
+// tile's bytes (a round of few tiles; its ring's depth sets it).
 const std::vector<std::string>& PhysicalCostFields();
 
 // One kernel configuration's fit (FitDevice): rms error of log time on the shapes fitted and on
