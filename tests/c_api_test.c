@@ -154,6 +154,30 @@ static void TestPlanJson(void) {
   s = streamk_use_device_profile("no_such_profile.json", -1);
   CHECK(s == STREAMK_NOT_FOUND && strstr(streamk_last_error(), "cannot read") != NULL,
         "use of a missing profile gave %d: %s", (int)s, streamk_last_error());
+  /* A profile of one configuration plans under its own name; a bad one names its key. */
+  const char* path = "streamk_c_api_test_profile.json";
+  FILE* f = fopen(path, "w");
+  CHECK(f != NULL, "cannot write %s", path);
+  if (f != NULL) {
+    fputs("{\"format\": \"streamk-device-profile\", \"version\": 1, \"name\": \"c-test\",\n"
+          " \"sms\": 66, \"occupancy\": 1, \"mainloop\": \"sm90-tma\", \"configurations\":\n"
+          " {\"main\": {\"tile\": [128, 256, 64], \"cost\": {\"iter_us\": 0.3, \"unit_us\": 2,\n"
+          "  \"epilogue_us\": 1, \"partial_us\": 3, \"peer_us\": 0.5}}}}\n",
+          f);
+    fclose(f);
+    s = streamk_plan_json(&args, &options, path, json, (size_t)1 << 20, NULL);
+    CHECK(s == STREAMK_OK && strstr(json, "\"device\": \"c-test\"") != NULL,
+          "plan with a profile gave %d: %s %.200s", (int)s, streamk_last_error(), json);
+    f = fopen(path, "w");
+    if (f != NULL) {
+      fputs("{\"format\": \"streamk-device-profile\", \"version\": 1, \"sms\": 0}", f);
+      fclose(f);
+    }
+    s = streamk_plan_json(&args, &options, path, json, (size_t)1 << 20, NULL);
+    CHECK(s == STREAMK_INVALID_ARGUMENT && strstr(streamk_last_error(), "sms") != NULL,
+          "a bad profile gave %d: %s", (int)s, streamk_last_error());
+    remove(path);
+  }
 
   /* The kernel's choices: printed, overridden, and refused where the plan cannot take them. */
   needed = 1 << 16;
