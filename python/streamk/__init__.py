@@ -15,7 +15,7 @@ captured CUDA graphs. plan() needs no torch and no GPU for the built-in device m
 from __future__ import annotations
 
 import os
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from . import _lib
 
@@ -74,8 +74,8 @@ def _options(lib: "_lib.Library", mode: str, splits: int, blocks: int, reduction
 
 
 def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
-         batch: int = 1, device: Optional[str] = None, mode: str = "auto", splits: int = 0,
-         blocks: int = 0, reduction: Optional[str] = None,
+         batch: int = 1, device: Optional[Union[str, os.PathLike]] = None, mode: str = "auto",
+         splits: int = 0, blocks: int = 0, reduction: Optional[str] = None,
          tile: Optional[tuple[int, int, int]] = None, avail_sms: int = 0,
          max_workspace_bytes: int = 0, schedule: str = "static", mainloop: Optional[str] = None,
          pingpong: Optional[bool] = None, narrow_wgmma: bool = True,
@@ -108,7 +108,10 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
         args.stride_a, args.stride_b, args.stride_d = m * k, k * n, m * n
     options = _options(lib, mode, splits, blocks, reduction, tile, avail_sms, max_workspace_bytes,
                        schedule, mainloop, pingpong, narrow_wgmma, store_d)
-    return lib.plan_json(args, options, device)
+    if device is not None and not isinstance(device, (str, os.PathLike)):
+        raise TypeError(f"device: expected a preset's name or a profile's file, got "
+                        f"{type(device).__name__}")
+    return lib.plan_json(args, options, os.fspath(device) if device is not None else None)
 
 
 def use_device_profile(path: Optional[str], device: int = -1) -> None:

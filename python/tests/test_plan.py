@@ -123,6 +123,10 @@ def _profile(tmp_path, name="test-gpu", sms=66, extra=""):
 def test_plan_with_a_device_profile(tmp_path):
     p = streamk.plan(4096, 4096, 4096, device=_profile(tmp_path))
     assert p["device"] == "test-gpu"
+    import pathlib
+    assert streamk.plan(64, 64, 64, device=pathlib.Path(_profile(tmp_path)))["device"] == "test-gpu"
+    with pytest.raises(TypeError, match="device"):
+        streamk.plan(64, 64, 64, device=3)
     assert p["tile"][:2] == [128, 256]
     assert 1 <= p["grid_blocks"] <= 66
 
