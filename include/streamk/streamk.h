@@ -179,7 +179,9 @@ inline constexpr int kMaxPooledWorkspaces = 16;
 // (a device profile, device_spec.h: streamk-bench --calibrate fits one to the GPU it runs on)
 // instead of the built-in model, from the next call on, for the profile's mainloop. The device's
 // own facts (occupancy, cluster slots) stay the queried ones (AdaptDeviceProfile, which says what
-// is refused: InvalidArgument naming the field). Forgets the plans made so far.
+// is refused: InvalidArgument naming the field). Forgets the plans made so far. Call it before
+// other threads call gemm() on that device (a call planning meanwhile may keep the old model's
+// plan for its shape).
 absl::Status UseDeviceProfile(const DeviceSpec& profile, int device_ordinal = -1);
 // The same from a profile file (LoadDeviceProfile: NotFound or InvalidArgument naming the key).
 absl::Status UseDeviceProfile(const std::string& path, int device_ordinal = -1);
