@@ -3,8 +3,8 @@
 
 #include <cstdint>
 #include <limits>
-#include <map>
 #include <iterator>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -142,21 +142,27 @@ PlanOptions ToPlanOptions(const Options& o, const GemmArgs& g) {
   return p;
 }
 
+// The current CUDA device's ordinal; FailedPrecondition where there is none.
+absl::StatusOr<int> CurrentOrdinal() {
+  int device = 0;
+  if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) {
+    cudaGetLastError();
+    return absl::FailedPreconditionError(
+        absl::StrCat("no CUDA device: cudaGetDevice returned ", cudaGetErrorName(err)));
+  }
+  return device;
+}
+
 // DeviceSpec of each device and mainloop asked for (Options::mainloop; unset: the device's best),
 // queried once (SM count and kernel occupancy do not change), or the profile UseDeviceProfile set.
 class DeviceModels {
  public:
   absl::StatusOr<DeviceSpec> Get(const Options& options, int* ordinal) {
-    int device = 0;
-    cudaError_t err = cudaGetDevice(&device);
-    if (err != cudaSuccess) {
-      cudaGetLastError();
-      return absl::FailedPreconditionError(
-          absl::StrCat("no CUDA device: cudaGetDevice returned ", cudaGetErrorName(err)));
-    }
-    if (ordinal != nullptr) *ordinal = device;
+    const absl::StatusOr<int> device = CurrentOrdinal();
+    if (!device.ok()) return device.status();
+    if (ordinal != nullptr) *ordinal = *device;
     std::lock_guard<std::mutex> lock(mu_);
-    return Lookup(device, options.mainloop);
+    return Lookup(*device, options.mainloop);
   }
 
   // Replaces the model of `device` for the profile's mainloop (and for the device's default
@@ -511,17 +517,25 @@ absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& opt
 
 absl::Status ReleaseWorkspaces() { return Pool().ReleaseAll(); }
 
-absl::Status UseDeviceProfile(const DeviceSpec& profile, int device_ordinal) {
+namespace {
+
+// UseDeviceProfile and UseBuiltInDeviceModel: `profile` (nullopt: the queried model) becomes the
+// model of `device_ordinal` (-1: the current device), and the plans made so far are forgotten.
+absl::Status SetDeviceModel(const std::optional<DeviceSpec>& profile, int device_ordinal) {
   if (device_ordinal < 0) {
-    if (cudaError_t err = cudaGetDevice(&device_ordinal); err != cudaSuccess) {
-      cudaGetLastError();
-      return absl::FailedPreconditionError(
-          absl::StrCat("no CUDA device: cudaGetDevice returned ", cudaGetErrorName(err)));
-    }
+    const absl::StatusOr<int> current = CurrentOrdinal();
+    if (!current.ok()) return current.status();
+    device_ordinal = *current;
   }
   if (absl::Status s = Models().Set(device_ordinal, profile); !s.ok()) return s;
   Plans().Clear();
   return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status UseDeviceProfile(const DeviceSpec& profile, int device_ordinal) {
+  return SetDeviceModel(profile, device_ordinal);
 }
 
 absl::Status UseDeviceProfile(const std::string& path, int device_ordinal) {
@@ -531,16 +545,7 @@ absl::Status UseDeviceProfile(const std::string& path, int device_ordinal) {
 }
 
 absl::Status UseBuiltInDeviceModel(int device_ordinal) {
-  if (device_ordinal < 0) {
-    if (cudaError_t err = cudaGetDevice(&device_ordinal); err != cudaSuccess) {
-      cudaGetLastError();
-      return absl::FailedPreconditionError(
-          absl::StrCat("no CUDA device: cudaGetDevice returned ", cudaGetErrorName(err)));
-    }
-  }
-  if (absl::Status s = Models().Set(device_ordinal, std::nullopt); !s.ok()) return s;
-  Plans().Clear();
-  return absl::OkStatus();
+  return SetDeviceModel(std::nullopt, device_ordinal);
 }
 
 absl::Status gemm(const GemmArgs& args, cudaStream_t stream, const Options& options) {
