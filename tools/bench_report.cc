@@ -30,19 +30,6 @@ std::vector<std::string> Sets(const BenchReport& r) {
   return sets;
 }
 
-std::string Json(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 std::string Xml(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -55,6 +42,23 @@ std::string Xml(const std::string& s) {
 }
 
 }  // namespace
+
+std::string Json(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    if (static_cast<unsigned char>(c) < 0x20) {  // other controls: JSON allows them escaped only
+      out += absl::StrFormat("\\u%04x", static_cast<unsigned char>(c));
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
 
 std::string PlanName(const Plan& p) {
   const std::string tile = absl::StrCat(p.tile_m, "x", p.tile_n, p.cluster_m > 1 ? "/2sm" : "");
@@ -849,11 +853,7 @@ std::string CompareRuns(const BenchReport& before, const BenchReport& after,
       normalized ? "each normalized by cuBLAS in its own run" : "raw times (no cuBLAS in both)");
   absl::StrAppendFormat(&s, "%-8s %6s %9s %7s %7s   %s\n", "set", "shapes", "geomean", "min",
                         "max", "plans differ: shapes, geomean");
-  std::vector<std::string> sets;
-  for (const Row& r : rows)
-    if (std::find(sets.begin(), sets.end(), r.after->shape.set) == sets.end())
-      sets.push_back(r.after->shape.set);
-  for (const std::string& set : sets) {
+  for (const std::string& set : Sets(after)) {
     double sum = 0, diff_sum = 0, lo = INFINITY, hi = 0;
     int n = 0, diff_n = 0;
     for (const Row& r : rows) {
@@ -862,6 +862,7 @@ std::string CompareRuns(const BenchReport& before, const BenchReport& after,
       lo = std::min(lo, r.speed), hi = std::max(hi, r.speed);
       if (r.differs) diff_sum += std::log(r.speed), ++diff_n;
     }
+    if (n == 0) continue;  // no shape of the set timed in both runs
     absl::StrAppendFormat(&s, "%-8s %6d %9.3f %7.3f %7.3f   %d", set, n, std::exp(sum / n), lo,
                           hi, diff_n);
     if (diff_n > 0) absl::StrAppendFormat(&s, ", %.3f", std::exp(diff_sum / diff_n));

@@ -154,5 +154,7 @@ std::string CompareRuns(const BenchReport& before, const BenchReport& after,
                         const std::string& mode = "auto");
 std::string ToJson(const BenchReport& r);
 std::string ToSvg(const BenchReport& r);
+// `s` as a JSON string, quotes included.
+std::string Json(const std::string& s);
 
 }  // namespace streamk::tools

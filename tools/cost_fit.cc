@@ -368,10 +368,6 @@ void JointRegret(const std::vector<Replay>& before, const std::vector<Replay>& a
   *regret_after = *both > 0 ? std::exp(sum_after / *both) : 0;
 }
 
-}  // namespace
-
-namespace {
-
 // One measured plan in FitDevice: its shape (an index), its configuration (an index into
 // kKernelConfigurations), log of its time, whether held out, and log(predicted / measured).
 struct FitRow {
@@ -382,32 +378,27 @@ struct FitRow {
   double error = 0;
 };
 
-// The ranking error: rms over `rows` (held or fitted ones, `held`) of each row's error less the
-// mean error of the same rows of its shape, over shapes with two or more such rows; by
-// configuration into *per_config (indexed as kKernelConfigurations).
-double RankError(const std::vector<FitRow>& rows, bool held, std::vector<double>* per_config) {
+// The ranking error per configuration (indexed as kKernelConfigurations): rms over `rows` (held
+// or fitted ones, `held`) of each row's error less the mean error of the same rows of its shape,
+// over shapes with two or more such rows.
+std::vector<double> RankError(const std::vector<FitRow>& rows, bool held) {
   std::map<int, std::pair<double, int>> mean;  // shape -> (sum, count)
   for (const FitRow& r : rows)
     if (r.held == held) mean[r.shape].first += r.error, ++mean[r.shape].second;
   const size_t configs = std::size(kKernelConfigurations);
   std::vector<double> sum(configs, 0);
   std::vector<int> count(configs, 0);
-  double all = 0;
-  int n = 0;
   for (const FitRow& r : rows) {
     if (r.held != held) continue;
     const auto& [total, k] = mean[r.shape];
     if (k < 2) continue;
     const double d = r.error - total / k;
     sum[r.config] += d * d, ++count[r.config];
-    all += d * d, ++n;
   }
-  if (per_config != nullptr) {
-    per_config->assign(configs, 0);
-    for (size_t c = 0; c < configs; ++c)
-      if (count[c] > 0) (*per_config)[c] = std::sqrt(sum[c] / count[c]);
-  }
-  return n > 0 ? std::sqrt(all / n) : 0;
+  std::vector<double> rms(configs, 0);
+  for (size_t c = 0; c < configs; ++c)
+    if (count[c] > 0) rms[c] = std::sqrt(sum[c] / count[c]);
+  return rms;
 }
 
 // Whether auto weighs plans like `p` on configuration `c` (planner.cc): split-K over at most one
@@ -462,23 +453,19 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
       if (r.config == static_cast<int>(c))
         r.error = std::log(PredictMicros(r.plan, cost)) - r.log_time;
   };
-  auto rows_of = [&all](size_t c, bool held) {
-    std::vector<TimedPlan> v;
-    for (const FitRow& r : all)
-      if (r.config == static_cast<int>(c) && r.held == held)
-        v.push_back({r.plan, std::exp(r.log_time)});
-    return v;
-  };
+  // Each configuration's fitted and held-out rows as (plan, time).
+  std::vector<std::vector<TimedPlan>> fit_rows(configs), held_rows(configs);
+  for (const FitRow& r : all)
+    (r.held ? held_rows : fit_rows)[r.config].push_back({r.plan, std::exp(r.log_time)});
   for (size_t c = 0; c < configs; ++c) predict(c, start.*kKernelConfigurations[c].cost);
-  std::vector<double> rank_before;
-  RankError(all, /*held=*/true, &rank_before);
+  const std::vector<double> rank_before = RankError(all, /*held=*/true);
 
   // Each configuration on its own rows: least squares on log time.
   std::vector<std::vector<std::string>> used(configs);
   std::vector<size_t> fitted;
   for (size_t c = 0; c < configs; ++c) {
     const KernelConfiguration& k = kKernelConfigurations[c];
-    const std::vector<TimedPlan> fit = rows_of(c, false);
+    const std::vector<TimedPlan>& fit = fit_rows[c];
     if (start.*k.tile == kNoTile || fit.empty()) continue;
     const CostModel& before = start.*k.cost;
     for (const std::string& f : fields.empty() ? PhysicalCostFields() : fields) {
@@ -493,11 +480,11 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
     predict(c, out.device.*k.cost);
     fitted.push_back(c);
   }
-  std::vector<double> rank_after;
-  RankError(all, /*held=*/true, &rank_after);
+  const std::vector<double> rank_after = RankError(all, /*held=*/true);
   for (size_t c : fitted) {
     const KernelConfiguration& k = kKernelConfigurations[c];
-    const std::vector<TimedPlan> fit = rows_of(c, false), held = rows_of(c, true);
+    const std::vector<TimedPlan>& fit = fit_rows[c];
+    const std::vector<TimedPlan>& held = held_rows[c];
     ConfigurationFit cf;
     cf.name = k.name, cf.tile = start.*k.tile, cf.fields = used[c];
     cf.fit_rows = static_cast<int>(fit.size()), cf.held_rows = static_cast<int>(held.size());
@@ -508,11 +495,11 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
     cf.held_rank_before = rank_before[c], cf.held_rank_after = rank_after[c];
     out.configurations.push_back(cf);
   }
-  std::vector<Measurement> held_rows;
+  std::vector<Measurement> held_shapes;
   for (const Measurement& r : rows)
-    if (HeldOut(r, holdout_share)) held_rows.push_back(r);
-  const std::vector<Replay> before = ReplayAuto(held_rows, start);
-  const std::vector<Replay> after = ReplayAuto(held_rows, out.device);
+    if (HeldOut(r, holdout_share)) held_shapes.push_back(r);
+  const std::vector<Replay> before = ReplayAuto(held_shapes, start);
+  const std::vector<Replay> after = ReplayAuto(held_shapes, out.device);
   out.held_shapes = static_cast<int>(before.size());
   for (const Replay& r : before) out.held_measured_before += r.pick_us > 0;
   for (const Replay& r : after) out.held_measured_after += r.pick_us > 0;
@@ -549,15 +536,10 @@ std::string FormatDeviceFit(const DeviceFit& fit) {
 }
 
 std::string DeviceFitJson(const DeviceFit& fit, const std::string& command) {
-  std::string escaped;  // a JSON string's body: quotes and backslashes escaped, controls dropped
-  for (char ch : command) {
-    if (ch == '"' || ch == '\\') escaped += '\\';
-    if (static_cast<unsigned char>(ch) >= 0x20) escaped += ch;
-  }
   std::string s = absl::StrFormat(
-      "{\"command\": \"%s\", \"rows\": %d, \"holdout_share\": %.3f, "
+      "{\"command\": %s, \"rows\": %d, \"holdout_share\": %.3f, "
       "\"held_regret_before\": %.4f, \"held_regret_after\": %.4f, \"configurations\": {",
-      escaped, fit.rows, fit.holdout_share, fit.held_regret_before,
+      Json(command), fit.rows, fit.holdout_share, fit.held_regret_before,
       fit.held_regret_after);
   for (size_t i = 0; i < fit.configurations.size(); ++i) {
     const ConfigurationFit& c = fit.configurations[i];
