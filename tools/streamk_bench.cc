@@ -135,6 +135,15 @@ int Fail(const std::string& what) {
   return 2;
 }
 
+// The whole of the file at `path`; nullopt where it cannot be opened.
+std::optional<std::string> ReadText(const std::string& path) {
+  std::ifstream f(path);
+  if (!f) return std::nullopt;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
 // Device buffers for one shape: `copies` sets of A and B (rotated), D and the cuBLAS reference.
 // The inputs are filled on `stream`, the stream every GEMM of the shape runs on: on another (the
 // legacy default stream, which a non-blocking stream does not wait for) the cuBLAS reference read
@@ -199,11 +208,9 @@ int main(int argc, char** argv) {
     if (files.size() != 2) return Fail("--compare: expected FIRST.csv,SECOND.csv");
     std::vector<BenchReport> runs;
     for (const std::string& path : files) {
-      std::ifstream f(path);
-      std::stringstream ss;
-      ss << f.rdbuf();
-      if (!f) return Fail(absl::StrCat("--compare ", path, ": cannot read"));
-      absl::StatusOr<BenchReport> report = FromCsv(ss.str());
+      const std::optional<std::string> text = ReadText(path);
+      if (!text) return Fail(absl::StrCat("--compare ", path, ": cannot read"));
+      absl::StatusOr<BenchReport> report = FromCsv(*text);
       if (!report.ok()) return Fail(absl::StrCat(path, ": ", report.status().message()));
       runs.push_back(*std::move(report));
     }
@@ -211,17 +218,15 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (const std::string path = absl::GetFlag(FLAGS_replot); !path.empty()) {
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    if (!f) return Fail(absl::StrCat("--replot ", path, ": cannot read"));
-    if (absl::StartsWith(ss.str(), "set,name,")) {  // a --hold-csv file
-      absl::StatusOr<ContentionReport> held = ContentionFromCsv(ss.str());
+    const std::optional<std::string> text = ReadText(path);
+    if (!text) return Fail(absl::StrCat("--replot ", path, ": cannot read"));
+    if (absl::StartsWith(*text, "set,name,")) {  // a --hold-csv file
+      absl::StatusOr<ContentionReport> held = ContentionFromCsv(*text);
       if (!held.ok()) return Fail(absl::StrCat(path, ": ", held.status().message()));
       std::printf("%s", FormatContention(*held).c_str());
       return 0;
     }
-    absl::StatusOr<BenchReport> report = FromCsv(ss.str());
+    absl::StatusOr<BenchReport> report = FromCsv(*text);
     if (!report.ok()) return Fail(absl::StrCat(path, ": ", report.status().message()));
     std::printf("%s", FormatTable(*report).c_str());
     if (const std::string svg = absl::GetFlag(FLAGS_svg); !svg.empty())
@@ -299,11 +304,9 @@ int main(int argc, char** argv) {
     shapes.push_back(*p);
   }
   if (const std::string path = absl::GetFlag(FLAGS_shapes); !path.empty()) {
-    std::ifstream f(path);
-    if (!f) return Fail(absl::StrCat("--shapes ", path, ": cannot open"));
-    std::stringstream ss;
-    ss << f.rdbuf();
-    absl::StatusOr<std::vector<BenchShape>> p = ParseShapesFile(path, ss.str());
+    const std::optional<std::string> text = ReadText(path);
+    if (!text) return Fail(absl::StrCat("--shapes ", path, ": cannot open"));
+    absl::StatusOr<std::vector<BenchShape>> p = ParseShapesFile(path, *text);
     if (!p.ok()) return Fail(std::string(p.status().message()));
     shapes.insert(shapes.end(), p->begin(), p->end());
   }
