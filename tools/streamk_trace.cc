@@ -7,6 +7,7 @@
 //   streamk-trace 1536 1536 4096
 //   streamk-trace 1536 1536 4096 --mode dp --csv dp.csv
 //   streamk-trace 1536 1536 4096 --out_dtype fp32
+#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -194,6 +195,7 @@ int main(int argc, char** argv) {
   // launches replayed from a CUDA graph (what a kernel costs when the host keeps ahead of it).
   {
     constexpr int kCalls = 200;
+    cudaDeviceSynchronize();
     const auto begin = std::chrono::steady_clock::now();
     for (int i = 0; i < kCalls; ++i) {
       if (absl::Status s = launch({}); !s.ok()) return Fail(std::string(s.message()));
@@ -205,8 +207,36 @@ int main(int argc, char** argv) {
     absl::StatusOr<double> graph_us = tools::TimeGraph(
         [&](cudaStream_t s) { return streamk::gemm(g, s, options); }, 5, 9);
     if (!graph_us.ok()) return Fail(std::string(graph_us.status().message()));
-    std::printf("host: %.1f us per gemm() call; in a CUDA graph: %.1f us per launch\n", host_us,
-                *graph_us);
+    // cublasGemmEx's host cost per call on the same GEMM (D^T = B^T A^T in cuBLAS's column-major
+    // terms, fp32 compute), timed the same way after one call that lets cuBLAS choose its kernel.
+    cublasHandle_t handle = nullptr;
+    if (cublasCreate(&handle) != CUBLAS_STATUS_SUCCESS) return Fail("cublasCreate failed");
+    const cudaDataType_t in = g.input == streamk::DType::kBF16 ? CUDA_R_16BF : CUDA_R_16F;
+    const cudaDataType_t out = g.output == streamk::DType::kF32    ? CUDA_R_32F
+                               : g.output == streamk::DType::kBF16 ? CUDA_R_16BF
+                                                                   : CUDA_R_16F;
+    const float alpha = 1, beta = g.beta;
+    auto cublas = [&] {
+      return cublasGemmEx(handle, CUBLAS_OP_T, CUBLAS_OP_N, static_cast<int>(n),
+                          static_cast<int>(m), static_cast<int>(k), &alpha, g.b, in,
+                          static_cast<int>(g.ldb), g.a, in, static_cast<int>(g.lda), &beta, g.d,
+                          out, static_cast<int>(g.ldd), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+    };
+    cublasStatus_t st = cublas();
+    cudaDeviceSynchronize();
+    const auto cublas_begin = std::chrono::steady_clock::now();
+    for (int i = 0; i < kCalls && st == CUBLAS_STATUS_SUCCESS; ++i) st = cublas();
+    const double cublas_us = std::chrono::duration<double, std::micro>(
+                                 std::chrono::steady_clock::now() - cublas_begin)
+                                 .count() / kCalls;
+    cudaDeviceSynchronize();
+    cublasDestroy(handle);
+    if (st != CUBLAS_STATUS_SUCCESS)
+      return Fail(absl::StrCat("cublasGemmEx: ", cublasGetStatusName(st)));
+    std::printf(
+        "host: %.1f us per gemm() call (cublasGemmEx: %.1f us per call); in a CUDA graph: %.1f us "
+        "per launch\n",
+        host_us, cublas_us, *graph_us);
   }
   std::printf("traced (median span of %zu):\n%s", runs.size(),
               streamk::FormatTraceSummary(median.summary).c_str());
