@@ -488,7 +488,8 @@ HybridShape ShapeHybrid(const Plan& p) {
   return h;
 }
 
-Candidate Describe(const std::string& name, const Plan& p, const CostModel& cost,
+// `us`: the plan's PredictMicros, which the caller has.
+Candidate Describe(const std::string& name, const Plan& p, const CostModel& cost, double us,
                    std::string note) {
   Candidate c;
   c.name = name;
@@ -499,7 +500,7 @@ Candidate Describe(const std::string& name, const Plan& p, const CostModel& cost
   c.splits = p.mode == Mode::kSplitK && p.sk_tiles > 0 ? p.sk_blocks / p.sk_tiles : 0;
   c.reduction = p.reduction;
   c.reduction_slices = p.reduction_blocks > 0 ? p.reduction_slices : 0;
-  c.predicted_us = PredictMicros(p, cost);
+  c.predicted_us = us;
   c.note = std::move(note);
   // Priced as the launch runs it: the two warp groups' epilogues under each other's mainloops.
   if (PricedPingPong(p, cost)) absl::StrAppend(&c.note, c.note.empty() ? "" : "; ", "ping-pong");
@@ -972,7 +973,8 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
       // Candidate 1: data-parallel.
       Derive(DataParallel(), scratch);
       const double dp_us = PredictMicros(scratch, cost);
-      if (explain) ex.candidates.push_back(Describe("dp", scratch, cost, "one block per tile"));
+      if (explain)
+        ex.candidates.push_back(Describe("dp", scratch, cost, dp_us, "one block per tile"));
       double best_us = std::numeric_limits<double>::infinity();  // best non-DP candidate
       std::string best_name;
       Decomposition best_d;
@@ -999,7 +1001,7 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
           }
           Derive(d, scratch);
         }
-        if (explain) ex.candidates.push_back(Describe(name, scratch, cost, std::move(note)));
+        if (explain) ex.candidates.push_back(Describe(name, scratch, cost, us, std::move(note)));
         const double bar =
             best_name == "streamk" && us < dp_bar ? best_us * (1 + edge) : best_us;
         if (us < bar) best_us = us, best_d = d, best_name = name;
@@ -1159,7 +1161,8 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
     ex.reason = reason;
     ex.predicted_us = PredictMicros(p, cost);
     if (o.mode != Mode::kAuto) {
-      ex.candidates.push_back(Describe(std::string(ModeName(p.mode)), p, cost, "requested"));
+      ex.candidates.push_back(
+          Describe(std::string(ModeName(p.mode)), p, cost, ex.predicted_us, "requested"));
     }
     for (size_t i = 0; i < ex.candidates.size(); ++i) {
       const Candidate& c = ex.candidates[i];
