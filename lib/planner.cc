@@ -451,14 +451,16 @@ struct HybridShape {
   std::string note;
 };
 
-HybridShape ShapeHybrid(const Plan& p) {
+// Without `text`, the note is left empty.
+HybridShape ShapeHybrid(const Plan& p, bool text) {
   HybridShape h;
   const int sms = p.avail_sms;
   const int full_waves = p.tiles / sms;
   const int partial = p.tiles % sms;
   if (partial == 0) {
-    h.note = absl::StrFormat("%d tiles fill %d whole waves of %d SMs: no quantization to fix",
-                             p.tiles, full_waves, sms);
+    if (text)
+      h.note = absl::StrFormat("%d tiles fill %d whole waves of %d SMs: no quantization to fix",
+                               p.tiles, full_waves, sms);
     return h;
   }
   int max_occupancy;
@@ -467,30 +469,44 @@ HybridShape ShapeHybrid(const Plan& p) {
     h.sk_tiles = partial;
     max_occupancy = p.occupancy - full_waves;
     h.min_blocks = std::min(sms, partial + 1);
-    h.note = absl::StrFormat("one-tile: the partial wave's %d tiles over the free resident slots",
-                             partial);
+    if (text)
+      h.note = absl::StrFormat(
+          "one-tile: the partial wave's %d tiles over the free resident slots", partial);
   } else {
     // Two-tile: the last full wave plus the partial wave, so each block gets 1 to 2 tiles of work.
     h.sk_tiles = partial + sms;
     max_occupancy = p.occupancy - (full_waves - 1) % p.occupancy;
     h.min_blocks = sms;
-    h.note = absl::StrFormat("two-tile: the last full wave plus the partial wave (%d tiles)",
-                             h.sk_tiles);
+    if (text)
+      h.note = absl::StrFormat("two-tile: the last full wave plus the partial wave (%d tiles)",
+                               h.sk_tiles);
   }
   const int64_t sk_iters = int64_t{h.sk_tiles} * p.iters_per_tile;
   h.max_blocks = static_cast<int>(
       std::min<int64_t>(int64_t{sms} * max_occupancy, sk_iters / kMinItersPerSkBlock));
   if (h.max_blocks < h.min_blocks) {
-    h.note += absl::StrFormat("; too few iterations (%d) for %d blocks of at least %d", sk_iters,
-                              h.min_blocks, kMinItersPerSkBlock);
+    if (text)
+      h.note += absl::StrFormat("; too few iterations (%d) for %d blocks of at least %d",
+                                sk_iters, h.min_blocks, kMinItersPerSkBlock);
     h.sk_tiles = 0;
   }
   return h;
 }
 
+// Whether `why` asks for the explanation's text (PlanExplanation::text).
+bool Wants(const PlanExplanation* why) { return why != nullptr && why->text; }
+
+// An explanation for a layer below to fill in, with text where `why` (the caller's) wants it.
+PlanExplanation Inner(const PlanExplanation* why) {
+  PlanExplanation inner;
+  inner.text = Wants(why);
+  return inner;
+}
+
 // `us`: the plan's PredictMicros, which the caller has.
+// Without `text`, no note is added to the caller's (empty) one.
 Candidate Describe(const std::string& name, const Plan& p, const CostModel& cost, double us,
-                   std::string note) {
+                   std::string note, bool text = true) {
   Candidate c;
   c.name = name;
   c.mode = p.mode;
@@ -503,7 +519,8 @@ Candidate Describe(const std::string& name, const Plan& p, const CostModel& cost
   c.predicted_us = us;
   c.note = std::move(note);
   // Priced as the launch runs it: the two warp groups' epilogues under each other's mainloops.
-  if (PricedPingPong(p, cost)) absl::StrAppend(&c.note, c.note.empty() ? "" : "; ", "ping-pong");
+  if (text && PricedPingPong(p, cost))
+    absl::StrAppend(&c.note, c.note.empty() ? "" : "; ", "ping-pong");
   return c;
 }
 
@@ -915,8 +932,9 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   const int64_t all_iters = int64_t{p.tiles} * p.iters_per_tile;
   PlanExplanation local;
   PlanExplanation& ex = why != nullptr ? *why : local;
-  ex = PlanExplanation{};
+  ex = Inner(why);
   const bool explain = why != nullptr;
+  const bool text = Wants(why);
 
   Plan scratch = p;
   Decomposition chosen = DataParallel();
@@ -974,7 +992,8 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
       Derive(DataParallel(), scratch);
       const double dp_us = PredictMicros(scratch, cost);
       if (explain)
-        ex.candidates.push_back(Describe("dp", scratch, cost, dp_us, "one block per tile"));
+        ex.candidates.push_back(
+            Describe("dp", scratch, cost, dp_us, text ? "one block per tile" : "", text));
       double best_us = std::numeric_limits<double>::infinity();  // best non-DP candidate
       std::string best_name;
       Decomposition best_d;
@@ -996,12 +1015,14 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
           const double sep_us = PredictMicros(scratch, cost);
           if (sep_us < us) {
             d = sep, us = sep_us;
-            absl::StrAppend(&note, "; separate reduction wave (", MaxPeers(scratch),
-                            " peers per tile, ", scratch.reduction_slices, " slices)");
+            if (text)
+              absl::StrAppend(&note, "; separate reduction wave (", MaxPeers(scratch),
+                              " peers per tile, ", scratch.reduction_slices, " slices)");
           }
           Derive(d, scratch);
         }
-        if (explain) ex.candidates.push_back(Describe(name, scratch, cost, us, std::move(note)));
+        if (explain)
+          ex.candidates.push_back(Describe(name, scratch, cost, us, std::move(note), text));
         const double bar =
             best_name == "streamk" && us < dp_bar ? best_us * (1 + edge) : best_us;
         if (us < bar) best_us = us, best_d = d, best_name = name;
@@ -1012,7 +1033,7 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
         c.name = name;
         c.mode = mode;
         c.feasible = false;
-        c.note = std::move(note);
+        if (text) c.note = std::move(note);
         ex.candidates.push_back(c);
       };
 
@@ -1030,7 +1051,8 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
       } else if (max_splits >= 2) {
         consider("splitk",
                  *BestSplitK(scratch, cost, 2, max_splits, reduction, slices, weigh_separate),
-                 max_splits > kMaxAutoSplits
+                 !text ? std::string()
+                 : max_splits > kMaxAutoSplits
                      ? absl::StrCat("best of 2..", max_splits, " splits (past ", kMaxAutoSplits,
                                     " with a separate reduction)")
                      : absl::StrCat("best of 2..", max_splits, " splits"));
@@ -1041,7 +1063,7 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
       }
 
       // Candidate 3: the hybrid (DP waves + one Stream-K wave).
-      const HybridShape h = ShapeHybrid(p);
+      const HybridShape h = ShapeHybrid(p, text);
       if (h.sk_tiles > 0) {
         consider("streamk",
                  *BestStreamK(scratch, cost, h.sk_tiles, h.min_blocks, h.max_blocks, reduction,
@@ -1068,9 +1090,11 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
             static_cast<int>(std::min<int64_t>(capacity, tail_iters / kMinItersPerSkBlock));
         const int lo = std::min(hi, partial_tiles + 1);
         if (lo >= 1 && hi > partial_tiles) {
-          std::string note = absl::StrFormat(
-              "one-tile on persistent blocks: the partial wave's %d tiles, best of %d..%d blocks",
-              partial_tiles, lo, hi);
+          std::string note =
+              text ? absl::StrFormat("one-tile on persistent blocks: the partial wave's %d tiles, "
+                                     "best of %d..%d blocks",
+                                     partial_tiles, lo, hi)
+                   : std::string();
           if (o.reduction.has_value()) {
             consider("streamk-tail",
                      *BestStreamK(scratch, cost, partial_tiles, lo, hi, reduction, slices), note,
@@ -1087,8 +1111,9 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
             Derive(sep, scratch);
             const double sep_us = PredictMicros(scratch, cost);
             if (sep_us < det_us) {
-              absl::StrAppend(&note, "; separate reduction in ", scratch.reduction_slices,
-                              " slices per tile");
+              if (text)
+                absl::StrAppend(&note, "; separate reduction in ", scratch.reduction_slices,
+                                " slices per tile");
               consider("streamk-tail", sep, note);
             } else {
               consider("streamk-tail", det, note, kMinTwoTileOverTailGain);
@@ -1096,8 +1121,9 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
           }
         } else {
           infeasible("streamk-tail", Mode::kStreamK,
-                     absl::StrFormat("too few iterations (%d) to spread %d tiles", tail_iters,
-                                     partial_tiles));
+                     text ? absl::StrFormat("too few iterations (%d) to spread %d tiles",
+                                            tail_iters, partial_tiles)
+                          : std::string());
         }
       }
 
@@ -1117,7 +1143,8 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
         const int lo = std::min(p.avail_sms, hi);
         if (lo >= 1) {
           consider("streamk-all", *BestStreamK(scratch, cost, p.tiles, lo, hi, reduction, slices),
-                   absl::StrCat("every tile Stream-K, best of ", lo, "..", hi, " blocks"));
+                   text ? absl::StrCat("every tile Stream-K, best of ", lo, "..", hi, " blocks")
+                        : std::string());
         }
       }
 
@@ -1135,7 +1162,9 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
         best_name = "dp";
         best_us = dp_us;
       }
-      if (best_name == "dp" && few_tiles && candidate_us < dp_bar) {
+      if (!text) {
+        // No reason to give.
+      } else if (best_name == "dp" && few_tiles && candidate_us < dp_bar) {
         reason = absl::StrFormat(
             "every tile Stream-K over fewer tiles than blocks is predicted %.2fx as fast as "
             "data-parallel (%.1f vs %.1f us), under the %g%% gain this configuration needs for "
@@ -1161,8 +1190,8 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
     ex.reason = reason;
     ex.predicted_us = PredictMicros(p, cost);
     if (o.mode != Mode::kAuto) {
-      ex.candidates.push_back(
-          Describe(std::string(ModeName(p.mode)), p, cost, ex.predicted_us, "requested"));
+      ex.candidates.push_back(Describe(std::string(ModeName(p.mode)), p, cost, ex.predicted_us,
+                                       text ? "requested" : "", text));
     }
     for (size_t i = 0; i < ex.candidates.size(); ++i) {
       const Candidate& c = ex.candidates[i];
@@ -1190,7 +1219,7 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
   }
 
   // Two kernel configurations: plan both, keep the one predicted faster (the main one on a tie).
-  PlanExplanation main_why, alt_why;
+  PlanExplanation main_why = Inner(why), alt_why = Inner(why);
   absl::StatusOr<Plan> main =
       PlanForKernel(problem, device, o, device.tile, device.cost, &main_why);
   absl::StatusOr<Plan> alt =
@@ -1345,6 +1374,7 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
   for (Extra& e : extras) {
     if (e.tile == kNoTile || dp_us < e.min_dp_us) continue;
     if (e.one_round && !BroadTileWeighed(problem, device, o)) continue;
+    e.why = Inner(why);
     e.plan = PlanForKernel(problem, device, dp, e.tile, *e.cost, why != nullptr ? &e.why : nullptr);
     if (!e.plan.ok()) continue;
     e.us = PredictMicros(*e.plan, *e.cost);
@@ -1423,7 +1453,7 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   if (tiles > slots) return plan;
   const CostModel& pick_cost = KernelCost(device, *plan);
   const double pick_us = PredictMicros(*plan, pick_cost);
-  PlanExplanation small_why;
+  PlanExplanation small_why = Inner(why);
   absl::StatusOr<Plan> alt = PlanForKernel(problem, device, o, small, device.small_cost,
                                            why != nullptr ? &small_why : nullptr);
   if (!alt.ok()) return plan;
@@ -1702,7 +1732,7 @@ std::optional<Plan> DataParallelOverSplitPick(const Problem& problem, const Devi
   if (!yield) return std::nullopt;
   PlanOptions dp = o;
   dp.mode = Mode::kDataParallel;
-  PlanExplanation dp_why;
+  PlanExplanation dp_why = Inner(why);
   absl::StatusOr<Plan> plan = PlanKernel(problem, device, dp, why != nullptr ? &dp_why : nullptr);
   if (!plan.ok() || plan->tiles < yield->min_share * slots ||
       plan->tiles > yield->max_share * slots)
@@ -1813,7 +1843,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   if (!may_repack && !may_cluster) return as_they_are("");
 
   // The option taken so far beyond the rows as they are (at most one of the two).
-  PlanExplanation repack_why;
+  PlanExplanation repack_why = Inner(why);
   std::optional<Plan> repacked;
   double copy_us = 0;
   // Weighs copying A's rows (ca), B's or both's: taken where forced, or where predicted
@@ -1826,7 +1856,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     rest.a_mn_major = problem.a_mn_major && !ca, rest.b_mn_major = problem.b_mn_major && !cb;
     rest.a_mn_rows_misaligned = problem.a_mn_rows_misaligned && !ca;
     rest.b_mn_rows_misaligned = problem.b_mn_rows_misaligned && !cb;
-    PlanExplanation w;
+    PlanExplanation w = Inner(why);
     absl::StatusOr<Plan> r = PlanKernel(rest, device, o, why != nullptr ? &w : nullptr);
     if (!r.ok()) return;
     const CostModel& cost = KernelCost(device, *r);
@@ -1856,7 +1886,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     weigh_copies(sa, sb);
   }
 
-  PlanExplanation cluster_why;
+  PlanExplanation cluster_why = Inner(why);
   std::optional<Plan> clustered;
   double cluster_floor = 0;
   if (may_cluster) {
@@ -1943,7 +1973,7 @@ std::optional<Plan> DataParallelOverClusters(const Problem& problem, const Devic
       MisalignedEstimate(clusters, ma, mb, cluster_cost, &cluster_floor) * padded_scale;
   PlanOptions dp = o;
   dp.mode = Mode::kDataParallel;
-  PlanExplanation dp_why;
+  PlanExplanation dp_why = Inner(why);
   absl::StatusOr<Plan> plan = PlanRows(problem, device, dp, why != nullptr ? &dp_why : nullptr);
   if (!plan.ok()) return std::nullopt;
   const double us = MisalignedEstimate(*plan, ma, mb, KernelCost(device, *plan), &floor);
@@ -2130,7 +2160,7 @@ absl::StatusOr<Plan> PlanOneSchedule(const Problem& problem, const DeviceSpec& d
        device.broad_tile != kNoTile)) {
     DeviceSpec two = device;
     two.mid_tile = two.wide_tile = two.small_tile = two.broad_tile = kNoTile;
-    PlanExplanation two_why;
+    PlanExplanation two_why = Inner(why);
     absl::StatusOr<Plan> p = PlanRows(problem, two, o, why != nullptr ? &two_why : nullptr);
     if (p.ok() && p->cluster_m > 1) {
       std::optional<Plan> dp =
@@ -2217,7 +2247,7 @@ absl::StatusOr<Plan> PlanWithinCap(const Problem& problem, const DeviceSpec& dev
   dp.mode = Mode::kDataParallel;
   dp.repack = RepackOperands::kNone;
   dp.max_workspace_bytes = 0;
-  PlanExplanation dp_why;
+  PlanExplanation dp_why = Inner(why);
   absl::StatusOr<Plan> fallback =
       PlanAnyWorkspace(problem, device, dp, why != nullptr ? &dp_why : nullptr);
   if (!fallback.ok()) return fallback;

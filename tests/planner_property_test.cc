@@ -125,7 +125,8 @@ TEST(PlannerProperties, AutoNeverPredictedSlowerThanItsDataParallelCandidate) {
   EXPECT_GT(checked, kCases / 4);
 }
 
-// The planner is a pure function: the same inputs give the same plan and the same report.
+// The planner is a pure function: the same inputs give the same plan and the same report, with or
+// without an explanation, with or without its text.
 TEST(PlannerProperties, SameInputsSamePlan) {
   for (const Case& c : RandomCases(kCases / 3, 2)) {
     PlanExplanation w1, w2;
@@ -137,6 +138,28 @@ TEST(PlannerProperties, SameInputsSamePlan) {
     absl::StatusOr<Plan> p3 = MakePlan(c.problem, c.device, {});
     ASSERT_TRUE(p3.ok()) << c.text;
     EXPECT_EQ(PlanToJson(*p1), PlanToJson(*p3)) << c.text;
+    // Without text, the same plan and the same numbers (PlanExplanation::text).
+    for (const Schedule schedule : {Schedule::kStatic, Schedule::kDynamic}) {
+      PlanOptions o;
+      o.schedule = schedule;
+      PlanExplanation full, numbers;
+      numbers.text = false;
+      absl::StatusOr<Plan> with = MakePlan(c.problem, c.device, o, &full);
+      absl::StatusOr<Plan> without = MakePlan(c.problem, c.device, o, &numbers);
+      ASSERT_TRUE(with.ok() && without.ok()) << c.text;
+      EXPECT_EQ(PlanToJson(*with), PlanToJson(*without)) << c.text;
+      EXPECT_FALSE(full.reason.empty()) << c.text;
+      EXPECT_EQ(full.chosen, numbers.chosen) << c.text;
+      EXPECT_EQ(full.predicted_us, numbers.predicted_us) << c.text;
+      EXPECT_EQ(full.repack_us, numbers.repack_us) << c.text;
+      ASSERT_EQ(full.candidates.size(), numbers.candidates.size()) << c.text;
+      for (size_t i = 0; i < full.candidates.size(); ++i) {
+        const Candidate &x = full.candidates[i], &y = numbers.candidates[i];
+        EXPECT_TRUE(x.mode == y.mode && x.feasible == y.feasible && x.sk_tiles == y.sk_tiles &&
+                    x.sk_blocks == y.sk_blocks && x.predicted_us == y.predicted_us)
+            << c.text << ": candidate " << i << " " << x.name;
+      }
+    }
   }
 }
 

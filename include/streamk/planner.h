@@ -212,6 +212,9 @@ struct PlanExplanation {
   // copies, and with the tile free clusters; otherwise the rows as they are are the one entry,
   // or they and the copies PlanOptions::repack forces.
   std::vector<RowsOption> rows_options;
+  // false: MakePlan leaves the candidates' names and notes and the reasons empty (everything else
+  // is filled in), which plans faster. The planner's own layers plan so where none was asked for.
+  bool text = true;
 };
 
 // The device-independent checks of MakePlan on options alone: mode / splits / blocks /
