@@ -233,10 +233,28 @@ int main(int argc, char** argv) {
     cublasDestroy(handle);
     if (st != CUBLAS_STATUS_SUCCESS)
       return Fail(absl::StrCat("cublasGemmEx: ", cublasGetStatusName(st)));
+    // Where gemm()'s host time goes: validation, the device's model and the plan cache's hit
+    // (GetWorkspaceSize takes the same path as gemm() up to the launch), and the launch of a plain
+    // one-block kernel, the driver's floor for any launch.
+    auto per_call = [&](auto&& call) {
+      cudaDeviceSynchronize();
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < kCalls; ++i) call();
+      const double us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
+              .count() / kCalls;
+      cudaDeviceSynchronize();
+      return us;
+    };
+    bool planned = true;
+    const double plan_us =
+        per_call([&] { planned = streamk::GetWorkspaceSize(g, options).ok() && planned; });
+    const double plain_us = per_call([] { tools::LaunchHog(1, 0, nullptr); });
+    if (!planned) return Fail("GetWorkspaceSize failed");
     std::printf(
-        "host: %.1f us per gemm() call (cublasGemmEx: %.1f us per call); in a CUDA graph: %.1f us "
-        "per launch\n",
-        host_us, cublas_us, *graph_us);
+        "host: %.1f us per gemm() call (to its plan: %.1f us; a plain kernel's launch: %.1f us; "
+        "cublasGemmEx: %.1f us per call); in a CUDA graph: %.1f us per launch\n",
+        host_us, plan_us, plain_us, cublas_us, *graph_us);
   }
   std::printf("traced (median span of %zu):\n%s", runs.size(),
               streamk::FormatTraceSummary(median.summary).c_str());
