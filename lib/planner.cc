@@ -354,40 +354,66 @@ bool SeparateReductionFits(const Plan& p, const CostModel& cost) {
 std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, int lo, int hi,
                                         Reduction reduction, int slices,
                                         bool weigh_separate = false) {
+  if (hi < lo) return std::nullopt;
   // Every count is weighed in effect, with ties to the fewest splits (and, at one count, to
-  // `reduction` over the separate wave), but from the most splits down: a split-K block runs
-  // iters_per_tile / s iterations or more, each at no less than the configuration's cheapest
-  // iteration, after the plan's fixed cost (Predict), so once that bound exceeds the best
-  // prediction, no count at or below s can match it.
+  // `reduction` over the separate wave), but a count is priced only where its lower bound does
+  // not exceed the best prediction so far: a split-K block runs iters_per_tile / s iterations or
+  // more, each at no less than the configuration's cheapest iteration, after the plan's fixed
+  // cost and a pipeline fill (Predict); with a separate reduction, it stores its partial, and a
+  // reduction block then starts and reads its s peers' partials at reduce_latency each at least
+  // (ReductionBlockCost). The first count priced is the one whose bound is least, so that the
+  // bound prunes from both ends.
   std::optional<Decomposition> best;
   double best_us = std::numeric_limits<double>::infinity();
-  auto weigh = [&](const Decomposition& d) {
-    Derive(d, scratch);
-    const double us = PredictMicros(scratch, cost);
-    if (us <= best_us) best_us = us, best = d;  // ties to the later: fewer splits
+  int best_s = 0;
+  bool best_separate = false;
+  // The same for every count: the configuration's, no ping-pong (split-K blocks).
+  Derive({Mode::kSplitK, scratch.tiles, scratch.tiles * hi, reduction, slices}, scratch);
+  const CostTerms terms = ScaleCosts(scratch, cost);
+  double cheapest_iter = std::min(terms.iter_alone, terms.iter_shared);
+  if (terms.iter_busy > 0) cheapest_iter = std::min(cheapest_iter, terms.iter_busy);
+  const int iters = scratch.iters_per_tile;
+  // Every block starts a k-slice (unit); with a separate reduction and more than one split, each
+  // also stores a partial, and a reduction block starts and reads its s peers' partials.
+  auto bound = [&](int s, bool separate) {
+    const double exchange =
+        separate && s > 1 ? terms.partial + terms.unit + s * terms.reduce_latency : 0;
+    return terms.fixed + (iters / s) * cheapest_iter + terms.unit + exchange;
   };
-  double fixed = 0, cheapest_iter = 0;
-  for (int s = hi; s >= lo; --s) {
+  // Prices count s (its separate-reduction variant first, as the ties prefer `reduction`).
+  auto weigh = [&](int s) {
     const Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction, slices};
+    const bool forced_separate = reduction == Reduction::kSeparate;
+    const bool plain = !weigh_separate || forced_separate || s <= kMaxAutoSplits;
+    const bool plain_live = plain && bound(s, forced_separate) <= best_us;
+    const bool sep_live = weigh_separate && !forced_separate && bound(s, true) <= best_us;
+    if (!plain_live && !sep_live) return;
     Derive(d, scratch);
-    if (s == hi) {
-      // The same for every count: the configuration's, no ping-pong (split-K blocks).
-      const CostTerms terms = ScaleCosts(scratch, cost);
-      fixed = terms.fixed;
-      cheapest_iter = std::min(terms.iter_alone, terms.iter_shared);
-      if (terms.iter_busy > 0) cheapest_iter = std::min(cheapest_iter, terms.iter_busy);
-    } else if (fixed + (scratch.iters_per_tile / s) * cheapest_iter > best_us) {
-      break;
-    }
-    const bool separate = weigh_separate && reduction != Reduction::kSeparate &&
-                          SeparateReductionFits(scratch, cost);
-    if (separate) {
+    auto take = [&](const Decomposition& c, bool separate) {
+      Derive(c, scratch);
+      const double us = PredictMicros(scratch, cost);
+      const bool better = us < best_us ||
+                          (us == best_us && (s < best_s || (s == best_s && best_separate)));
+      if (better) best_us = us, best = c, best_s = s, best_separate = separate;
+    };
+    if (sep_live && SeparateReductionFits(scratch, cost)) {
       Decomposition sep = d;
       sep.reduction = Reduction::kSeparate;
-      weigh(sep);
+      take(sep, true);
     }
-    if (!weigh_separate || reduction == Reduction::kSeparate || s <= kMaxAutoSplits) weigh(d);
-  }
+    if (plain_live) take(d, false);
+  };
+  // The count whose bound is least, the separate reduction's where counts past kMaxAutoSplits are
+  // weighed with it.
+  const bool separate_past = weigh_separate && reduction != Reduction::kSeparate;
+  int first = hi;
+  for (int s = hi; s >= lo; --s)
+    if (bound(s, separate_past || reduction == Reduction::kSeparate) <
+        bound(first, separate_past || reduction == Reduction::kSeparate))
+      first = s;
+  weigh(first);
+  for (int s = hi; s >= lo; --s)
+    if (s != first) weigh(s);
   return best;
 }
 
