@@ -163,6 +163,66 @@ TEST(PlannerProperties, SameInputsSamePlan) {
   }
 }
 
+// The explanation accounts for every candidate: one it priced has a finite positive prediction,
+// one it did not says why; and where no operand is copied and the rows load as they are, the plan's
+// prediction is its chosen candidate's.
+TEST(PlannerProperties, TheExplanationAccountsForEveryCandidate) {
+  int compared = 0;
+  for (const Case& c : RandomCases(kCases, 8)) {
+    PlanExplanation why;
+    absl::StatusOr<Plan> p = MakePlan(c.problem, c.device, {}, &why);
+    ASSERT_TRUE(p.ok()) << c.text << ": " << p.status();
+    for (const Candidate& cand : why.candidates) {
+      EXPECT_FALSE(cand.name.empty()) << c.text;
+      if (cand.feasible)
+        EXPECT_TRUE(std::isfinite(cand.predicted_us) && cand.predicted_us > 0)
+            << c.text << ": " << cand.name;
+      else
+        EXPECT_FALSE(cand.note.empty()) << c.text << ": " << cand.name << " has no reason";
+    }
+    if (!why.rows_options.empty() || why.repack_us > 0) continue;
+    EXPECT_DOUBLE_EQ(why.candidates[why.chosen].predicted_us, why.predicted_us)
+        << c.text << "\n" << FormatPlan(*p, &why);
+    ++compared;
+  }
+  EXPECT_GT(compared, kCases / 4);
+}
+
+// The Stream-K paper's case: one or two full waves of deep tiles and a last wave nearly empty (at
+// most 1/8 of the resident slots). Data-parallel leaves most SMs idle through that last wave, so
+// auto never runs such a tile data-parallel: it streams it, or picks a tile that fills the waves
+// better. Problems built for the device's main tile, whose other tiles auto may pick.
+TEST(PlannerProperties, ANearlyEmptyLastWaveOfDeepTilesIsNotRunDataParallel) {
+  std::mt19937_64 rng(9);
+  const DeviceSpec devices[] = {H200Spec(), H100Spec(), A100Spec()};
+  int checked = 0;
+  constexpr int kProblems = 3000;
+  for (int i = 0; i < kProblems; ++i) {
+    const DeviceSpec& dev = devices[i % 3];
+    const int slots = dev.sms * dev.occupancy;
+    const int waves = 1 + static_cast<int>(rng() % 2);
+    const int tiles = waves * slots + 1 + static_cast<int>(rng() % (slots / 8));
+    // tiles = rows x cols of the main tile, as a random factor pair of a nearby count.
+    int rows = 1 + static_cast<int>(rng() % 64), cols = 0;
+    while (tiles % rows != 0) --rows;
+    cols = tiles / rows;
+    Problem pr;
+    pr.m = int64_t{rows} * dev.tile.m - static_cast<int64_t>(rng() % dev.tile.m);
+    pr.n = int64_t{cols} * dev.tile.n - static_cast<int64_t>(rng() % dev.tile.n);
+    pr.k = int64_t{dev.tile.k} * (64 + static_cast<int64_t>(rng() % 256));
+    absl::StatusOr<Plan> p = MakePlan(pr, dev, {});
+    ASSERT_TRUE(p.ok()) << p.status();
+    const int r = p->tiles % slots;
+    if (p->tiles < slots || p->tiles >= 3 * slots || r == 0 || r > slots / 8 ||
+        p->iters_per_tile < 64)
+      continue;  // auto picked a tile that leaves no such wave
+    ++checked;
+    EXPECT_NE(p->mode, Mode::kDataParallel)
+        << pr.m << " x " << pr.n << " x " << pr.k << " on " << dev.name << "\n" << *p;
+  }
+  EXPECT_GT(checked, kProblems / 10);
+}
+
 // Data-parallel mode never creates Stream-K work or partial sums, and its only workspace is the
 // copies of operands it must copy.
 TEST(PlannerProperties, DataParallelModeNeverStreams) {
