@@ -154,9 +154,10 @@ absl::Status gemm(const GemmArgs& args, void* workspace, size_t workspace_bytes,
 // Stream-K blocks).
 absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& options = {});
 
-// The plan gemm() would run on the current device, or on `device`. With `why`, also what the
-// planner weighed for these arguments and its prediction (planner.h; FormatPlan in plan_print.h
-// prints them as streamk-plan does).
+// The plan gemm() would run on the current device (without `why`, from gemm()'s plan cache: a
+// lookup for a shape planned before), or on `device`. With `why`, also what the planner weighed
+// for these arguments and its prediction (planner.h; FormatPlan in plan_print.h prints them as
+// streamk-plan does).
 absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options = {},
                               PlanExplanation* why = nullptr);
 absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
