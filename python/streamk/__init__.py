@@ -4,6 +4,7 @@
     d = streamk.mm(a, b)                              # a @ b, fp16 or bf16 on a CUDA device
     d = streamk.mm(a, b, out_dtype=torch.float32)     # fp32 D from fp16 inputs
     y = streamk.addmm(bias, x, w.t(), beta=1.0)       # beta * bias + alpha * x @ w.T
+    d = streamk.mm(a, b, schedule="dynamic")          # beside kernels that hold some SMs
     streamk.plan(4096, 4096, 4096, device="h200")     # the planner's decision, as a dict
     streamk.use_device_profile("h100.json")           # plan with a calibrated device profile
 

@@ -78,8 +78,15 @@ def _validate(a: torch.Tensor, b: torch.Tensor) -> None:
         raise ValueError(f"a: on {a.device}, must be on a CUDA device")
 
 
+def _check_schedule(schedule: str, avail_sms: int) -> None:
+    if schedule not in _lib.SCHEDULES:
+        raise ValueError(f"schedule = {schedule!r}: must be static or dynamic")
+    if not isinstance(avail_sms, int) or avail_sms < 0:
+        raise ValueError(f"avail_sms = {avail_sms!r}: must be an int >= 0 (0: every SM)")
+
+
 def _run(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], out: torch.Tensor,
-         alpha: float, beta: float) -> None:
+         alpha: float, beta: float, schedule: str, avail_sms: int) -> None:
     lib = _lib.library()
     batch = out.shape[0] if out.dim() == 3 else 1
     m, n, k = a.shape[-2], b.shape[-1], a.shape[-1]
@@ -106,6 +113,8 @@ def _run(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], out: torch
         args.ldc = cc.stride(-2) if m > 1 else n
         args.stride_c = cc.stride(0) if cc.dim() == 3 else 0
     options = lib.new_options()
+    options.schedule = _lib.SCHEDULES[schedule]
+    options.avail_sms = avail_sms
     index = out.device.index
     if index != torch.cuda.current_device():  # the library plans and runs on the current one
         with torch.cuda.device(index):
@@ -135,9 +144,10 @@ def _launch(lib: "_lib.Library", args: "_lib.GemmArgs", options: "_lib.Options",
 # work: a kernel for CUDA tensors (and for CPU ones, to say what is wrong), a fake kernel for
 # torch.compile and meta tensors, and autograd.
 _definitions = torch.library.Library("streamk", "DEF")
-_definitions.define("mm(Tensor a, Tensor b, ScalarType? out_dtype=None) -> Tensor")
-_definitions.define(
-    "addmm(Tensor c, Tensor a, Tensor b, float alpha=1.0, float beta=1.0) -> Tensor")
+_definitions.define("mm(Tensor a, Tensor b, ScalarType? out_dtype=None, str schedule=\"static\", "
+                    "int avail_sms=0) -> Tensor")
+_definitions.define("addmm(Tensor c, Tensor a, Tensor b, float alpha=1.0, float beta=1.0, "
+                    "str schedule=\"static\", int avail_sms=0) -> Tensor")
 
 
 def _mm_check(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype]) -> torch.dtype:
@@ -149,16 +159,20 @@ def _mm_check(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype]
     return dtype
 
 
-def _mm_kernel(a: torch.Tensor, b: torch.Tensor,
-               out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
-    out = torch.empty(_out_shape(a, b), dtype=_mm_check(a, b, out_dtype), device=a.device)
-    _run(a, b, None, out, 1.0, 0.0)
+def _mm_kernel(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype] = None,
+               schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
+    dtype = _mm_check(a, b, out_dtype)
+    _check_schedule(schedule, avail_sms)
+    out = torch.empty(_out_shape(a, b), dtype=dtype, device=a.device)
+    _run(a, b, None, out, 1.0, 0.0, schedule, avail_sms)
     return out
 
 
-def _mm_fake(a: torch.Tensor, b: torch.Tensor,
-             out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
-    return a.new_empty(_out_shape(a, b), dtype=_mm_check(a, b, out_dtype))
+def _mm_fake(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype] = None,
+             schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
+    dtype = _mm_check(a, b, out_dtype)
+    _check_schedule(schedule, avail_sms)
+    return a.new_empty(_out_shape(a, b), dtype=dtype)
 
 
 def _addmm_check(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> tuple[int, ...]:
@@ -176,16 +190,19 @@ def _addmm_check(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> tuple[int
 
 
 def _addmm_kernel(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, alpha: float = 1.0,
-                  beta: float = 1.0) -> torch.Tensor:
+                  beta: float = 1.0, schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
     shape = _addmm_check(c, a, b)
+    _check_schedule(schedule, avail_sms)
     out = torch.empty(shape, dtype=c.dtype, device=a.device)
-    _run(a, b, c, out, float(alpha), float(beta))
+    _run(a, b, c, out, float(alpha), float(beta), schedule, avail_sms)
     return out
 
 
 def _addmm_fake(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, alpha: float = 1.0,
-                beta: float = 1.0) -> torch.Tensor:
-    return a.new_empty(_addmm_check(c, a, b), dtype=c.dtype)
+                beta: float = 1.0, schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
+    shape = _addmm_check(c, a, b)
+    _check_schedule(schedule, avail_sms)
+    return a.new_empty(shape, dtype=c.dtype)
 
 
 for _key in ("CUDA", "CPU"):  # CPU: to raise the error that names the argument
@@ -196,21 +213,23 @@ torch.library.register_fake("streamk::addmm", _addmm_fake, lib=_definitions)
 
 
 def _mm_setup(ctx, inputs, output) -> None:
-    a, b, _ = inputs
+    a, b, _, schedule, avail_sms = inputs
     ctx.save_for_backward(a, b)
+    ctx.schedule, ctx.avail_sms = schedule, avail_sms
 
 
-def _product_grads(a: torch.Tensor, b: torch.Tensor, g: torch.Tensor, need_a: bool,
+def _product_grads(ctx, a: torch.Tensor, b: torch.Tensor, g: torch.Tensor, need_a: bool,
                    need_b: bool) -> tuple[Optional[torch.Tensor], Optional[torch.Tensor]]:
-    """The gradients of a @ b for the output's gradient g (in a's dtype); an operand the batch
-    shared (2-D) gets the sum over the batch."""
+    """The gradients of a @ b for the output's gradient g (in a's dtype), on the forward's
+    schedule and SMs; an operand the batch shared (2-D) gets the sum over the batch."""
     grad_a = grad_b = None
+    kw = {"schedule": ctx.schedule, "avail_sms": ctx.avail_sms}
     if need_a:
-        grad_a = mm(g, b.transpose(-1, -2))
+        grad_a = mm(g, b.transpose(-1, -2), **kw)
         if a.dim() == 2 and grad_a.dim() == 3:
             grad_a = grad_a.sum(0)
     if need_b:
-        grad_b = mm(a.transpose(-1, -2), g)
+        grad_b = mm(a.transpose(-1, -2), g, **kw)
         if b.dim() == 2 and grad_b.dim() == 3:
             grad_b = grad_b.sum(0)
     return grad_a, grad_b
@@ -218,15 +237,16 @@ def _product_grads(a: torch.Tensor, b: torch.Tensor, g: torch.Tensor, need_a: bo
 
 def _mm_backward(ctx, grad):
     a, b = ctx.saved_tensors
-    grad_a, grad_b = _product_grads(a, b, grad.to(a.dtype), ctx.needs_input_grad[0],
+    grad_a, grad_b = _product_grads(ctx, a, b, grad.to(a.dtype), ctx.needs_input_grad[0],
                                     ctx.needs_input_grad[1])
-    return grad_a, grad_b, None
+    return grad_a, grad_b, None, None, None
 
 
 def _addmm_setup(ctx, inputs, output) -> None:
-    c, a, b, alpha, beta = inputs
+    c, a, b, alpha, beta, schedule, avail_sms = inputs
     ctx.save_for_backward(a, b)
     ctx.c_shape, ctx.c_dtype, ctx.alpha, ctx.beta = c.shape, c.dtype, alpha, beta
+    ctx.schedule, ctx.avail_sms = schedule, avail_sms
 
 
 def _addmm_backward(ctx, grad):
@@ -241,9 +261,9 @@ def _addmm_backward(ctx, grad):
                 grad_c = grad_c.sum(i, keepdim=True)
         grad_c = grad_c.to(ctx.c_dtype)
     if ctx.needs_input_grad[1] or ctx.needs_input_grad[2]:
-        grad_a, grad_b = _product_grads(a, b, (grad * ctx.alpha).to(a.dtype),
+        grad_a, grad_b = _product_grads(ctx, a, b, (grad * ctx.alpha).to(a.dtype),
                                         ctx.needs_input_grad[1], ctx.needs_input_grad[2])
-    return grad_c, grad_a, grad_b, None, None
+    return grad_c, grad_a, grad_b, None, None, None, None
 
 
 torch.library.register_autograd("streamk::mm", _mm_backward, setup_context=_mm_setup,
@@ -255,15 +275,20 @@ _mm_op = torch.ops.streamk.mm.default
 _addmm_op = torch.ops.streamk.addmm.default
 
 
-def mm(a: torch.Tensor, b: torch.Tensor, *, out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+def mm(a: torch.Tensor, b: torch.Tensor, *, out_dtype: Optional[torch.dtype] = None,
+       schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
     """a @ b for fp16 or bf16 a (m x k, or batch x m x k) and b (k x n, or batch x k x n) on one
     CUDA device, with fp32 accumulation; out_dtype fp16, bf16 or fp32 (default a's).
-    torch.ops.streamk.mm(a, b, out_dtype)."""
-    return _mm_op(a, b, out_dtype)
+    schedule "dynamic": the kernel's blocks take their work from a counter, so a GEMM beside
+    kernels that hold some SMs (a collective on another stream) is not held back by them;
+    avail_sms: plan for that many SMs (0: all; streamk::Options). The backward pass runs its
+    GEMMs the same way. torch.ops.streamk.mm(a, b, out_dtype, schedule, avail_sms)."""
+    return _mm_op(a, b, out_dtype, schedule, avail_sms)
 
 
 def addmm(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, *, alpha: float = 1.0,
-          beta: float = 1.0) -> torch.Tensor:
+          beta: float = 1.0, schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
     """beta * c + alpha * (a @ b); c broadcasts to the output's shape (a bias row, say) and
-    sets the output's dtype (fp16, bf16 or fp32). torch.ops.streamk.addmm(c, a, b, alpha, beta)."""
-    return _addmm_op(c, a, b, float(alpha), float(beta))
+    sets the output's dtype (fp16, bf16 or fp32); schedule and avail_sms as for mm.
+    torch.ops.streamk.addmm(c, a, b, alpha, beta, schedule, avail_sms)."""
+    return _addmm_op(c, a, b, float(alpha), float(beta), schedule, avail_sms)

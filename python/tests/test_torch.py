@@ -184,3 +184,50 @@ def test_two_streams():
     torch.cuda.synchronize()
     for (a, b), out in zip(pairs, outs):
         check(out, a, b)
+
+
+@pytest.mark.parametrize("m,n,k", [(1536, 1536, 4096), (512, 4096, 4096), (64, 4096, 11008),
+                                   (257, 65, 7000)])
+def test_dynamic_schedule_and_available_sms(m, n, k):
+    """schedule="dynamic" and avail_sms reach the library (the plans differ) and stay correct, in
+    the forward and backward passes and inside a captured CUDA graph."""
+    a, b = rand(m, k), rand(k, n)
+    for kw in ({"schedule": "dynamic"}, {"avail_sms": 100}, {"schedule": "dynamic", "avail_sms": 66}):
+        out = streamk.mm(a, b, **kw)
+        check(out, a, b)
+        c = rand(n)
+        check(streamk.addmm(c, a, b, beta=0.5, **kw), a, b, c, 1.0, 0.5)
+    plan = streamk.plan(m, n, k, schedule="dynamic")
+    assert plan["schedule"] == "dynamic"
+    ar, br = a.clone().requires_grad_(True), b.clone().requires_grad_(True)
+    streamk.mm(ar, br, schedule="dynamic", avail_sms=100).float().square().sum().backward()
+    a2, b2 = a.clone().requires_grad_(True), b.clone().requires_grad_(True)
+    torch.matmul(a2.float(), b2.float()).square().sum().backward()
+    for got, want, name in ((ar.grad, a2.grad, "a"), (br.grad, b2.grad, "b")):
+        err = (got.float() - want.float()).norm() / want.float().norm()
+        assert err < 2e-2, f"grad of {name}: relative error {err:.3g}"
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        streamk.mm(a, b, schedule="dynamic")
+    torch.cuda.current_stream().wait_stream(s)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        out = streamk.mm(a, b, schedule="dynamic")
+    for _ in range(3):  # the counter returns to zero after every launch
+        a.copy_(rand(m, k))
+        out.fill_(float("nan"))
+        g.replay()
+        torch.cuda.synchronize()
+        check(out, a, b)
+
+
+def test_schedule_arguments_name_the_rule():
+    a, b = rand(64, 32), rand(32, 16)
+    with pytest.raises(ValueError, match="schedule = 'fast'"):
+        streamk.mm(a, b, schedule="fast")
+    with pytest.raises(ValueError, match="avail_sms = -1"):
+        streamk.addmm(rand(16), a, b, avail_sms=-1)
+    torch.library.opcheck(torch.ops.streamk.mm.default, (a, b), {"schedule": "dynamic"})
+    torch.library.opcheck(torch.ops.streamk.addmm.default, (rand(16), a, b),
+                          {"schedule": "dynamic", "avail_sms": 66})
