@@ -133,24 +133,29 @@ def test_addmm_backward_matches_torch():
         assert err < 2e-2, f"grad of {name}: relative error {err:.3g}"
 
 
-def test_cuda_graph_capture_and_replay():
-    m, n, k = 1536, 1536, 4096  # a Stream-K plan: its workspace is used inside the graph
-    a, b = rand(m, k), rand(k, n)
+def replays_correctly(a, b, **kw):
+    """Captures streamk.mm(a, b, **kw) in a CUDA graph (after a warm-up on the capture stream),
+    then replays it three times on fresh inputs written into a and b, checking each result."""
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
-        streamk.mm(a, b)  # warm-up on the capture stream
+        streamk.mm(a, b, **kw)
     torch.cuda.current_stream().wait_stream(s)
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
-        out = streamk.mm(a, b)
+        out = streamk.mm(a, b, **kw)
     for _ in range(3):
-        a.copy_(rand(m, k))
-        b.copy_(rand(k, n))
+        a.copy_(rand(*a.shape))
+        b.copy_(rand(*b.shape))
         out.fill_(float("nan"))
         g.replay()
         torch.cuda.synchronize()
         check(out, a, b)
+
+
+def test_cuda_graph_capture_and_replay():
+    m, n, k = 1536, 1536, 4096  # a Stream-K plan: its workspace is used inside the graph
+    replays_correctly(rand(m, k), rand(k, n))
 
 
 def test_torch_compile_of_a_model():
@@ -206,20 +211,7 @@ def test_dynamic_schedule_and_available_sms(m, n, k):
     for got, want, name in ((ar.grad, a2.grad, "a"), (br.grad, b2.grad, "b")):
         err = (got.float() - want.float()).norm() / want.float().norm()
         assert err < 2e-2, f"grad of {name}: relative error {err:.3g}"
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        streamk.mm(a, b, schedule="dynamic")
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        out = streamk.mm(a, b, schedule="dynamic")
-    for _ in range(3):  # the counter returns to zero after every launch
-        a.copy_(rand(m, k))
-        out.fill_(float("nan"))
-        g.replay()
-        torch.cuda.synchronize()
-        check(out, a, b)
+    replays_correctly(a, b, schedule="dynamic")  # the counter returns to zero after each launch
 
 
 def test_schedule_arguments_name_the_rule():
