@@ -441,10 +441,22 @@ std::optional<Decomposition> BestStreamK(Plan& scratch, const CostModel& cost, i
   // changes nothing, the ties going to the count priced first.
   int seen[2 * kSearchPoints + kMaxAlignedPoints + 8];
   int seen_count = 0;
+  // A lower bound on a count's prediction, to skip counts that cannot beat the best so far: its
+  // blocks run sk_tiles x iters_per_tile / g iterations or more, each at no less than the
+  // configuration's cheapest iteration, after the plan's fixed cost and a pipeline fill
+  // (Predict). The best (us, schedule, count) is the least in that order whatever order the
+  // counts are priced in, so skipping counts it is known to beat changes nothing.
+  Derive({Mode::kStreamK, sk_tiles, std::max(lo, 1), reduction, slices}, scratch);
+  const CostTerms terms = ScaleCosts(scratch, cost);
+  double cheapest_iter = std::min(terms.iter_alone, terms.iter_shared);
+  if (terms.iter_busy > 0) cheapest_iter = std::min(cheapest_iter, terms.iter_busy);
+  const int64_t sk_iters = int64_t{sk_tiles} * scratch.iters_per_tile;
   auto weigh = [&](int g) {
     if (g < lo || g > hi) return;
     for (int i = 0; i < seen_count; ++i)
       if (seen[i] == g) return;
+    if (terms.fixed + static_cast<double>(sk_iters / g) * cheapest_iter + terms.unit > best_us)
+      return;
     if (seen_count < static_cast<int>(std::size(seen))) seen[seen_count++] = g;
     const Decomposition d{Mode::kStreamK, sk_tiles, g, reduction, slices};
     Derive(d, scratch);
@@ -458,11 +470,13 @@ std::optional<Decomposition> BestStreamK(Plan& scratch, const CostModel& cost, i
          (schedule < best_schedule || (schedule == best_schedule && g < best->sk_blocks))))
       best_us = us, best_schedule = schedule, best = d;
   };
+  // The coarse points, the most blocks first (their bound is the least).
   const int step = std::max(1, (hi - lo) / kSearchPoints);
-  for (int g = lo; g <= hi; g += step) weigh(g);
   weigh(hi);
   weigh(scratch.avail_sms);
-  for (int i = 1, g = sk_tiles; i <= kMaxAlignedPoints && g <= hi; ++i, g += sk_tiles) weigh(g);
+  const int aligned = std::min(kMaxAlignedPoints, hi / std::max(1, sk_tiles));
+  for (int i = aligned; i >= 1; --i) weigh(i * sk_tiles);
+  for (int g = lo + (hi - lo) / step * step; g >= lo; g -= step) weigh(g);
   if (best && step > 1) {
     const int center = best->sk_blocks;
     for (int g = center - step + 1; g < center + step; ++g) weigh(g);
