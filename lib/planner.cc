@@ -348,6 +348,13 @@ bool SeparateReductionFits(const Plan& p, const CostModel& cost) {
   return cost.separate_after_streamk && p.sk_blocks > 3 * p.sk_tiles;
 }
 
+// A plan's rounds (RoundsOf, with Predict below).
+struct Rounds {
+  int full_end, tail;           // work blocks in full rounds; in the last, partial one
+  double full_iter, tail_iter;  // an iteration in each
+};
+Rounds RoundsOf(const Plan& p, const CostTerms& terms, int busy_of = 0);
+
 // The best split-K over all tiles with `splits` in [lo, hi]; nullopt when the range is empty.
 // With weigh_separate, every split where SeparateReductionFits is also weighed with a separate
 // reduction wave, and `reduction` only up to kMaxAutoSplits splits.
@@ -391,6 +398,15 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
     Derive(d, scratch);
     auto take = [&](const Decomposition& c, bool separate) {
       Derive(c, scratch);
+      // Derived, the bound takes the iteration cost of the rounds the blocks run in.
+      const Rounds rounds = RoundsOf(scratch, terms);
+      const double iter = std::min(
+          rounds.full_end > 0 ? rounds.full_iter : std::numeric_limits<double>::infinity(),
+          rounds.tail > 0 ? rounds.tail_iter : std::numeric_limits<double>::infinity());
+      if (bound(s, separate || forced_separate) - (iters / s) * cheapest_iter +
+              (iters / s) * iter >
+          best_us)
+        return;
       const double us = PredictMicros(scratch, cost);
       const bool better = us < best_us ||
                           (us == best_us && (s < best_s || (s == best_s && best_separate)));
@@ -698,6 +714,28 @@ double PredictRunningMicros(const Plan& plan, const CostModel& cost, int running
 
 namespace {
 
+// A plan's rounds of `grid_blocks` work blocks: the work blocks in full rounds, the last, partial
+// round's, and what an iteration costs in each (Predict).
+inline Rounds RoundsOf(const Plan& p, const CostTerms& terms, int busy_of) {
+  const int grid = std::max(1, p.grid_blocks);
+  Rounds r;
+  r.full_end = p.work_blocks / grid * grid;
+  r.tail = p.work_blocks - r.full_end;
+  const int busy_sms = std::max(p.avail_sms, busy_of);
+  // A last, partial round: its blocks run alone when they are few, but a tail of more than half
+  // the SMs' worth shares SMs like a full round (measured on an H200, two blocks per SM: 396
+  // data-parallel tiles on 264 blocks take 176 us, two shared rounds of 88 rather than 88 + 54;
+  // 276 and 540 tiles, tails of 12, run their tails alone).
+  // With one block per SM, a round's iterations cost more the more SMs it keeps busy
+  // (RoundIter, iter_busy_us): 12 data-parallel tail tiles of 128 iterations on an H200 take
+  // 19 us, a full round of 132 34 us.
+  r.tail_iter = grid > p.avail_sms && 2 * r.tail > p.avail_sms
+                    ? terms.iter_shared
+                    : RoundIter(terms, std::min(r.tail, p.avail_sms), busy_sms);
+  r.full_iter = RoundIter(terms, grid, busy_sms);
+  return r;
+}
+
 Prediction Predict(const Plan& p, const CostModel& cost, int busy_of) {
   // The kernel is persistent: block r of `grid` runs work blocks r, r + grid, ... in rounds of
   // `grid` work blocks. The plan takes as long as its most loaded block. A round with more blocks
@@ -705,7 +743,6 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of) {
   // share an SM is up to the hardware, so the model assumes they all do (and so for a last,
   // partial round, see tail_iter). A launch of at most one block per SM runs at iter_us.
   const CostTerms terms = ScaleCosts(p, cost);
-  const double shared = terms.iter_shared;
   const double b = terms.partial, d = terms.peer, e = terms.epilogue;
 
   // Each role's cost: iterations (scaled by the round's sharing) plus fixed costs.
@@ -760,20 +797,9 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of) {
   // hundred candidates, and integer divides were a fifth of their time.
   const FastDivisor by_grid = mapping::MakeDivisor(grid);
   auto mod_grid = [&](int x) { return x - mapping::Divide(by_grid, x) * grid; };
-  const int full_end = p.work_blocks / grid * grid;  // work blocks in full rounds
-  const int busy_sms = std::max(p.avail_sms, busy_of);
-  // A last, partial round: its blocks run alone when they are few, but a tail of more than half
-  // the SMs' worth shares SMs like a full round (measured on an H200, two blocks per SM: 396
-  // data-parallel tiles on 264 blocks take 176 us, two shared rounds of 88 rather than 88 + 54;
-  // 276 and 540 tiles, tails of 12, run their tails alone).
-  // With one block per SM, a round's iterations cost more the more SMs it keeps busy
-  // (RoundIter, iter_busy_us): 12 data-parallel tail tiles of 128 iterations on an H200 take
-  // 19 us, a full round of 132 34 us.
-  const int tail = p.work_blocks - full_end;
-  const double tail_iter = grid > p.avail_sms && 2 * tail > p.avail_sms
-                               ? shared
-                               : RoundIter(terms, std::min(tail, p.avail_sms), busy_sms);
-  const double full_iter = RoundIter(terms, grid, busy_sms);
+  const Rounds rounds = RoundsOf(p, terms, busy_of);
+  const int full_end = rounds.full_end, tail = rounds.tail;
+  const double tail_iter = rounds.tail_iter, full_iter = rounds.full_iter;
   // #{w in [0, x) : w % grid == r}: block r's work blocks before x.
   auto before = [&by_grid](int x, int r) -> int64_t {
     return x <= r ? 0 : mapping::Divide(by_grid, x - 1 - r) + 1;
