@@ -348,6 +348,13 @@ bool SeparateReductionFits(const Plan& p, const CostModel& cost) {
   return cost.separate_after_streamk && p.sk_blocks > 3 * p.sk_tiles;
 }
 
+// The least an iteration of the configuration costs, alone, shared or with every SM busy: what
+// the searches' lower bounds charge before a count's rounds are known.
+double CheapestIter(const CostTerms& terms) {
+  const double cheapest = std::min(terms.iter_alone, terms.iter_shared);
+  return terms.iter_busy > 0 ? std::min(cheapest, terms.iter_busy) : cheapest;
+}
+
 // A plan's rounds (RoundsOf, with Predict below).
 struct Rounds {
   int full_end, tail;           // work blocks in full rounds; in the last, partial one
@@ -377,23 +384,24 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
   // The same for every count: the configuration's, no ping-pong (split-K blocks).
   Derive({Mode::kSplitK, scratch.tiles, scratch.tiles * hi, reduction, slices}, scratch);
   const CostTerms terms = ScaleCosts(scratch, cost);
-  double cheapest_iter = std::min(terms.iter_alone, terms.iter_shared);
-  if (terms.iter_busy > 0) cheapest_iter = std::min(cheapest_iter, terms.iter_busy);
+  const double cheapest_iter = CheapestIter(terms);
   const int iters = scratch.iters_per_tile;
-  // Every block starts a k-slice (unit); with a separate reduction and more than one split, each
-  // also stores a partial, and a reduction block starts and reads its s peers' partials.
-  auto bound = [&](int s, bool separate) {
+  // Every block starts a k-slice (unit) and runs its iterations at `iter` each; with a separate
+  // reduction and more than one split, each also stores a partial, and a reduction block starts
+  // and reads its s peers' partials.
+  auto bound = [&](int s, bool separate, double iter) {
     const double exchange =
         separate && s > 1 ? terms.partial + terms.unit + s * terms.reduce_latency : 0;
-    return terms.fixed + (iters / s) * cheapest_iter + terms.unit + exchange;
+    return terms.fixed + (iters / s) * iter + terms.unit + exchange;
   };
+  const bool forced_separate = reduction == Reduction::kSeparate;
   // Prices count s (its separate-reduction variant first, as the ties prefer `reduction`).
   auto weigh = [&](int s) {
     const Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction, slices};
-    const bool forced_separate = reduction == Reduction::kSeparate;
     const bool plain = !weigh_separate || forced_separate || s <= kMaxAutoSplits;
-    const bool plain_live = plain && bound(s, forced_separate) <= best_us;
-    const bool sep_live = weigh_separate && !forced_separate && bound(s, true) <= best_us;
+    const bool plain_live = plain && bound(s, forced_separate, cheapest_iter) <= best_us;
+    const bool sep_live =
+        weigh_separate && !forced_separate && bound(s, true, cheapest_iter) <= best_us;
     if (!plain_live && !sep_live) return;
     Derive(d, scratch);
     auto take = [&](const Decomposition& c, bool separate) {
@@ -403,10 +411,7 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
       const double iter = std::min(
           rounds.full_end > 0 ? rounds.full_iter : std::numeric_limits<double>::infinity(),
           rounds.tail > 0 ? rounds.tail_iter : std::numeric_limits<double>::infinity());
-      if (bound(s, separate || forced_separate) - (iters / s) * cheapest_iter +
-              (iters / s) * iter >
-          best_us)
-        return;
+      if (bound(s, separate || forced_separate, iter) > best_us) return;
       const double us = PredictMicros(scratch, cost);
       const bool better = us < best_us ||
                           (us == best_us && (s < best_s || (s == best_s && best_separate)));
@@ -421,11 +426,10 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
   };
   // The count whose bound is least, the separate reduction's where counts past kMaxAutoSplits are
   // weighed with it.
-  const bool separate_past = weigh_separate && reduction != Reduction::kSeparate;
+  const bool separate_past = weigh_separate || forced_separate;
   int first = hi;
   for (int s = hi; s >= lo; --s)
-    if (bound(s, separate_past || reduction == Reduction::kSeparate) <
-        bound(first, separate_past || reduction == Reduction::kSeparate))
+    if (bound(s, separate_past, cheapest_iter) < bound(first, separate_past, cheapest_iter))
       first = s;
   weigh(first);
   for (int s = hi; s >= lo; --s)
@@ -464,8 +468,7 @@ std::optional<Decomposition> BestStreamK(Plan& scratch, const CostModel& cost, i
   // counts are priced in, so skipping counts it is known to beat changes nothing.
   Derive({Mode::kStreamK, sk_tiles, std::max(lo, 1), reduction, slices}, scratch);
   const CostTerms terms = ScaleCosts(scratch, cost);
-  double cheapest_iter = std::min(terms.iter_alone, terms.iter_shared);
-  if (terms.iter_busy > 0) cheapest_iter = std::min(cheapest_iter, terms.iter_busy);
+  const double cheapest_iter = CheapestIter(terms);
   const int64_t sk_iters = int64_t{sk_tiles} * scratch.iters_per_tile;
   auto weigh = [&](int g) {
     if (g < lo || g > hi) return;
