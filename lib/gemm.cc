@@ -482,6 +482,21 @@ absl::Status ValidateGemmArgs(const GemmArgs& g, const Options& options) {
   return ValidatePlanOptions(ToPlanOptions(options, g));
 }
 
+namespace {
+
+// The plan gemm() runs for these arguments on the current device, from its cache: asking costs a
+// lookup for a known shape.
+absl::StatusOr<Plan> CachedPlan(const GemmArgs& args, const Options& options) {
+  if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
+  int ordinal = 0;
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(options, &ordinal);
+  if (!device.ok()) return device.status();
+  if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
+  return Plans().Get(ordinal, Lower(args).problem, *device, ToPlanOptions(options, args));
+}
+
+}  // namespace
+
 absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
                               const Options& options, PlanExplanation* why) {
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
@@ -495,27 +510,16 @@ absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
 
 absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const Options& options,
                               PlanExplanation* why) {
+  if (why == nullptr) return CachedPlan(args, options);
   // The arguments first: a bad argument is reported as such on a machine without a GPU too.
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
-  int ordinal = 0;
-  absl::StatusOr<DeviceSpec> device = CurrentDevice(options, &ordinal);
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(options);
   if (!device.ok()) return device.status();
-  if (why != nullptr) return PlanGemm(args, *device, options, why);
-  // Without an explanation, the plan gemm() runs from the same cache: asking costs a lookup for
-  // a known shape.
-  if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
-  return Plans().Get(ordinal, Lower(args).problem, *device, ToPlanOptions(options, args));
+  return PlanGemm(args, *device, options, why);
 }
 
 absl::StatusOr<size_t> GetWorkspaceSize(const GemmArgs& args, const Options& options) {
-  // The plan gemm() will run, from the same cache: asking costs a lookup for a known shape.
-  if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
-  int ordinal = 0;
-  absl::StatusOr<DeviceSpec> device = CurrentDevice(options, &ordinal);
-  if (!device.ok()) return device.status();
-  if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
-  absl::StatusOr<Plan> plan =
-      Plans().Get(ordinal, Lower(args).problem, *device, ToPlanOptions(options, args));
+  absl::StatusOr<Plan> plan = CachedPlan(args, options);
   if (!plan.ok()) return plan.status();
   return static_cast<size_t>(plan->workspace_bytes);
 }

@@ -212,8 +212,9 @@ struct PlanExplanation {
   // copies, and with the tile free clusters; otherwise the rows as they are are the one entry,
   // or they and the copies PlanOptions::repack forces.
   std::vector<RowsOption> rows_options;
-  // false: MakePlan leaves the candidates' names and notes and the reasons empty (everything else
-  // is filled in), which plans faster. The planner's own layers plan so where none was asked for.
+  // false: MakePlan formats no notes or reasons (they are left empty or partial; the plan, the
+  // candidates' names, modes, counts and predictions, `chosen` and the predictions are filled in
+  // as with text), which plans faster. The planner's own layers plan so where none was asked for.
   bool text = true;
 };
 
