@@ -194,16 +194,23 @@ int main(int argc, char** argv) {
   // The same launches without the host in the way: gemm()'s own cost per call on the CPU, and the
   // launches replayed from a CUDA graph (what a kernel costs when the host keeps ahead of it).
   {
+    // Host microseconds per call of `call` over kCalls calls, the GPU idle before and after.
     constexpr int kCalls = 200;
-    cudaDeviceSynchronize();
-    const auto begin = std::chrono::steady_clock::now();
-    for (int i = 0; i < kCalls; ++i) {
-      if (absl::Status s = launch({}); !s.ok()) return Fail(std::string(s.message()));
-    }
-    const double host_us =
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - begin)
-            .count() / kCalls;
-    cudaDeviceSynchronize();
+    auto per_call = [&](auto&& call) {
+      cudaDeviceSynchronize();
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < kCalls; ++i) call();
+      const double us =
+          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
+              .count() / kCalls;
+      cudaDeviceSynchronize();
+      return us;
+    };
+    absl::Status launched = absl::OkStatus();
+    const double host_us = per_call([&] {
+      if (launched.ok()) launched = launch({});
+    });
+    if (!launched.ok()) return Fail(std::string(launched.message()));
     absl::StatusOr<double> graph_us = tools::TimeGraph(
         [&](cudaStream_t s) { return streamk::gemm(g, s, options); }, 5, 9);
     if (!graph_us.ok()) return Fail(std::string(graph_us.status().message()));
@@ -223,29 +230,15 @@ int main(int argc, char** argv) {
                           out, static_cast<int>(g.ldd), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
     };
     cublasStatus_t st = cublas();
-    cudaDeviceSynchronize();
-    const auto cublas_begin = std::chrono::steady_clock::now();
-    for (int i = 0; i < kCalls && st == CUBLAS_STATUS_SUCCESS; ++i) st = cublas();
-    const double cublas_us = std::chrono::duration<double, std::micro>(
-                                 std::chrono::steady_clock::now() - cublas_begin)
-                                 .count() / kCalls;
-    cudaDeviceSynchronize();
+    const double cublas_us = per_call([&] {
+      if (st == CUBLAS_STATUS_SUCCESS) st = cublas();
+    });
     cublasDestroy(handle);
     if (st != CUBLAS_STATUS_SUCCESS)
       return Fail(absl::StrCat("cublasGemmEx: ", cublasGetStatusName(st)));
     // Where gemm()'s host time goes: validation, the device's model and the plan cache's hit
     // (GetWorkspaceSize takes the same path as gemm() up to the launch), and the launch of a plain
     // one-block kernel, the driver's floor for any launch.
-    auto per_call = [&](auto&& call) {
-      cudaDeviceSynchronize();
-      const auto t0 = std::chrono::steady_clock::now();
-      for (int i = 0; i < kCalls; ++i) call();
-      const double us =
-          std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0)
-              .count() / kCalls;
-      cudaDeviceSynchronize();
-      return us;
-    };
     bool planned = true;
     const double plan_us =
         per_call([&] { planned = streamk::GetWorkspaceSize(g, options).ok() && planned; });
