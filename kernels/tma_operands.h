@@ -102,9 +102,9 @@ constexpr int RowsOf(bool fp32, float beta, bool rows_aligned, int64_t tiles, in
 // stages and barriers are the shared tiles'), whose D the epilogue stores by TMA (`d_store`; the
 // rows' bulk copies and the element stores keep their warps' rows). Measured on an H200 against
 // the shared tiles:
-//   - both operands K-major with rows on 128-byte lines (Plan::a_rows_on_lines, or copied to
-//     such rows), 8-24 k-iterations a tile, two tiles or more a block: 1.01-1.09x, 1.10-1.23x
-//     at 512 deep and 1.16x on GPT-2's logits for 4096 tokens;
+//   - both operands K-major with rows on 128-byte lines (OperandLayout::rows_on_lines of
+//     Plan::a, b, or copied to such rows), 8-24 k-iterations a tile, two tiles or more a block:
+//     1.01-1.09x, 1.10-1.23x at 512 deep and 1.16x on GPT-2's logits for 4096 tokens;
 //   - K-major rows off those lines (K = 912, 976, 1008, 2096: rows 32 or 96 bytes past one):
 //     0.88-0.97x; such rows also account for the losses at 1.5-3 tiles a block (K = 560-3344);
 //   - M- or N-major operands (layout nt): 0.99-1.03x;
@@ -118,17 +118,17 @@ constexpr bool PingPongOf(const Plan& plan, bool d_store, int forced = 0) {
                    plan.sk_blocks == 0 && plan.reduction_blocks == 0 && d_store &&
                    plan.schedule == Schedule::kStatic;
   if (!can || forced < 0) return false;
-  const bool lines = (plan.a_rows_on_lines || plan.repack_a) &&
-                     (plan.b_rows_on_lines || plan.repack_b);
+  const bool lines = (plan.a.rows_on_lines() || plan.repack_a) &&
+                     (plan.b.rows_on_lines() || plan.repack_b);
   return forced > 0 || (lines && plan.tiles >= 2 * plan.grid_blocks &&
                         plan.iters_per_tile >= kPingPongMinIters &&
                         plan.iters_per_tile <= kPingPongMaxIters);
 }
 
-// How the epilogue of `plan` on the TMA kernel writes a D of `out_bytes` an element (Plan::store_d),
-// read with C or not: by TMA stores where the configuration may (TmaStoresOf) and D (and C) can be
-// described as a tensor (`tensor`: TensorColumnsOf > 0, Problem::d_tma_store); else, where the
-// configuration stores asynchronously, by the rows' bulk copies where RowsOf says
+// How the epilogue of `plan` on the TMA kernel writes a D of `out_bytes` an element
+// (Plan::store_d), read with C or not: by TMA stores where the configuration may (TmaStoresOf) and
+// D (and C) can be described as a tensor (`tensor`: TensorColumnsOf > 0, Problem::d_tma_store);
+// else, where the configuration stores asynchronously, by the rows' bulk copies where RowsOf says
 // (`rows_aligned`: GemmKernelArgs::cd_vectors); else by its threads.
 constexpr StoreD StoreDOf(const Plan& plan, int out_bytes, bool with_c, bool rows_aligned,
                           bool tensor) {

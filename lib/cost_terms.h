@@ -70,8 +70,8 @@ inline double NarrowMnIterMicros(const Plan& p, const CostModel& c) {
     if (!narrow) return 0.0;
     return misaligned ? c.narrow_mn_misaligned_iter_us : c.narrow_mn_iter_us;
   };
-  return one(NarrowMn(p, 'a'), p.a_mn_rows_misaligned) +
-         one(NarrowMn(p, 'b'), p.b_mn_rows_misaligned);
+  return one(NarrowMn(p, 'a'), p.a.mn_rows_misaligned()) +
+         one(NarrowMn(p, 'b'), p.b.mn_rows_misaligned());
 }
 
 // The share of a full-width iteration's tensor work that a plan's iterations issue: where every
@@ -80,7 +80,7 @@ inline double NarrowMnIterMicros(const Plan& p, const CostModel& c) {
 // model bounds an iteration by its loads (CostModel::sm_bytes_per_us); 1 elsewhere.
 inline double NarrowWidthTensorShare(const Plan& p, const CostModel& c) {
   if (c.sm_bytes_per_us <= 0 || p.tiles_n != 1 || !p.narrow_wgmma) return 1.0;
-  const int width = kernels::NarrowWidthOf(p.n, p.tile_n, p.b_mn_major);
+  const int width = kernels::NarrowWidthOf(p.n, p.tile_n, p.b.mn_major());
   return width < p.tile_n ? static_cast<double>(width) / p.tile_n : 1.0;
 }
 
@@ -101,8 +101,8 @@ inline CostTerms ScaleCosts(const Plan& p, const CostModel& c) {
   const double area = block_m * p.tile_n / (128.0 * 128.0);
   // An iteration loads tile_m rows of A and tile_n rows of B, tile_k deep (per block: its rows
   // of A and its share of B's).
-  const double misaligned = ((p.a_rows_misaligned ? p.tile_m : 0) +
-                             (p.b_rows_misaligned ? p.tile_n : 0)) /
+  const double misaligned = ((p.a.rows_misaligned() ? p.tile_m : 0) +
+                             (p.b.rows_misaligned() ? p.tile_n : 0)) /
                             static_cast<double>(p.tile_m + p.tile_n);
   const bool pingpong = PricedPingPong(p, c);
   const double turns =

@@ -22,10 +22,9 @@ namespace {
 
 constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max();
 constexpr int64_t kMaxLeadingDim = int64_t{1} << 40;  // keeps ld * rows far from int64 overflow
-// The kernel's loads and stores are 16-byte vectors. Operands that are not aligned to them are
-// copied first (Problem::a_unaligned), and C and D are then read and written element by element
-// (GemmKernelArgs::cd_vectors).
-constexpr int kVectorBytes = 16;
+// The kernel's loads and stores are 16-byte vectors (kVectorBytes, plan.h). Operands that are not
+// aligned to them are copied first (OperandLayout::unaligned), and C and D are then read and
+// written element by element (GemmKernelArgs::cd_vectors).
 
 absl::Status Invalid(const std::string& message) { return absl::InvalidArgumentError(message); }
 
@@ -51,6 +50,17 @@ bool RowsAligned(const void* p, int64_t ld, int64_t stride, int64_t element, int
   return reinterpret_cast<uintptr_t>(p) % bytes == 0 && ld * element % bytes == 0 &&
          stride * element % bytes == 0;
 }
+
+// OperandLayout::row_align of a matrix: the largest power of two up to kLineRowBytes that every
+// row and batch entry starts at a multiple of (bytes); under kVectorBytes, half of that.
+uint8_t RowAlignOf(const void* p, int64_t ld, int64_t stride, int64_t element) {
+  for (int bytes = kLineRowBytes; bytes >= kVectorBytes; bytes /= 2)
+    if (RowsAligned(p, ld, stride, element, bytes)) return bytes;
+  return kVectorBytes / 2;
+}
+
+// The plan cache's key for an operand's layout (row_align is at most kLineRowBytes): 9 bits.
+int LayoutKey(const OperandLayout& l) { return (l.major == Major::kMN ? 256 : 0) + l.row_align; }
 
 int64_t Rows(Layout l, int64_t rows, int64_t cols) { return l == Layout::kRowMajor ? rows : cols; }
 int64_t Cols(Layout l, int64_t rows, int64_t cols) { return l == Layout::kRowMajor ? cols : rows; }
@@ -90,26 +100,11 @@ Lowered Lower(const GemmArgs& g) {
     k.b_row_major = g.a_layout == Layout::kColMajor;
   }
   if (g.batch == 1) k.stride_a = k.stride_b = k.stride_c = k.stride_d = 0;
-  // Operands the kernel cannot load as they are (copied first), and K-major operand rows that
-  // are 16-byte but not kFastRowBytes-aligned (planner.h).
+  // The operands' layouts as the kernel loads them (OperandLayout: which it cannot load as they
+  // are, which load slowly).
   const int64_t in = DTypeBytes(g.input), out = DTypeBytes(g.output);
-  l.problem.a_unaligned = !RowsAligned(k.a, k.lda, k.stride_a, in, kVectorBytes);
-  l.problem.b_unaligned = !RowsAligned(k.b, k.ldb, k.stride_b, in, kVectorBytes);
-  l.problem.a_rows_misaligned = !l.problem.a_unaligned && !k.a_col_major &&
-                                !RowsAligned(k.a, k.lda, k.stride_a, in, kFastRowBytes);
-  l.problem.b_rows_misaligned = !l.problem.b_unaligned && !k.b_row_major &&
-                                !RowsAligned(k.b, k.ldb, k.stride_b, in, kFastRowBytes);
-  l.problem.a_rows_on_lines = !l.problem.a_unaligned && !k.a_col_major &&
-                              RowsAligned(k.a, k.lda, k.stride_a, in, kLineRowBytes);
-  l.problem.b_rows_on_lines = !l.problem.b_unaligned && !k.b_row_major &&
-                              RowsAligned(k.b, k.ldb, k.stride_b, in, kLineRowBytes);
-  // M- or N-major operands the kernel loads as they are (CostModel::narrow_mn_iter_us).
-  l.problem.a_mn_major = !l.problem.a_unaligned && k.a_col_major;
-  l.problem.b_mn_major = !l.problem.b_unaligned && k.b_row_major;
-  l.problem.a_mn_rows_misaligned =
-      l.problem.a_mn_major && !RowsAligned(k.a, k.lda, k.stride_a, in, kFastRowBytes);
-  l.problem.b_mn_rows_misaligned =
-      l.problem.b_mn_major && !RowsAligned(k.b, k.ldb, k.stride_b, in, kFastRowBytes);
+  l.problem.a = {k.a_col_major ? Major::kMN : Major::kK, RowAlignOf(k.a, k.lda, k.stride_a, in)};
+  l.problem.b = {k.b_row_major ? Major::kMN : Major::kK, RowAlignOf(k.b, k.ldb, k.stride_b, in)};
   k.cd_vectors = RowsAligned(k.d, k.ldd, k.stride_d, out, kVectorBytes) &&
                  (k.c == nullptr || RowsAligned(k.c, k.ldc, k.stride_c, out, kVectorBytes));
   // As the launch decides whether the TMA unit stores D (launch.cu, TmaOperands::d_store).
@@ -332,13 +327,8 @@ class PlanCache {
                   pr.batch,
                   static_cast<int>(pr.input),
                   static_cast<int>(pr.output),
-                  (pr.a_rows_misaligned ? 1 : 0) + (pr.b_rows_misaligned ? 2 : 0) +
-                      (pr.a_unaligned ? 4 : 0) + (pr.b_unaligned ? 8 : 0) +
-                      (pr.d_tma_store ? 16 : 0) + (pr.a_rows_on_lines ? 32 : 0) +
-                      (pr.b_rows_on_lines ? 64 : 0) + (pr.a_mn_major ? 128 : 0) +
-                      (pr.b_mn_major ? 256 : 0) + (pr.a_mn_rows_misaligned ? 512 : 0) +
-                      (pr.b_mn_rows_misaligned ? 1024 : 0) + (pr.reads_c ? 2048 : 0) +
-                      (pr.cd_rows_aligned ? 4096 : 0),
+                  LayoutKey(pr.a) + (LayoutKey(pr.b) << 9) + (pr.d_tma_store ? 1 << 18 : 0) +
+                      (pr.reads_c ? 1 << 19 : 0) + (pr.cd_rows_aligned ? 1 << 20 : 0),
                   static_cast<int>(o.mode),
                   o.splits,
                   o.blocks,

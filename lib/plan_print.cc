@@ -166,10 +166,10 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
   }
   absl::StrAppendFormat(&s, "tiles       %d (%d x %d x %d), %d iterations each\n", p.tiles,
                         p.tiles_m, p.tiles_n, p.batch, p.iters_per_tile);
-  if (p.a_rows_misaligned || p.b_rows_misaligned) {
+  if (p.a.rows_misaligned() || p.b.rows_misaligned()) {
     absl::StrAppendFormat(
         &s, "operands    K-major rows of %s start at odd multiples of 16 bytes (slower loads)\n",
-        OperandsName(p.a_rows_misaligned, p.b_rows_misaligned));
+        OperandsName(p.a.rows_misaligned(), p.b.rows_misaligned()));
   }
   // "M", "N" or "M- and N", for "...-major".
   auto majors = [](bool a, bool b) { return a && b ? "M- and N" : a ? "M" : "N"; };
@@ -182,8 +182,8 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
                           majors(wide_a, wide_b), OperandsName(wide_a, wide_b));
   }
   if (narrow_a || narrow_b) {
-    const bool misaligned = (narrow_a && p.a_mn_rows_misaligned) ||
-                            (narrow_b && p.b_mn_rows_misaligned);
+    const bool misaligned = (narrow_a && p.a.mn_rows_misaligned()) ||
+                            (narrow_b && p.b.mn_rows_misaligned());
     absl::StrAppendFormat(&s,
                           "operands    %s %s-major with fewer than %d elements along %s (each "
                           "k-iteration loads %d short rows%s)\n",
@@ -280,7 +280,7 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
     // Rows left misaligned: the candidates' loads are priced per iteration, which ranks
     // decompositions but reads high; the prediction above is the rows' estimate.
     absl::StrAppendFormat(&s, "candidates%s\n",
-                          p.a_rows_misaligned || p.b_rows_misaligned
+                          p.a.rows_misaligned() || p.b.rows_misaligned()
                               ? "  (misaligned loads priced per iteration: these rank the "
                                 "decompositions; the rows' estimate below is the prediction)"
                               : "");
@@ -309,7 +309,7 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
       // L2's time for the loads it leaves misaligned, plus its copies.
       // Narrow M- or N-major operands alone (no misaligned rows): their loads are priced per
       // iteration.
-      const bool narrow_only = !p.a_rows_misaligned && !p.b_rows_misaligned &&
+      const bool narrow_only = !p.a.rows_misaligned() && !p.b.rows_misaligned() &&
                                why->rows_options.front().narrow_loads &&
                                why->rows_options.front().load_floor_us == 0;
       absl::StrAppendFormat(
@@ -357,13 +357,13 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   field("tile", absl::StrFormat("[%d, %d, %d]", p.tile_m, p.tile_n, p.tile_k));
   num("tiles_m", p.tiles_m), num("tiles_n", p.tiles_n), num("tiles", p.tiles);
   num("iters_per_tile", p.iters_per_tile);
-  field("a_rows_misaligned", p.a_rows_misaligned ? "true" : "false");
-  field("b_rows_misaligned", p.b_rows_misaligned ? "true" : "false");
+  field("a_rows_misaligned", p.a.rows_misaligned() ? "true" : "false");
+  field("b_rows_misaligned", p.b.rows_misaligned() ? "true" : "false");
   field("d_tma_store", p.d_tma_store ? "true" : "false");
-  field("a_rows_on_lines", p.a_rows_on_lines ? "true" : "false");
-  field("b_rows_on_lines", p.b_rows_on_lines ? "true" : "false");
-  field("a_mn_major", p.a_mn_major ? "true" : "false");
-  field("b_mn_major", p.b_mn_major ? "true" : "false");
+  field("a_rows_on_lines", p.a.rows_on_lines() ? "true" : "false");
+  field("b_rows_on_lines", p.b.rows_on_lines() ? "true" : "false");
+  field("a_mn_major", p.a.mn_major() ? "true" : "false");
+  field("b_mn_major", p.b.mn_major() ? "true" : "false");
   num("dp_tiles", p.dp_tiles), num("sk_tiles", p.sk_tiles), num("sk_blocks", p.sk_blocks);
   num("sk_regions", p.sk_regions), num("sk_blocks_per_region", p.sk_blocks_per_region);
   num("sk_iters_per_region", p.sk_iters_per_region);

@@ -50,7 +50,7 @@ constexpr int kMaxAutoSplits = 16;
 constexpr double kMinPredictedGain = 0.08;
 // Where the model errs least, it leaves data-parallel for a predicted gain of this fraction: a
 // full round of tiles or more, each at least kMinDeepIters iterations deep, on K-major rows that
-// start aligned (no Problem::a_rows_misaligned, b_rows_misaligned), and not on clusters (whose
+// start aligned (no OperandLayout::rows_misaligned), and not on clusters (whose
 // misaligned shapes are planned as if aligned, then estimated by their loads): times the model
 // builds from whole rounds of iterations rather than from per-tile, per-launch or memory costs.
 // Measured on an H200:
@@ -224,7 +224,7 @@ struct Decomposition {
 
 // The predicted gain auto needs to leave data-parallel for plan p's shape and tile.
 double MinPredictedGain(const Plan& p) {
-  const bool deep_aligned = !p.a_rows_misaligned && !p.b_rows_misaligned && p.cluster_m == 1 &&
+  const bool deep_aligned = !p.a.rows_misaligned() && !p.b.rows_misaligned() && p.cluster_m == 1 &&
                             p.iters_per_tile >= kMinDeepIters && p.tiles >= p.avail_sms;
   return deep_aligned ? kMinDeepAlignedGain : kMinPredictedGain;
 }
@@ -957,19 +957,12 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   p.tiles_m = static_cast<int>(CeilDiv(p.m, p.tile_m));
   p.tiles_n = static_cast<int>(CeilDiv(p.n, p.tile_n));
   p.iters_per_tile = static_cast<int>(CeilDiv(p.k, p.tile_k));
-  p.a_rows_misaligned = problem.a_rows_misaligned;
-  p.b_rows_misaligned = problem.b_rows_misaligned;
+  // As the kernel loads them: MakePlan and PlanRows mark the rows of operands they copy.
+  p.a = problem.a, p.b = problem.b;
   // A D stored another way than TMA (PlanOptions::store_d) runs no ping-pong, and is priced so.
   p.d_tma_store = problem.d_tma_store && (!o.store_d || *o.store_d == StoreD::kTma);
   p.narrow_wgmma = o.narrow_wgmma;
   p.mainloop = device.mainloop;
-  // As the kernel loads them: MakePlan and PlanRows mark the rows of operands they copy.
-  p.a_rows_on_lines = problem.a_rows_on_lines;
-  p.b_rows_on_lines = problem.b_rows_on_lines;
-  p.a_mn_major = problem.a_mn_major;
-  p.b_mn_major = problem.b_mn_major;
-  p.a_mn_rows_misaligned = problem.a_mn_rows_misaligned;
-  p.b_mn_rows_misaligned = problem.b_mn_rows_misaligned;
   const int64_t tiles = int64_t{p.tiles_m} * p.tiles_n * p.batch;
   // tiles < 2^62 (each factor < 2^31 / 1); test it alone first so the product cannot overflow.
   constexpr int64_t kMaxInt = std::numeric_limits<int32_t>::max();
@@ -1530,7 +1523,7 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   const bool full_wave = plan->sk_blocks > 0 && alt->sk_blocks > 0 &&
                          plan->sk_blocks >= kFullWaveShare * static_cast<double>(slots) &&
                          plan->sk_blocks <= kMaxAutoSplits * plan->sk_tiles;
-  const bool one_row_of_tiles = !full_wave && problem.m <= small.m && problem.b_rows_on_lines;
+  const bool one_row_of_tiles = !full_wave && problem.m <= small.m && problem.b.rows_on_lines();
   const double min_gain = full_wave          ? kMinSmallOverFullWaveGain
                           : one_row_of_tiles ? kMinSmallTileGainOneRowOfTiles
                                              : kMinSmallTileGain;
@@ -1659,7 +1652,7 @@ double PaddedColumnsShare(const Plan& p) {
 // rows combined with the L2's time for its loads at the misaligned rate (*floor).
 double MisalignedEstimate(Plan p, bool a, bool b, const CostModel& cost, double* floor) {
   *floor = LoadFloorMicros(p, a, b, cost);
-  p.a_rows_misaligned = p.b_rows_misaligned = false;
+  p.a = p.a.RowsAligned(), p.b = p.b.RowsAligned();
   return LoadBoundMicros(PredictMicros(p, cost), *floor);
 }
 
@@ -1692,7 +1685,7 @@ std::string NarrowName(bool a, bool b) {
 // H200 the same data-parallel plans ran 1.0-1.4x slower than on aligned rows, in step with
 // LoadFloorMicros at the misaligned rate).
 bool LoadsMisaligned(const Problem& problem, char operand) {
-  return (operand == 'a' ? problem.a_rows_misaligned : problem.b_rows_misaligned) ||
+  return (operand == 'a' ? problem.a.rows_misaligned() : problem.b.rows_misaligned()) ||
          WideMnMisaligned(problem, operand);
 }
 
@@ -1731,10 +1724,10 @@ struct SplitYield {
 std::optional<SplitYield> SplitYieldOf(const Problem& problem, const DeviceSpec& device,
                                        const Plan& pick, double slots) {
   const CostModel& cost = KernelCost(device, pick);
-  const bool misaligned = problem.a_rows_misaligned || problem.b_rows_misaligned;
+  const bool misaligned = problem.a.rows_misaligned() || problem.b.rows_misaligned();
   // Stream-K over more tiles than a round in more than a few rows of them (a few rows keep their
   // own rule: kMaxFewRowsOfTiles), K-major rows at least one tile each way.
-  if (pick.mode == Mode::kStreamK && !problem.a_mn_major && !problem.b_mn_major &&
+  if (pick.mode == Mode::kStreamK && !problem.a.mn_major() && !problem.b.mn_major() &&
       pick.tiles > slots && problem.m > kMaxFewRowsOfTiles * pick.tile_m &&
       problem.n >= pick.tile_n) {
     constexpr double kAny = std::numeric_limits<double>::infinity();
@@ -1756,11 +1749,11 @@ std::optional<SplitYield> SplitYieldOf(const Problem& problem, const DeviceSpec&
     return SplitYield{kMinBandShare, kMaxBandShare, kMinMisalignedSplitGain,
                       "which is where the model ranks misaligned rows least well"};
   // Aligned K-major rows at least one tile each way (decode's few tokens were not measured so).
-  if (problem.a_mn_major || problem.b_mn_major || problem.m < pick.tile_m ||
+  if (problem.a.mn_major() || problem.b.mn_major() || problem.m < pick.tile_m ||
       problem.n < pick.tile_n)
     return std::nullopt;
   if (cost.split_yield_gain > 0) {
-    const bool lines = problem.a_rows_on_lines && problem.b_rows_on_lines;
+    const bool lines = problem.a.rows_on_lines() && problem.b.rows_on_lines();
     return SplitYield{kMinBandShare, 1.0,
                       lines ? cost.split_yield_gain_on_lines : cost.split_yield_gain,
                       "and the model prices this tile's split and streamed plans over every SM "
@@ -1780,7 +1773,7 @@ std::optional<SplitYield> SplitYieldOf(const Problem& problem, const DeviceSpec&
 //  - aligned K-major rows, at least one tile each way, split or streamed on a configuration with
 //    CostModel::split_yield_gain (the H200's 64 x 128) where data-parallel's tiles fill
 //    kMinBandShare of them or more: that gain, or split_yield_gain_on_lines where both operands'
-//    rows are on 128-byte lines (Problem::a_rows_on_lines, b_rows_on_lines);
+//    rows are on 128-byte lines (OperandLayout::rows_on_lines);
 //  - the same rows streamed on a configuration with CostModel::many_tiles_streamk_gain (the
 //    H200's 128 x 128) over more tiles than resident slots, in more than kMaxFewRowsOfTiles rows
 //    of tiles: that gain;
@@ -1818,7 +1811,7 @@ std::optional<Plan> DataParallelOverSplitPick(const Problem& problem, const Devi
     const std::string share =
         absl::StrFormat("its %d tiles filling %.0f%% of one round", plan->tiles,
                         100 * plan->tiles / slots);
-    if (problem.a_rows_misaligned || problem.b_rows_misaligned) {
+    if (problem.a.rows_misaligned() || problem.b.rows_misaligned()) {
       const bool ma = LoadsMisaligned(problem, 'a'), mb = LoadsMisaligned(problem, 'b');
       double floor = 0;
       const double us = MisalignedEstimate(*plan, ma, mb, KernelCost(device, *plan), &floor);
@@ -1844,7 +1837,7 @@ std::optional<Plan> DataParallelOverSplitPick(const Problem& problem, const Devi
 absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanKernel(problem, device, o, why);
-  const bool a = problem.a_rows_misaligned, b = problem.b_rows_misaligned;
+  const bool a = problem.a.rows_misaligned(), b = problem.b.rows_misaligned();
   // Narrow M- or N-major operands: their plan prices their loads (CostModel::narrow_mn_iter_us);
   // a copy makes them K-major.
   const bool na = NarrowMn(problem, 'a'), nb = NarrowMn(problem, 'b');
@@ -1868,7 +1861,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // Auto takes copying every such operand, then clusters, then copying one of two, where each
   // beats the best so far by kMinRepackGain.
   Problem aligned = problem;
-  aligned.a_rows_misaligned = aligned.b_rows_misaligned = false;
+  aligned.a = problem.a.RowsAligned(), aligned.b = problem.b.RowsAligned();
   double floor = 0;
   const double as_is = ma || mb
                            ? MisalignedEstimate(*plan, ma, mb, KernelCost(device, *plan), &floor)
@@ -1919,12 +1912,8 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // kMinRepackGain under the best option so far.
   auto weigh_copies = [&](bool ca, bool cb) {
     Problem rest = problem;  // the rows left as they are; the copies' are K-major on 128-byte lines
-    rest.a_rows_misaligned = a && !ca, rest.b_rows_misaligned = b && !cb;
-    rest.a_rows_on_lines = problem.a_rows_on_lines || ca;
-    rest.b_rows_on_lines = problem.b_rows_on_lines || cb;
-    rest.a_mn_major = problem.a_mn_major && !ca, rest.b_mn_major = problem.b_mn_major && !cb;
-    rest.a_mn_rows_misaligned = problem.a_mn_rows_misaligned && !ca;
-    rest.b_mn_rows_misaligned = problem.b_mn_rows_misaligned && !cb;
+    if (ca) rest.a = OperandLayout::Copied();
+    if (cb) rest.b = OperandLayout::Copied();
     PlanExplanation w = Inner(why);
     absl::StatusOr<Plan> r = PlanKernel(rest, device, o, why != nullptr ? &w : nullptr);
     if (!r.ok()) return;
@@ -1964,7 +1953,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     absl::StatusOr<Plan> c =
         PlanKernel(aligned, device, oc, why != nullptr ? &cluster_why : nullptr);
     if (c.ok()) {
-      c->a_rows_misaligned = a, c->b_rows_misaligned = b;
+      c->a = problem.a, c->b = problem.b;  // as loaded: the clusters leave the rows as they are
       const double cluster_us =
           MisalignedEstimate(*c, ma, mb, device.cluster_cost, &cluster_floor);
       note_option(absl::StrCat(c->cluster_m, "-SM clusters"), *c, cluster_us, cluster_floor, 0);
@@ -2186,32 +2175,24 @@ absl::StatusOr<Plan> PlanOneSchedule(const Problem& problem, const DeviceSpec& d
                                      const PlanOptions& o, PlanExplanation* why) {
   // Operands the kernel cannot load as they are: the plan is the one for their copies (K-major
   // rows, 128-byte aligned), whatever else it decides, with the copies added.
-  if (problem.a_unaligned || problem.b_unaligned) {
+  const bool ua = problem.a.unaligned(), ub = problem.b.unaligned();
+  if (ua || ub) {
     Problem copied = problem;
-    copied.a_unaligned = copied.b_unaligned = false;
-    if (problem.a_unaligned) {
-      copied.a_rows_misaligned = copied.a_mn_major = copied.a_mn_rows_misaligned = false;
-      copied.a_rows_on_lines = true;
-    }
-    if (problem.b_unaligned) {
-      copied.b_rows_misaligned = copied.b_mn_major = copied.b_mn_rows_misaligned = false;
-      copied.b_rows_on_lines = true;
-    }
+    if (ua) copied.a = OperandLayout::Copied();
+    if (ub) copied.b = OperandLayout::Copied();
     absl::StatusOr<Plan> p = PlanOneSchedule(copied, device, o, why);
     if (!p.ok()) return p;
-    AddRepack(p->repack_a || problem.a_unaligned, p->repack_b || problem.b_unaligned, *p);
-    p->a_unaligned = problem.a_unaligned, p->b_unaligned = problem.b_unaligned;
+    AddRepack(p->repack_a || ua, p->repack_b || ub, *p);
+    p->a_unaligned = ua, p->b_unaligned = ub;
     if (why != nullptr) {
-      const double copy_us =
-          RepackMicros(problem, problem.a_unaligned, problem.b_unaligned, device.cost);
+      const double copy_us = RepackMicros(problem, ua, ub, device.cost);
       why->repack_us += copy_us;
       why->predicted_us += copy_us;
       absl::StrAppendFormat(&why->reason,
                             "; %s cannot be loaded as %s (address, leading dimension or batch "
                             "stride not a multiple of 16 bytes): copied to 128-byte rows first "
                             "(%.1f us)",
-                            OperandsName(problem.a_unaligned, problem.b_unaligned),
-                            problem.a_unaligned && problem.b_unaligned ? "they are" : "it is",
+                            OperandsName(ua, ub), ua && ub ? "they are" : "it is",
                             copy_us);
     }
     return p;
@@ -2223,7 +2204,7 @@ absl::StatusOr<Plan> PlanOneSchedule(const Problem& problem, const DeviceSpec& d
   // measured with 128x256 loads, and on a 3% margin took 960 x 5584 x 1816 off clusters onto
   // 128x192 tiles, which ran it 10% slower on an H200; the sixth tile runs it 1.10x as fast as
   // clusters.
-  if ((problem.a_rows_misaligned || problem.b_rows_misaligned) && o.mode == Mode::kAuto &&
+  if ((problem.a.rows_misaligned() || problem.b.rows_misaligned()) && o.mode == Mode::kAuto &&
       o.tile == kNoTile && !CopiesForced(o) && device.cluster_tile != kNoTile &&
       (device.mid_tile != kNoTile || device.wide_tile != kNoTile ||
        device.broad_tile != kNoTile)) {

@@ -135,9 +135,9 @@ TEST(ShapeSets, NarrowTokensFromTheArgumentsAreCopiedWhereTheyPay) {
     absl::StatusOr<Plan> p = PlanGemm(g, H200Spec(), off);
     ASSERT_TRUE(p.ok()) << p.status();
     SCOPED_TRACE(absl::StrCat(c.tokens, " tokens, ", c.layout.a_row ? "tn" : "nn"));
-    EXPECT_EQ(p->b_mn_major, c.mn_major) << *p;
-    EXPECT_EQ(p->b_mn_rows_misaligned, c.misaligned) << *p;
-    EXPECT_FALSE(p->a_mn_major || p->repack_b) << *p;
+    EXPECT_EQ(p->b.mn_major(), c.mn_major) << *p;
+    EXPECT_EQ(p->b.mn_rows_misaligned(), c.misaligned) << *p;
+    EXPECT_FALSE(p->a.mn_major() || p->repack_b) << *p;
     p = PlanGemm(g, H200Spec());
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->repack_b, c.copy) << *p;

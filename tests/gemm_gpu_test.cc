@@ -75,7 +75,7 @@ struct Config {
   // multiples of 16 bytes (the rows the planner may repack).
   bool odd_rows = false;
   // lda without the 8 elements of padding past the row (A's rows then lie on 128-byte lines
-  // where they hold a multiple of 64 elements: Problem::a_rows_on_lines).
+  // where they hold a multiple of 64 elements: OperandLayout::rows_on_lines).
   bool packed_a = false;
   // Operands not 16-byte aligned (kUnalignedA, kUnalignedB, kUnalignedCD): leading dimensions
   // and batch strides one element past the minimum, and addresses one element into their
@@ -1046,16 +1046,16 @@ std::vector<uint8_t> Bytes(const Buffers& b, const Config& cfg) {
   return out;
 }
 
-// Ping-pong (kernels::PingPongOf): data-parallel plans of 128 x 128 tiles, D stored by TMA, where
-// a block computes several tiles, run the configuration whose two compute warp groups take the
+// Ping-pong (kernels::PingPongOf): data-parallel plans of 128 x 128 tiles, D stored by TMA, where a
+// block computes several tiles, run the configuration whose two compute warp groups take the
 // block's tiles in turn. On 5 SMs (so that blocks run up to 16 tiles, odd and even counts) and on
-// all, forced on (Options::pingpong = true; the planner's own rule takes K-major rows on 128-byte lines
-// alone, and several tiles a block of 8-24 k-iterations): every layout, both input types,
-// every output type, alpha 1 (the unscaled staging) and 0.75, C = D with beta, tails in m, n (a
-// row ending inside a 16-byte chunk) and k (k 64: one k-iteration per tile, fewer than the ring's
+// all, forced on (Options::pingpong = true; the planner's own rule takes K-major rows on 128-byte
+// lines alone, and several tiles a block of 8-24 k-iterations): every layout, both input types,
+// every output type, alpha 1 (the unscaled staging) and 0.75, C = D with beta, tails in m, n (a row
+// ending inside a 16-byte chunk) and k (k 64: one k-iteration per tile, fewer than the ring's
 // stages), a batch, and nothing written outside D. Each shape's result is also bitwise the shared
-// tiles' (Options::pingpong = false): both sum every element's k-iterations in the same order. A traced
-// launch records each tile's mainloop and epilogue, the two groups' events interleaved.
+// tiles' (Options::pingpong = false): both sum every element's k-iterations in the same order. A
+// traced launch records each tile's mainloop and epilogue, the two groups' events interleaved.
 TEST(GemmGpu, PingPongEveryLayoutEpilogueAndTileCount) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = TestDevice();

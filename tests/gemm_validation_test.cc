@@ -220,37 +220,37 @@ TEST(GemmValidation, KernelConfigurationsListEachOnce) {
 }
 
 TEST(GemmValidation, PlanKnowsWhichOperandRowsAreMisaligned) {
-  // K-major rows at odd multiples of 16 bytes (Problem::a_rows_misaligned): from the leading
+  // K-major rows at odd multiples of 16 bytes (OperandLayout::rows_misaligned): from the leading
   // dimension, the base address or the batch stride, and only for K-major operands.
   Fixture f;
   GemmArgs g = f.Valid();
   g.m = 360, g.n = 424, g.k = 3608, g.lda = 3608, g.ldb = 3608, g.ldc = 424, g.ldd = 424;
   absl::StatusOr<Plan> p = PlanGemm(g, H200Spec());
   ASSERT_TRUE(p.ok()) << p.status();
-  EXPECT_TRUE(p->a_rows_misaligned);
-  EXPECT_TRUE(p->b_rows_misaligned);
+  EXPECT_TRUE(p->a.rows_misaligned());
+  EXPECT_TRUE(p->b.rows_misaligned());
   g.lda = g.ldb = 3616;  // padded rows: 7232 bytes, a multiple of 32
   p = PlanGemm(g, H200Spec());
   ASSERT_TRUE(p.ok()) << p.status();
-  EXPECT_FALSE(p->a_rows_misaligned);
-  EXPECT_FALSE(p->b_rows_misaligned);
+  EXPECT_FALSE(p->a.rows_misaligned());
+  EXPECT_FALSE(p->b.rows_misaligned());
   g.a = f.a + 8;  // 16 bytes past a 256-byte boundary
   p = PlanGemm(g, H200Spec());
   ASSERT_TRUE(p.ok()) << p.status();
-  EXPECT_TRUE(p->a_rows_misaligned);
-  EXPECT_FALSE(p->b_rows_misaligned);
+  EXPECT_TRUE(p->a.rows_misaligned());
+  EXPECT_FALSE(p->b.rows_misaligned());
   // A row-major B is N-major: its 848-byte rows do not count.
   g.a = f.a;
   g.b_layout = Layout::kRowMajor, g.ldb = 424;
   p = PlanGemm(g, H200Spec());
   ASSERT_TRUE(p.ok()) << p.status();
-  EXPECT_FALSE(p->a_rows_misaligned);
-  EXPECT_FALSE(p->b_rows_misaligned);
+  EXPECT_FALSE(p->a.rows_misaligned());
+  EXPECT_FALSE(p->b.rows_misaligned());
   // A batch stride of an odd multiple of 8 elements misaligns every other entry.
   g.batch = 2, g.stride_a = 360 * 3616 + 8, g.stride_d = 360 * 424;
   p = PlanGemm(g, H200Spec());
   ASSERT_TRUE(p.ok()) << p.status();
-  EXPECT_TRUE(p->a_rows_misaligned);
+  EXPECT_TRUE(p->a.rows_misaligned());
 }
 
 // Whether the TMA kernel can store D as a tensor (Plan::d_tma_store, which the cost model needs to
@@ -299,7 +299,7 @@ TEST(GemmValidation, AnyLeadingDimensionIsPlannedWithCopies) {
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_TRUE(p->a_unaligned && p->b_unaligned) << PlanSummary(*p);
     EXPECT_TRUE(p->repack_a && p->repack_b) << PlanSummary(*p);
-    EXPECT_FALSE(p->a_rows_misaligned || p->b_rows_misaligned) << PlanSummary(*p);
+    EXPECT_FALSE(p->a.rows_misaligned() || p->b.rows_misaligned()) << PlanSummary(*p);
     EXPECT_EQ(p->repack_ld, 64);
     absl::StatusOr<size_t> ws = GetWorkspaceSize(g, o);
     // Without a GPU GetWorkspaceSize cannot plan; with one it counts the copies.
@@ -372,7 +372,7 @@ TEST(GemmValidation, RepackNamesTheCallsOperands) {
   absl::StatusOr<Plan> p = PlanGemm(g, H200Spec(), o);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_FALSE(p->repack_a || p->repack_b) << PlanSummary(*p);
-  EXPECT_TRUE(p->b_rows_misaligned) << PlanSummary(*p);
+  EXPECT_TRUE(p->b.rows_misaligned()) << PlanSummary(*p);
 }
 
 TEST(GemmValidation, RepackOperandsNamesParseBack) {

@@ -138,7 +138,7 @@ TEST(PlanPrint, MisalignedOperandRowsAreShown) {
   EXPECT_EQ(FormatPlan(*aligned, nullptr, "H200").find("operands"), std::string::npos);
   EXPECT_NE(PlanToJson(*aligned, nullptr, "H200").find("\"b_rows_misaligned\": false"),
             std::string::npos);
-  pr.b_rows_misaligned = true;
+  pr.b.row_align = kVectorBytes;
   absl::StatusOr<Plan> p = MakePlan(pr, H200Spec());
   ASSERT_TRUE(p.ok());
   const std::string text = FormatPlan(*p, nullptr, "H200");
@@ -154,8 +154,7 @@ TEST(PlanPrint, MisalignedOperandRowsAreShown) {
 TEST(PlanPrint, NarrowMnMajorOperandsAndTheirCopyAreShown) {
   Problem pr;
   pr.m = 8192, pr.n = 16, pr.k = 28672;
-  pr.b_mn_major = true;
-  pr.b_rows_on_lines = false;
+  pr.b.major = Major::kMN;
   PlanExplanation why;
   absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
   ASSERT_TRUE(p.ok());
@@ -172,7 +171,7 @@ TEST(PlanPrint, NarrowMnMajorOperandsAndTheirCopyAreShown) {
   EXPECT_NE(json.find("\"narrow_loads\": true"), std::string::npos) << json;
   // One token: rows 16 bytes apart, copied.
   pr.n = 1;
-  pr.b_mn_rows_misaligned = true;
+  pr.b.row_align = kVectorBytes;
   p = MakePlan(pr, H200Spec(), {}, &why);
   ASSERT_TRUE(p.ok());
   ASSERT_TRUE(p->repack_b);
@@ -192,8 +191,8 @@ TEST(PlanPrint, NarrowMnMajorOperandsAndTheirCopyAreShown) {
 TEST(PlanPrint, WideMisalignedMnRowsAreShown) {
   Problem pr;
   pr.m = 4104, pr.n = 4096, pr.k = 4096;
-  pr.a_mn_major = pr.a_mn_rows_misaligned = true;
-  pr.a_rows_on_lines = false;
+  pr.a.major = Major::kMN;
+  pr.a.row_align = kVectorBytes;
   PlanExplanation why;
   absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
   ASSERT_TRUE(p.ok());
@@ -213,7 +212,8 @@ TEST(PlanPrint, WideMisalignedMnRowsAreShown) {
 TEST(PlanPrint, MisalignedRowsListTheWaysWeighed) {
   Problem pr;
   pr.m = 864, pr.n = 2560, pr.k = 1800;
-  pr.a_rows_misaligned = pr.b_rows_misaligned = true;
+  pr.a.row_align = kVectorBytes;
+  pr.b.row_align = kVectorBytes;
   PlanExplanation why;
   absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
   ASSERT_TRUE(p.ok());
@@ -264,7 +264,8 @@ TEST(PlanPrint, MisalignedRowsListTheWaysWeighed) {
             sk_text.find(" us  (", second) - sk_text.rfind('\n', second))
       << sk_text;
 
-  pr.a_rows_misaligned = pr.b_rows_misaligned = false;
+  pr.a = pr.a.RowsAligned();
+  pr.b = pr.b.RowsAligned();
   pr.k = 1792;
   PlanExplanation aligned;
   ASSERT_TRUE(MakePlan(pr, H200Spec(), {}, &aligned).ok());

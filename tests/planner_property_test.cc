@@ -45,37 +45,34 @@ std::vector<Case> RandomCases(int count, uint64_t seed) {
     p.batch = coin(8) ? 1 + static_cast<int64_t>(rng() % 6) : 1;
     p.input = coin(2) ? DType::kF16 : DType::kBF16;
     p.output = coin(4) ? DType::kF32 : p.input;
-    // One operand state per operand, as gemm() derives them from pointers and strides: unaligned
+    // One layout per operand, as gemm() derives them from pointers and strides: unaligned
     // (always copied), or K-major with rows misaligned or not (on 128-byte lines or not), or
     // M- or N-major (rows misaligned or not).
-    auto operand = [&](bool* unaligned, bool* misaligned, bool* on_lines, bool* mn_major,
-                       bool* mn_misaligned) {
-      *unaligned = coin(12);
-      if (*unaligned) {
-        *misaligned = *mn_major = *mn_misaligned = false;
-        *on_lines = true;  // its copy's rows
-        return;
+    auto operand = [&]() {
+      OperandLayout l;
+      l.major = coin(4) ? Major::kMN : Major::kK;
+      if (coin(12)) {
+        l.row_align = kVectorBytes / 2;
+      } else if (coin(l.major == Major::kMN ? 3 : 4)) {
+        l.row_align = kVectorBytes;
+      } else {
+        l.row_align = l.major == Major::kK && coin(3) ? kFastRowBytes : kLineRowBytes;
       }
-      *mn_major = coin(4);
-      *misaligned = !*mn_major && coin(4);
-      *on_lines = !*mn_major && !*misaligned && !coin(3);
-      *mn_misaligned = *mn_major && coin(3);
+      return l;
     };
-    operand(&p.a_unaligned, &p.a_rows_misaligned, &p.a_rows_on_lines, &p.a_mn_major,
-            &p.a_mn_rows_misaligned);
-    operand(&p.b_unaligned, &p.b_rows_misaligned, &p.b_rows_on_lines, &p.b_mn_major,
-            &p.b_mn_rows_misaligned);
+    p.a = operand();
+    p.b = operand();
     p.reads_c = coin(5);
     p.cd_rows_aligned = !coin(5);
     p.d_tma_store = p.cd_rows_aligned && !coin(6);
     c.text = absl::StrFormat(
         "%d x %d x %d batch %d %s->%s on %s (%d SMs, occupancy %d); A %s%s%s%s, B %s%s%s%s", p.m,
         p.n, p.k, p.batch, DTypeName(p.input), DTypeName(p.output), c.device.name, c.device.sms,
-        c.device.occupancy, p.a_unaligned ? "unaligned " : "",
-        p.a_rows_misaligned ? "misaligned " : "", p.a_mn_major ? "mn-major " : "k-major ",
-        p.a_rows_on_lines ? "on lines" : "", p.b_unaligned ? "unaligned " : "",
-        p.b_rows_misaligned ? "misaligned " : "", p.b_mn_major ? "mn-major " : "k-major ",
-        p.b_rows_on_lines ? "on lines" : "");
+        c.device.occupancy, p.a.unaligned() ? "unaligned " : "",
+        p.a.rows_misaligned() ? "misaligned " : "", p.a.mn_major() ? "mn-major " : "k-major ",
+        p.a.rows_on_lines() ? "on lines" : "", p.b.unaligned() ? "unaligned " : "",
+        p.b.rows_misaligned() ? "misaligned " : "", p.b.mn_major() ? "mn-major " : "k-major ",
+        p.b.rows_on_lines() ? "on lines" : "");
     out.push_back(c);
   }
   return out;
@@ -103,8 +100,8 @@ TEST(PlannerProperties, EveryProblemPlansAndExplainsItsChoice) {
             << c.text << ": " << cand.name;
     EXPECT_EQ(p->m, c.problem.m) << c.text;
     EXPECT_EQ(p->batch, c.problem.batch) << c.text;
-    EXPECT_EQ(p->repack_a || !c.problem.a_unaligned, true) << c.text << ": unaligned A not copied";
-    EXPECT_EQ(p->repack_b || !c.problem.b_unaligned, true) << c.text << ": unaligned B not copied";
+    EXPECT_TRUE(p->repack_a || !c.problem.a.unaligned()) << c.text << ": unaligned A not copied";
+    EXPECT_TRUE(p->repack_b || !c.problem.b.unaligned()) << c.text << ": unaligned B not copied";
   }
 }
 

@@ -28,17 +28,19 @@ Problem Shape(int64_t m, int64_t n, int64_t k, int64_t batch = 1) {
 }
 
 // A shape as gemm()'s default layouts pack it in fp16: K-major rows of A and B on 128-byte lines
-// where K is a multiple of 64 (Problem::a_rows_on_lines).
+// where K is a multiple of 64 (OperandLayout::rows_on_lines).
 Problem PackedShape(int64_t m, int64_t n, int64_t k) {
   Problem p = Shape(m, n, k);
-  p.a_rows_on_lines = p.b_rows_on_lines = k % 64 == 0;
+  p.a.row_align = (k % 64 == 0) ? kLineRowBytes : kFastRowBytes;
+  p.b.row_align = (k % 64 == 0) ? kLineRowBytes : kFastRowBytes;
   return p;
 }
 
-// A shape whose K-major rows of A and B both start misaligned (Problem::a_rows_misaligned).
+// A shape whose K-major rows of A and B both start misaligned (OperandLayout::rows_misaligned).
 Problem MisalignedShape(int64_t m, int64_t n, int64_t k) {
   Problem p = Shape(m, n, k);
-  p.a_rows_misaligned = p.b_rows_misaligned = true;
+  p.a.row_align = kVectorBytes;
+  p.b.row_align = kVectorBytes;
   return p;
 }
 
@@ -398,7 +400,8 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
   // it with B copied first, 11.9 as it is).
   for (const bool a : {false, true}) {
     Problem odd = Shape(808, 392, 1768);
-    odd.a_rows_misaligned = a, odd.b_rows_misaligned = !a;
+    if (a) odd.a.row_align = kVectorBytes;
+    if (!a) odd.b.row_align = kVectorBytes;
     const Plan as_is = MustPlan(odd, dev);
     EXPECT_EQ(as_is.tile_m, 64) << as_is;
     EXPECT_FALSE(as_is.repack_a || as_is.repack_b) << as_is;
@@ -433,7 +436,7 @@ TEST(PlannerNamedCases, TheFifthTileTakesDecodeRowsWhoseTokensItHolds) {
   // but 0.958-0.965x on three 14336-deep shapes: there the 5% margin stays.
   Problem mn_major_b = Shape(16, 14336, 14336);
   EXPECT_EQ(MustPlan(mn_major_b, dev).tile_m, 64);
-  mn_major_b.b_rows_on_lines = false;
+  mn_major_b.b.row_align = kFastRowBytes;
   EXPECT_EQ(MustPlan(mn_major_b, dev).tile_m, 128);
   // 128 tokens make twice its tiles: 128 x 11008 x 4096 ran 30.0 us on 128 x 128, 36.0 on it.
   EXPECT_EQ(MustPlan(Shape(128, 11008, 4096), dev).tile_m, 128);
@@ -474,7 +477,8 @@ TEST(PlannerNamedCases, DeepAlignedProjectionsTakeStreamKOnASmallerMargin) {
   as_is.repack = RepackOperands::kNone;
   Problem rows = Shape(11008, 2048, 4096);
   EXPECT_EQ(MustPlan(rows, dev, as_is).mode, Mode::kStreamK);
-  rows.a_rows_misaligned = rows.b_rows_misaligned = true;
+  rows.a.row_align = kVectorBytes;
+  rows.b.row_align = kVectorBytes;
   EXPECT_EQ(MustPlan(rows, dev, as_is).mode, Mode::kDataParallel);
   // Across tiles the 8% margin holds: 512 x 28672 x 8192's hybrid on 128 x 256 is predicted 4.8%
   // faster than data-parallel on 128 x 128 (and ran 1-3% slower).
@@ -770,7 +774,7 @@ TEST(PlannerNamedCases, DecodeRowsStreamAtTheMemorysMeasuredRate) {
   dp.tile = dev.alt_tile;
   Plan qkv = MustPlan(Shape(10240, 16, 8192), dev, dp);
   EXPECT_DOUBLE_EQ(NarrowWidthTensorShare(qkv, dev.alt_cost), 16.0 / 128);
-  qkv.b_mn_major = true;
+  qkv.b.major = Major::kMN;
   EXPECT_DOUBLE_EQ(NarrowWidthTensorShare(qkv, dev.alt_cost), 64.0 / 128);
   dp.tile = dev.tile;
   EXPECT_DOUBLE_EQ(NarrowWidthTensorShare(MustPlan(Shape(10240, 16, 8192), dev, dp), dev.cost), 1);
@@ -1365,14 +1369,15 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   DeviceSpec dev = H200Spec();
   dev.cluster_tile = kNoTile;
   Problem q = Shape(4096, 4096, 4104);
-  q.a_rows_misaligned = q.b_rows_misaligned = true;
+  q.a.row_align = kVectorBytes;
+  q.b.row_align = kVectorBytes;
   PlanOptions all;
   all.repack = RepackOperands::kAll;
   PlanExplanation why;
   const absl::StatusOr<Plan> p = MakePlan(q, dev, all, &why);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_TRUE(p->repack_a && p->repack_b) << *p;
-  EXPECT_FALSE(p->a_rows_misaligned || p->b_rows_misaligned) << *p;
+  EXPECT_FALSE(p->a.rows_misaligned() || p->b.rows_misaligned()) << *p;
   EXPECT_EQ(p->repack_ld, 4160);
   EXPECT_GE(p->repack_a_offset,
             std::max(Plan::kMinFlagsBytes, p->partials_offset + p->partials_bytes));
@@ -1391,7 +1396,7 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   const absl::StatusOr<Plan> as_is = MakePlan(q, dev, off, &why_off);
   ASSERT_TRUE(as_is.ok());
   EXPECT_FALSE(as_is->repack_a || as_is->repack_b);
-  EXPECT_TRUE(as_is->a_rows_misaligned && as_is->b_rows_misaligned);
+  EXPECT_TRUE(as_is->a.rows_misaligned() && as_is->b.rows_misaligned());
   EXPECT_EQ(why_off.repack_us, 0);
 
   // Auto copies B's rows alone: the 256-row side of the 128 x 256 tile, two thirds of the loads,
@@ -1401,7 +1406,7 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   const absl::StatusOr<Plan> b = MakePlan(q, dev, {}, &why_auto);
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_TRUE(b->repack_b && !b->repack_a) << *b;
-  EXPECT_TRUE(b->a_rows_misaligned && !b->b_rows_misaligned) << *b;
+  EXPECT_TRUE(b->a.rows_misaligned() && !b->b.rows_misaligned()) << *b;
   EXPECT_EQ(b->repack_a_offset, 0);
   EXPECT_GE(b->repack_b_offset,
             std::max(Plan::kMinFlagsBytes, b->partials_offset + b->partials_bytes));
@@ -1409,7 +1414,7 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   // Its estimate: the kernel for A's rows as they are (the aligned prediction against the L2's
   // time for A's loads at the misaligned rate), plus B's copy; under both the others'.
   Plan aligned = *b;
-  aligned.a_rows_misaligned = false;
+  aligned.a = aligned.a.RowsAligned();
   EXPECT_NEAR(why_auto.predicted_us,
               LoadBoundMicros(PredictMicros(aligned, KernelCost(dev, *b)),
                               LoadFloorMicros(*b, true, false, KernelCost(dev, *b))) +
@@ -1439,10 +1444,10 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   EXPECT_TRUE(MustPlan(q, dev, dp).repack_a && MustPlan(q, dev, dp).repack_b);
   dp.repack = RepackOperands::kA;
   const Plan only_a = MustPlan(q, dev, dp);
-  EXPECT_TRUE(only_a.repack_a && !only_a.repack_b && only_a.b_rows_misaligned) << only_a;
+  EXPECT_TRUE(only_a.repack_a && !only_a.repack_b && only_a.b.rows_misaligned()) << only_a;
   dp.repack = RepackOperands::kB;
   const Plan only_b = MustPlan(q, dev, dp);
-  EXPECT_TRUE(!only_b.repack_a && only_b.repack_b && only_b.a_rows_misaligned) << only_b;
+  EXPECT_TRUE(!only_b.repack_a && only_b.repack_b && only_b.a.rows_misaligned()) << only_b;
 }
 
 TEST(PlannerRepack, ASmallOperandReadByEveryTileRowIsCopiedAlone) {
@@ -1463,7 +1468,7 @@ TEST(PlannerRepack, ASmallOperandReadByEveryTileRowIsCopiedAlone) {
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_TRUE(p->repack_a && !p->repack_b) << *p << "\n" << why.reason;
     EXPECT_EQ(p->cluster_m, 1) << *p;
-    EXPECT_TRUE(p->b_rows_misaligned) << *p;
+    EXPECT_TRUE(p->b.rows_misaligned()) << *p;
     EXPECT_NE(why.reason.find("A repacked to 128-byte rows first"), std::string::npos)
         << why.reason;
   }
@@ -1493,7 +1498,8 @@ TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
                {1488, 4144, 5208, 153.9}, {2048, 2048, 2056, 39.8}};
   for (const Case& c : cases) {
     Problem q = Shape(c.m, c.n, c.k);
-    q.a_rows_misaligned = q.b_rows_misaligned = true;
+    q.a.row_align = kVectorBytes;
+    q.b.row_align = kVectorBytes;
     const Plan p = MustPlan(q, dev, dp);
     const double floor = LoadFloorMicros(p, true, true, dev.cost);
     EXPECT_NEAR(floor / c.measured_us, 1.0, 0.08) << c.m << "x" << c.n << "x" << c.k;
@@ -1504,8 +1510,10 @@ TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
   // rows as they are. Of 4096 x 4096 x 4104's they made it faster (306.7 -> 261.4 us; B's alone,
   // 210.4 us, faster still).
   Problem small = Shape(2648, 1000, 3288), big = Shape(4096, 4096, 4104);
-  small.a_rows_misaligned = small.b_rows_misaligned = true;
-  big.a_rows_misaligned = big.b_rows_misaligned = true;
+  small.a.row_align = kVectorBytes;
+  small.b.row_align = kVectorBytes;
+  big.a.row_align = kVectorBytes;
+  big.b.row_align = kVectorBytes;
   EXPECT_FALSE(MustPlan(small, dev).repack_a || MustPlan(small, dev).repack_b);
   EXPECT_TRUE(MustPlan(big, dev).repack_b);
 }
@@ -1515,9 +1523,8 @@ TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
 // 24 elements).
 Problem NarrowTokens(int64_t weights, int64_t tokens, int64_t k, bool misaligned) {
   Problem p = Shape(weights, tokens, k);
-  p.b_mn_major = true;
-  p.b_mn_rows_misaligned = misaligned;
-  p.b_rows_on_lines = false;
+  p.b.major = Major::kMN;
+  p.b.row_align = (misaligned) ? kVectorBytes : kLineRowBytes;
   return p;
 }
 
@@ -1534,17 +1541,18 @@ TEST(PlannerNarrowMn, NarrowLoadsCostMoreTheMoreSmsLoadThem) {
   const Plan plain = MustPlan(Shape(12288, 1, 4096), dev, dp);
   const CostTerms base = ScaleCosts(plain, c);
   Plan p = plain;
-  p.b_mn_major = p.b_mn_rows_misaligned = true;
+  p.b.major = Major::kMN;
+  p.b.row_align = kVectorBytes;
   CostTerms t = ScaleCosts(p, c);
   EXPECT_DOUBLE_EQ(t.iter_alone, base.iter_alone);  // one SM alone: nothing
   EXPECT_NEAR(t.iter_busy - base.iter_busy, 0.22, 1e-12);
   EXPECT_NEAR(t.iter_shared - base.iter_shared, 0.22, 1e-12);
   // In between, by the share of SMs a round keeps busy.
   EXPECT_NEAR(RoundIter(t, 66, 132) - RoundIter(base, 66, 132), 0.11, 1e-12);
-  p.b_mn_rows_misaligned = false;
+  p.b.row_align = kLineRowBytes;
   EXPECT_NEAR(ScaleCosts(p, c).iter_busy - base.iter_busy, 0.045, 1e-12);
   // Both operands narrow: both priced. A 64-element side is not narrow, nor a K-major one.
-  p.a_mn_major = true;
+  p.a.major = Major::kMN;
   p.m = 63;
   EXPECT_NEAR(ScaleCosts(p, c).iter_busy - base.iter_busy, 0.09, 1e-12);
   p.m = 64;
@@ -1602,11 +1610,11 @@ TEST(PlannerNarrowMn, AutoCopiesNarrowTokensWhereTheCopyPays) {
                                   true, dev.cost));
     if (c.copy) {
       // The copy is K-major: nothing narrow is left, and the prediction holds the copy.
-      EXPECT_FALSE(p->b_mn_major || p->b_mn_rows_misaligned) << *p;
+      EXPECT_FALSE(p->b.mn_major() || p->b.mn_rows_misaligned()) << *p;
       EXPECT_DOUBLE_EQ(why.repack_us, why.rows_options[1].copies_us);
       EXPECT_NE(why.reason.find("as the narrow N-major B is"), std::string::npos);
     } else {
-      EXPECT_TRUE(p->b_mn_major) << *p;
+      EXPECT_TRUE(p->b.mn_major()) << *p;
       EXPECT_EQ(why.repack_us, 0);
       EXPECT_NE(why.reason.find("the narrow N-major B as it is estimated"), std::string::npos);
     }
@@ -1619,8 +1627,8 @@ TEST(PlannerNarrowMn, AutoCopiesNarrowTokensWhereTheCopyPays) {
   EXPECT_TRUE(why.rows_options.empty());
   // A narrow M-major A (the tokens as D's rows) is weighed the same way (unmeasured there).
   Problem a = Shape(1, 8192, 28672);
-  a.a_mn_major = a.a_mn_rows_misaligned = true;
-  a.a_rows_on_lines = false;
+  a.a.major = Major::kMN;
+  a.a.row_align = kVectorBytes;
   ASSERT_TRUE(MakePlan(a, dev, {}, &why).ok());
   ASSERT_EQ(why.rows_options.size(), 2u);
   EXPECT_TRUE(why.rows_options[0].narrow_loads);
@@ -1652,7 +1660,7 @@ TEST(PlannerNarrowMn, ShortTilesPayNarrowLoadsAboveTheMemoryFloor) {
     ASSERT_EQ(as_is.tiles, 128);
     ASSERT_EQ(as_is.iters_per_tile, 448);
     Plan k_major = as_is;
-    k_major.b_mn_major = false;
+    k_major.b.major = Major::kK;
     EXPECT_GE(PredictMicros(as_is, dev.small_cost) - PredictMicros(k_major, dev.small_cost),
               448 * 0.035 * 128 / 132 - 1e-9);
     // Auto does not run it: it copies the tokens or takes 128 x 128 tiles, 1.04-1.13x faster.
@@ -1672,13 +1680,13 @@ TEST(PlannerNarrowMn, ShortTilesPayNarrowLoadsAboveTheMemoryFloor) {
   hidden.small_cost.narrow_mn_iter_us = 0;
   const Plan hidden_as_is = MustPlan(NarrowTokens(8192, 16, 28672, false), hidden, dp);
   Plan hidden_k_major = hidden_as_is;
-  hidden_k_major.b_mn_major = false;
+  hidden_k_major.b.major = Major::kK;
   EXPECT_DOUBLE_EQ(PredictMicros(hidden_as_is, hidden.small_cost),
                    PredictMicros(hidden_k_major, hidden.small_cost));
   // K-major tokens and 64 of them are not narrow: no term.
   const Plan wide = MustPlan(NarrowTokens(8192, 64, 28672, false), dev, dp);
   Plan k_major = wide;
-  k_major.b_mn_major = false;
+  k_major.b.major = Major::kK;
   EXPECT_DOUBLE_EQ(PredictMicros(wide, dev.small_cost), PredictMicros(k_major, dev.small_cost));
 }
 
@@ -1700,10 +1708,9 @@ TEST(PlannerNarrowMn, CopiesAreForcedOrForbiddenLikeMisalignedRows) {
   EXPECT_FALSE(MustPlan(q, dev, dp).repack_a || MustPlan(q, dev, dp).repack_b);
   // A narrow M-major A is copied when asked for as A.
   Problem a = Shape(1, 8192, 28672);
-  a.a_mn_major = true;
-  a.a_rows_on_lines = false;
+  a.a.major = Major::kMN;
   const Plan pa = MustPlan(a, dev, dp);
-  EXPECT_TRUE(pa.repack_a && !pa.repack_b && !pa.a_mn_major) << pa;
+  EXPECT_TRUE(pa.repack_a && !pa.repack_b && !pa.a.mn_major()) << pa;
   // kNone keeps auto off it however much the copy would save.
   PlanOptions off;
   off.repack = RepackOperands::kNone;
@@ -1720,9 +1727,35 @@ TEST(PlannerNarrowMn, CopiesAreForcedOrForbiddenLikeMisalignedRows) {
                    RepackMicros(Shape(8192, 1, 28672), false, true, dev.cost));
   // An unaligned operand is copied whatever; it is not also priced as narrow.
   Problem unaligned = q;
-  unaligned.b_unaligned = true;
+  unaligned.b.row_align = kVectorBytes / 2;
   const Plan u = MustPlan(unaligned, dev);
-  EXPECT_TRUE(u.repack_b && u.b_unaligned && !u.b_mn_major) << u;
+  EXPECT_TRUE(u.repack_b && u.b_unaligned && !u.b.mn_major()) << u;
+}
+
+TEST(OperandLayoutTest, PredicatesPartitionTheLayouts) {
+  // Every (major, alignment) an operand can have answers the planner's questions one way: an
+  // unaligned operand is nothing else; K-major rows are misaligned (16), fast (32, 64) or on
+  // lines (128); M- or N-major rows are misaligned (16) or not.
+  for (Major major : {Major::kK, Major::kMN}) {
+    for (int align : {1, 2, 4, 8, 16, 32, 64, 128}) {
+      const OperandLayout l{major, static_cast<uint8_t>(align)};
+      const bool k = major == Major::kK;
+      SCOPED_TRACE(testing::Message() << (k ? "K-major" : "MN-major") << ", rows at " << align);
+      EXPECT_EQ(l.unaligned(), align < 16);
+      EXPECT_EQ(l.rows_misaligned(), k && align == 16);
+      EXPECT_EQ(l.rows_on_lines(), k && align == 128);
+      EXPECT_EQ(l.mn_major(), !k && align >= 16);
+      EXPECT_EQ(l.mn_rows_misaligned(), !k && align == 16);
+      // Taking the misalignment away touches K-major rows at 16 bytes alone.
+      const OperandLayout fixed = l.RowsAligned();
+      EXPECT_FALSE(fixed.rows_misaligned());
+      const OperandLayout want = k && align == 16 ? OperandLayout{major, kFastRowBytes} : l;
+      EXPECT_TRUE(fixed == want);
+    }
+  }
+  // A copy is K-major on lines, and the default layout is that.
+  EXPECT_TRUE(OperandLayout::Copied() == OperandLayout{});
+  EXPECT_TRUE(OperandLayout{}.rows_on_lines());
 }
 
 TEST(PlannerWideMn, MisalignedMnRowsArePricedLikeMisalignedKMajorRows) {
@@ -1732,9 +1765,7 @@ TEST(PlannerWideMn, MisalignedMnRowsArePricedLikeMisalignedKMajorRows) {
   const DeviceSpec dev = H200Spec();
   auto wide = [](int64_t m, int64_t n, int64_t k, char operand) {
     Problem p = Shape(m, n, k);
-    (operand == 'a' ? p.a_mn_major : p.b_mn_major) = true;
-    (operand == 'a' ? p.a_mn_rows_misaligned : p.b_mn_rows_misaligned) = true;
-    (operand == 'a' ? p.a_rows_on_lines : p.b_rows_on_lines) = false;
+    (operand == 'a' ? p.a : p.b) = OperandLayout{Major::kMN, kVectorBytes};
     return p;
   };
   // nn 4104 x 4096 x 4096: the kernel's B N-major, rows 4104 elements apart. Data-parallel on
@@ -1744,7 +1775,7 @@ TEST(PlannerWideMn, MisalignedMnRowsArePricedLikeMisalignedKMajorRows) {
   absl::StatusOr<Plan> p = MakePlan(nn, dev, {}, &why);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_TRUE(p->repack_b && !p->repack_a) << *p;
-  EXPECT_FALSE(p->b_mn_major || p->b_mn_rows_misaligned) << *p;
+  EXPECT_FALSE(p->b.mn_major() || p->b.mn_rows_misaligned()) << *p;
   ASSERT_GE(why.rows_options.size(), 2u);
   EXPECT_EQ(why.rows_options[0].name, "rows as they are");
   EXPECT_GT(why.rows_options[0].load_floor_us, PredictMicros(*p, KernelCost(dev, *p)));
@@ -1755,7 +1786,7 @@ TEST(PlannerWideMn, MisalignedMnRowsArePricedLikeMisalignedKMajorRows) {
       << why.reason;
   // The same rows 4096 elements apart: nothing to weigh.
   Problem aligned = nn;
-  aligned.b_mn_rows_misaligned = false;
+  aligned.b.row_align = kLineRowBytes;
   ASSERT_TRUE(MakePlan(aligned, dev, {}, &why).ok());
   EXPECT_TRUE(why.rows_options.empty());
   EXPECT_FALSE(MustPlan(aligned, dev).repack_b);
@@ -1765,7 +1796,7 @@ TEST(PlannerWideMn, MisalignedMnRowsArePricedLikeMisalignedKMajorRows) {
   // 128 rows a tile: 190.4 as is, 219.5 copied (cuBLAS 195.4): left as it is.
   const Plan tt = MustPlan(wide(4104, 4096, 4096, 'a'), dev);
   EXPECT_FALSE(tt.repack_a || tt.repack_b) << tt;
-  EXPECT_TRUE(tt.a_mn_rows_misaligned);
+  EXPECT_TRUE(tt.a.mn_rows_misaligned());
   // Forced copies include them; kNone keeps auto off them.
   PlanOptions dp;
   dp.mode = Mode::kDataParallel;
@@ -1812,7 +1843,8 @@ TEST(PlannerClusters, TheClusterTileRunsOnPairsOfSmsThatReadBOnce) {
   blocks.tile = dev.tile, clusters.tile = dev.cluster_tile;
   blocks.repack = clusters.repack = RepackOperands::kNone;
   Problem q = Shape(4096, 4096, 4104);
-  q.a_rows_misaligned = q.b_rows_misaligned = true;
+  q.a.row_align = kVectorBytes;
+  q.b.row_align = kVectorBytes;
   const double without = LoadFloorMicros(MustPlan(q, dev, blocks), true, true, dev.cost);
   const double with = LoadFloorMicros(MustPlan(q, dev, clusters), true, true, dev.cluster_cost);
   EXPECT_NEAR(with / without, 2.0 / 3.0, 0.01);
@@ -1835,12 +1867,13 @@ TEST(PlannerClusters, AutoRunsLargeMisalignedShapesOnClusters) {
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->cluster_m, 2) << *p << "\n" << why.reason;
     EXPECT_FALSE(p->repack_a || p->repack_b) << *p;
-    EXPECT_TRUE(p->a_rows_misaligned && p->b_rows_misaligned) << *p;
+    EXPECT_TRUE(p->a.rows_misaligned() && p->b.rows_misaligned()) << *p;
     EXPECT_NE(why.reason.find("2-SM clusters"), std::string::npos) << why.reason;
     // The estimate: the plan for aligned rows combined with the L2's time for the loads at the
     // misaligned rate with B read once per cluster.
     Plan as_aligned = *p;
-    as_aligned.a_rows_misaligned = as_aligned.b_rows_misaligned = false;
+    as_aligned.a = as_aligned.a.RowsAligned();
+    as_aligned.b = as_aligned.b.RowsAligned();
     EXPECT_DOUBLE_EQ(why.predicted_us,
                      LoadBoundMicros(PredictMicros(as_aligned, dev.cluster_cost),
                                      LoadFloorMicros(*p, true, true, dev.cluster_cost)));
@@ -2071,7 +2104,7 @@ TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARou
   // tiles against data-parallel on 42 of 64 x 128, ran 1.41x); and with M-major A (layout nn, not
   // measured so), 1024 x 640 x 8032 keeps its split or streamed pick.
   Problem nn = PackedShape(1024, 640, 8032);
-  nn.a_mn_major = true;
+  nn.a.major = Major::kMN;
   // Rows on 128-byte lines (K a multiple of 64, packed) keep a split predicted 1.2x as fast or
   // more (CostModel::split_yield_gain_on_lines): 216 x 1872 x 6976 split-K, predicted 1.26x, ran
   // 1.15x. Off lines the same prediction moves (below): 136 x 2496 x 7072 split-K, predicted
@@ -2185,7 +2218,8 @@ TEST(PlannerRepack, SmallShapesAndAlignedRowsAreNotCopied) {
   const DeviceSpec dev = H200Spec();
   // A copy of a small operand costs about as much as the misaligned loads it saves.
   Problem small = Shape(424, 360, 3608);
-  small.a_rows_misaligned = small.b_rows_misaligned = true;
+  small.a.row_align = kVectorBytes;
+  small.b.row_align = kVectorBytes;
   const Plan p = MustPlan(small, dev);
   EXPECT_FALSE(p.repack_a || p.repack_b) << p;
   // Forced: every misaligned operand, however small.
@@ -2194,7 +2228,7 @@ TEST(PlannerRepack, SmallShapesAndAlignedRowsAreNotCopied) {
   const Plan forced = MustPlan(small, dev, on);
   EXPECT_TRUE(forced.repack_a && forced.repack_b) << forced;
   Problem only_b = small;
-  only_b.a_rows_misaligned = false;
+  only_b.a = only_b.a.RowsAligned();
   const Plan b = MustPlan(only_b, dev, on);
   EXPECT_FALSE(b.repack_a);
   EXPECT_TRUE(b.repack_b);
@@ -2204,7 +2238,8 @@ TEST(PlannerRepack, SmallShapesAndAlignedRowsAreNotCopied) {
   EXPECT_FALSE(aligned.repack_a || aligned.repack_b) << aligned;
   // A device model with no memory rate never predicts a copy pays (but a forced one is made).
   Problem big = Shape(4096, 4096, 4104);
-  big.a_rows_misaligned = big.b_rows_misaligned = true;
+  big.a.row_align = kVectorBytes;
+  big.b.row_align = kVectorBytes;
   DeviceSpec no_rate = dev;
   no_rate.cost.repack_bytes_per_us = no_rate.alt_cost.repack_bytes_per_us = 0;
   const Plan none = MustPlan(big, no_rate);
@@ -2215,7 +2250,8 @@ TEST(PlannerRepack, SmallShapesAndAlignedRowsAreNotCopied) {
 TEST(PlannerRepack, CopiesOfABatchAreCountedPerEntry) {
   const DeviceSpec dev = H200Spec();
   Problem q = Shape(1000, 3000, 1000, 3);
-  q.a_rows_misaligned = q.b_rows_misaligned = true;
+  q.a.row_align = kVectorBytes;
+  q.b.row_align = kVectorBytes;
   PlanOptions on;
   on.repack = RepackOperands::kAll;
   const Plan p = MustPlan(q, dev, on);
@@ -2229,12 +2265,13 @@ TEST(PlannerRepack, CopiesOfABatchAreCountedPerEntry) {
   EXPECT_EQ(RepackMicros(q, false, false, dev.cost), 0);
 }
 
-// Operands the kernel cannot load as they are (Problem::a_unaligned: K not a multiple of 8
+// Operands the kernel cannot load as they are (OperandLayout::unaligned: K not a multiple of 8
 // elements, say) are copied whatever the mode and the repack option, and the copies are priced.
 TEST(PlannerRepack, UnalignedOperandsAreAlwaysCopied) {
   const DeviceSpec dev = H200Spec();
   Problem q = Shape(4096, 4096, 4097);
-  q.a_unaligned = q.b_unaligned = true;
+  q.a.row_align = kVectorBytes / 2;
+  q.b.row_align = kVectorBytes / 2;
   PlanOptions off;
   off.repack = RepackOperands::kNone;
   PlanOptions dp, streamk;
@@ -2246,7 +2283,7 @@ TEST(PlannerRepack, UnalignedOperandsAreAlwaysCopied) {
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_TRUE(p->repack_a && p->repack_b) << *p;
     EXPECT_TRUE(p->a_unaligned && p->b_unaligned) << *p;
-    EXPECT_FALSE(p->a_rows_misaligned || p->b_rows_misaligned) << *p;  // the copies' rows
+    EXPECT_FALSE(p->a.rows_misaligned() || p->b.rows_misaligned()) << *p;  // the copies' rows
     EXPECT_EQ(p->repack_ld, 4160);
     // The copies follow the flags and partials and end the workspace.
     EXPECT_GE(p->repack_a_offset, std::max(Plan::kMinFlagsBytes,
@@ -2265,10 +2302,10 @@ TEST(PlannerRepack, UnalignedOperandsAreAlwaysCopied) {
   // One unaligned operand beside one with misaligned rows: auto treats the other as it would
   // beside A's aligned copy (copied, or here on clusters).
   Problem mixed = Shape(8192, 8192, 8200);
-  mixed.a_unaligned = true;
-  mixed.b_rows_misaligned = true;
+  mixed.a.row_align = kVectorBytes / 2;
+  mixed.b.row_align = kVectorBytes;
   Problem a_copied = mixed;
-  a_copied.a_unaligned = false;
+  a_copied.a.row_align = kLineRowBytes;
   const Plan both = MustPlan(mixed, dev), without = MustPlan(a_copied, dev);
   EXPECT_TRUE(both.repack_a && both.a_unaligned) << both;
   EXPECT_FALSE(both.b_unaligned);
@@ -2280,8 +2317,8 @@ TEST(PlannerRepack, UnalignedOperandsAreAlwaysCopied) {
                            : both.repack_a_offset + RepackedBytes(both, 'a')));
   // Where auto copies the other one too, both copies are laid out once.
   Problem more = Shape(8192, 8192, 8200);
-  more.a_unaligned = true;
-  more.b_rows_misaligned = true;
+  more.a.row_align = kVectorBytes / 2;
+  more.b.row_align = kVectorBytes;
   PlanOptions tile;
   tile.tile = dev.tile;  // no clusters
   const Plan copies = MustPlan(more, dev, tile);
@@ -2291,10 +2328,10 @@ TEST(PlannerRepack, UnalignedOperandsAreAlwaysCopied) {
   const Plan b_kept = MustPlan(mixed, dev, off);  // forced off: only the unaligned one
   EXPECT_TRUE(b_kept.repack_a);
   EXPECT_FALSE(b_kept.repack_b);
-  EXPECT_TRUE(b_kept.b_rows_misaligned);
+  EXPECT_TRUE(b_kept.b.rows_misaligned());
   // Small shapes too, however little the kernel takes.
   Problem small = Shape(100, 200, 37);
-  small.b_unaligned = true;
+  small.b.row_align = kVectorBytes / 2;
   const Plan s = MustPlan(small, dev);
   EXPECT_FALSE(s.repack_a);
   EXPECT_TRUE(s.repack_b);
@@ -2313,8 +2350,9 @@ TEST(PlannerBehaviour, MisalignedOperandRowsMakeIterationsSlower) {
   const CostModel& cost = KernelCost(dev, aligned);
   ASSERT_GT(cost.misaligned_load, 0.0);
   Plan only_a = aligned, both = aligned;
-  only_a.a_rows_misaligned = true;
-  both.a_rows_misaligned = both.b_rows_misaligned = true;
+  only_a.a.row_align = kVectorBytes;
+  both.a.row_align = kVectorBytes;
+  both.b.row_align = kVectorBytes;
   const double t = PredictMicros(aligned, cost);
   EXPECT_GT(PredictMicros(only_a, cost), 1.2 * t);
   EXPECT_GT(PredictMicros(both, cost), 1.5 * PredictMicros(only_a, cost) - 0.5 * t);
@@ -2323,12 +2361,13 @@ TEST(PlannerBehaviour, MisalignedOperandRowsMakeIterationsSlower) {
   // split-K 18.7 us against 27.1 data-parallel with the rows misaligned, 17.0 against 21.7 with
   // K = 3616), because the per-iteration terms price the misaligned candidates slower.
   Problem misaligned = Shape(424, 360, 3608);
-  misaligned.a_rows_misaligned = misaligned.b_rows_misaligned = true;
+  misaligned.a.row_align = kVectorBytes;
+  misaligned.b.row_align = kVectorBytes;
   PlanExplanation why_aligned, why_misaligned;
   const absl::StatusOr<Plan> p = MakePlan(misaligned, dev, {}, &why_misaligned);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_NE(p->mode, Mode::kDataParallel) << *p;
-  EXPECT_TRUE(p->a_rows_misaligned && p->b_rows_misaligned);
+  EXPECT_TRUE(p->a.rows_misaligned() && p->b.rows_misaligned());
   ASSERT_TRUE(MakePlan(Shape(424, 360, 3608), dev, {}, &why_aligned).ok());
   ASSERT_GE(why_misaligned.chosen, 0);
   EXPECT_GT(why_misaligned.candidates[why_misaligned.chosen].predicted_us,
@@ -2348,7 +2387,7 @@ TEST(PlannerBehaviour, MisalignedRowsExplainEveryWayWeighed) {
   PlanExplanation why;
   const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
   ASSERT_TRUE(p.ok()) << p.status();
-  ASSERT_TRUE(p->a_rows_misaligned && p->b_rows_misaligned && p->cluster_m == 1) << *p;
+  ASSERT_TRUE(p->a.rows_misaligned() && p->b.rows_misaligned() && p->cluster_m == 1) << *p;
   EXPECT_FALSE(p->repack_a || p->repack_b) << *p;
   std::vector<std::string> names;
   for (const RowsOption& r : why.rows_options) names.push_back(r.name);
@@ -2370,7 +2409,8 @@ TEST(PlannerBehaviour, MisalignedRowsExplainEveryWayWeighed) {
   EXPECT_DOUBLE_EQ(why.rows_options[1].copies_us, RepackMicros(q, true, true, dev.cost));
   // The estimate, and the prediction: the aligned prediction against the L2's time.
   Plan as_aligned = *p;
-  as_aligned.a_rows_misaligned = as_aligned.b_rows_misaligned = false;
+  as_aligned.a = as_aligned.a.RowsAligned();
+  as_aligned.b = as_aligned.b.RowsAligned();
   const CostModel& cost = KernelCost(dev, *p);
   EXPECT_DOUBLE_EQ(kept.load_floor_us, LoadFloorMicros(*p, true, true, cost));
   EXPECT_DOUBLE_EQ(kept.estimated_us,
@@ -2431,7 +2471,7 @@ TEST(PlannerBehaviour, PingPongHidesEveryEpilogueButEachBlocksLast) {
   // Plans the launch runs on the shared tiles: under two tiles a block, shallow or deep tiles,
   // rows off 128-byte lines, Stream-K.
   Problem off_lines = Shape(4224, 3072, 1008);
-  off_lines.a_rows_on_lines = false;
+  off_lines.a.row_align = kFastRowBytes;
   for (const Problem& pr : {Shape(2048, 2048, 1024), Shape(3616, 2776, 240),
                             Shape(4224, 3072, 2048), off_lines}) {
     const Plan q = MustPlan(pr, dev, dp);
@@ -2444,9 +2484,9 @@ TEST(PlannerBehaviour, PingPongHidesEveryEpilogueButEachBlocksLast) {
   EXPECT_EQ(PredictMicros(s, cost), PredictMicros(s, shared)) << s;
   // An operand the launch copies (unaligned: always) is loaded from rows on 128-byte lines.
   Problem copied = Shape(4224, 3072, 1024);
-  copied.a_unaligned = true, copied.a_rows_on_lines = false;
+  copied.a.row_align = kVectorBytes / 2;
   const Plan c = MustPlan(copied, dev, dp);
-  EXPECT_TRUE(c.repack_a && c.a_rows_on_lines) << c;
+  EXPECT_TRUE(c.repack_a && c.a.rows_on_lines()) << c;
   EXPECT_TRUE(kernels::PingPongOf(c, true)) << c;
   EXPECT_LT(PredictMicros(c, cost), PredictMicros(c, shared)) << c;
   // Only the 128 x 128 configuration has the variant.
@@ -2472,7 +2512,7 @@ TEST(PlannerBehaviour, AutoRunsPingPongWhereItBeatsTheWiderTiles) {
     ASSERT_FALSE(why.candidates.empty());
     EXPECT_EQ(why.candidates[0].note, "one block per tile; ping-pong") << *p;
     Problem off = shape;
-    off.a_rows_on_lines = false;
+    off.a.row_align = kFastRowBytes;
     const absl::StatusOr<Plan> q = MakePlan(off, dev);
     ASSERT_TRUE(q.ok()) << q.status();
     EXPECT_NE(q->tile_n, 128) << *q;
@@ -2538,7 +2578,8 @@ TEST(PlannerBehaviour, MisalignedRowsKeepAFastPartialRoundDataParallel) {
   const DeviceSpec dev = H200Spec();
   for (const Problem& shape : {Shape(1488, 4144, 5208), Shape(248, 4816, 3496)}) {
     Problem misaligned = shape;
-    misaligned.a_rows_misaligned = misaligned.b_rows_misaligned = true;
+    misaligned.a.row_align = kVectorBytes;
+    misaligned.b.row_align = kVectorBytes;
     const Plan p = MustPlan(misaligned, dev);
     EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
   }
@@ -2546,7 +2587,8 @@ TEST(PlannerBehaviour, MisalignedRowsKeepAFastPartialRoundDataParallel) {
   // 696 x 6688 x 5096 and 168 of 952 x 5272 x 7464, all Stream-K over 132 blocks.
   for (const Problem& shape : {Shape(6688, 696, 5096), Shape(5272, 952, 7464)}) {
     Problem misaligned = shape;
-    misaligned.a_rows_misaligned = misaligned.b_rows_misaligned = true;
+    misaligned.a.row_align = kVectorBytes;
+    misaligned.b.row_align = kVectorBytes;
     const Plan p = MustPlan(misaligned, dev);
     EXPECT_EQ(p.mode, Mode::kStreamK) << p;
     EXPECT_EQ(p.dp_tiles, 0) << p;

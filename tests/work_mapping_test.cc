@@ -566,7 +566,8 @@ TEST(TmaPingPong, DataParallelPlansOf128x128TilesStoredByTma) {
   auto plan = [](int m, int n, int k, streamk::PlanOptions o) {
     streamk::Problem pr;
     pr.m = m, pr.n = n, pr.k = k;
-    pr.a_rows_on_lines = pr.b_rows_on_lines = 2 * k % streamk::kLineRowBytes == 0;
+    const bool lines = 2 * k % streamk::kLineRowBytes == 0;
+    pr.a.row_align = pr.b.row_align = lines ? streamk::kLineRowBytes : streamk::kFastRowBytes;
     absl::StatusOr<streamk::Plan> p = streamk::MakePlan(pr, streamk::H200Spec(), o);
     EXPECT_TRUE(p.ok()) << p.status();
     return p.value_or(streamk::Plan{});
@@ -600,10 +601,10 @@ TEST(TmaPingPong, DataParallelPlansOf128x128TilesStoredByTma) {
   EXPECT_FALSE(PingPongOf(plan(2048, 2048, 1024, dp), true));  // 256 tiles: 1.94 a block
   // Rows off 128-byte lines (K = 1008: 2016-byte rows, 0.88x), unless copied.
   streamk::Plan off_lines = plan(4096, 8192, 1008, dp);
-  ASSERT_FALSE(off_lines.a_rows_on_lines);
+  ASSERT_FALSE(off_lines.a.rows_on_lines());
   EXPECT_FALSE(PingPongOf(off_lines, true));
   EXPECT_TRUE(PingPongOf(off_lines, true, 1));
-  off_lines.b_rows_on_lines = true;
+  off_lines.b.row_align = streamk::kLineRowBytes;
   EXPECT_FALSE(PingPongOf(off_lines, true));
   off_lines.repack_a = true;
   EXPECT_TRUE(PingPongOf(off_lines, true));

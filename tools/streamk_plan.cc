@@ -154,7 +154,9 @@ int main(int argc, char** argv) {
   // allocations: a row starts kFastRowBytes-aligned iff K x element bytes is a multiple of it.
   const int64_t row_bytes = problem.k * streamk::DTypeBytes(*dtype);
   const std::string unaligned = absl::GetFlag(FLAGS_unaligned);
-  if (!ParseOperands(unaligned, row_bytes % 16 != 0, &problem.a_unaligned, &problem.b_unaligned))
+  bool a_unaligned = false, b_unaligned = false;
+  if (!ParseOperands(unaligned, row_bytes % streamk::kVectorBytes != 0, &a_unaligned,
+                     &b_unaligned))
     return Fail(absl::StrCat("--unaligned ", unaligned, ": expected none, a, b, both or auto"));
   const std::string misaligned = absl::GetFlag(FLAGS_misaligned);
   bool a_misaligned = false, b_misaligned = false;
@@ -165,19 +167,24 @@ int main(int argc, char** argv) {
   bool a_mn = false, b_mn = false;
   if (mn_major == "auto" || !ParseOperands(mn_major, false, &a_mn, &b_mn))
     return Fail(absl::StrCat("--mn_major ", mn_major, ": expected none, a, b or both"));
-  // An unaligned operand is copied to aligned K-major rows: its rows are not also misaligned.
-  // An M- or N-major operand has no K-major rows to be misaligned or on lines.
-  problem.a_rows_misaligned = a_misaligned && !problem.a_unaligned && !a_mn;
-  problem.b_rows_misaligned = b_misaligned && !problem.b_unaligned && !b_mn;
-  problem.a_mn_major = a_mn && !problem.a_unaligned;
-  problem.b_mn_major = b_mn && !problem.b_unaligned;
-  // --misaligned, named (not auto), also says which M- or N-major operands' k-rows are.
-  problem.a_mn_rows_misaligned = problem.a_mn_major && a_misaligned && misaligned != "auto";
-  problem.b_mn_rows_misaligned = problem.b_mn_major && b_misaligned && misaligned != "auto";
-  // Rows on 128-byte lines: packed rows of a whole number of lines, unless named misaligned.
+  // Each operand's layout (OperandLayout): an unaligned one is always copied; K-major rows start
+  // misaligned where named so, else on 128-byte lines where packed rows are whole lines; an M- or
+  // N-major operand's k-rows are misaligned only where --misaligned names it.
   const bool lines = row_bytes % streamk::kLineRowBytes == 0;
-  problem.a_rows_on_lines = lines && !a_misaligned && !problem.a_unaligned && !a_mn;
-  problem.b_rows_on_lines = lines && !b_misaligned && !problem.b_unaligned && !b_mn;
+  auto layout = [&](bool unaligned_rows, bool misaligned_rows, bool mn) {
+    streamk::OperandLayout l;
+    l.major = mn ? streamk::Major::kMN : streamk::Major::kK;
+    if (unaligned_rows) {
+      l.row_align = streamk::kVectorBytes / 2;
+    } else if (misaligned_rows && (!mn || misaligned != "auto")) {
+      l.row_align = streamk::kVectorBytes;
+    } else {
+      l.row_align = mn || lines ? streamk::kLineRowBytes : streamk::kFastRowBytes;
+    }
+    return l;
+  };
+  problem.a = layout(a_unaligned, a_misaligned, a_mn);
+  problem.b = layout(b_unaligned, b_misaligned, b_mn);
 
   // Device: a preset, or the local GPU (falling back to the H200 model without one).
   const std::string device_name = absl::GetFlag(FLAGS_device);

@@ -43,10 +43,10 @@ struct CostModel {
   // memory system. A round in which a of the s SMs run a block costs
   // iter_us + (iter_busy_us - iter_us) * a / s per iteration (0: iter_us at any load).
   double iter_busy_us = 0;
-  // Iterations cost 1 + misaligned_load * f times as much when a fraction f of their operand
-  // bytes comes from K-major rows that start at odd multiples of 16 bytes (Plan::a_rows_misaligned,
-  // b_rows_misaligned; f = 1 when both operands' rows are). 0: not measured, no effect. It scales
-  // iter_us and iter_shared_us; misaligned_busy_load (below) scales iter_busy_us.
+  // Iterations cost 1 + misaligned_load * f times as much when a fraction f of their operand bytes
+  // comes from K-major rows that start at odd multiples of 16 bytes (Plan::a, b:
+  // OperandLayout::rows_misaligned; f = 1 when both operands' rows are). 0: not measured, no
+  // effect. It scales iter_us and iter_shared_us; misaligned_busy_load (below) scales iter_busy_us.
   double misaligned_load = 0;
   // A reduction block's floor per peer for one slice (PlanOptions::reduction_slices): a narrow
   // slice of many peers is bound by L2 round trips, not bytes. A slice of `peers` partials costs
@@ -88,13 +88,13 @@ struct CostModel {
   // math): 13.9 and 5.4 TB/s; LoadFloorMicros. 0: unknown.
   double l2_load_bytes_per_us = 0;
   double misaligned_l2_load_bytes_per_us = 0;
-  // Microseconds one k-iteration (tile_k = 64) of a block costs more for each narrow M- or
-  // N-major operand it loads (Plan::a_mn_major with fewer than kLineRowBytes bytes along m or n:
-  // NarrowMnExtent) when every SM loads: each SM fetches the same few lines of it as 64 short
-  // rows, and those requests, not the bytes, pace the iteration, the more the more SMs load.
+  // Microseconds one k-iteration (tile_k = 64) of a block costs more for each narrow M- or N-major
+  // operand it loads (OperandLayout::mn_major with fewer than kLineRowBytes bytes along m or n:
+  // NarrowMnExtent) when every SM loads: each SM fetches the same few lines of it as 64 short rows,
+  // and those requests, not the bytes, pace the iteration, the more the more SMs load.
   // narrow_mn_misaligned_iter_us where those rows start at odd multiples of 16 bytes
-  // (Plan::a_mn_rows_misaligned). Added to iter_busy_us and iter_shared_us; a round on a of the
-  // s SMs pays a / s of it (RoundIter). 0: not modelled.
+  // (OperandLayout::mn_rows_misaligned). Added to iter_busy_us and iter_shared_us; a round on a of
+  // the s SMs pays a / s of it (RoundIter). 0: not modelled.
   double narrow_mn_iter_us = 0;
   double narrow_mn_misaligned_iter_us = 0;
   // What the same loads add, per 64-deep iteration of a block when every SM loads, to the memory's
@@ -139,13 +139,13 @@ struct CostModel {
   // so: the H200's 2-SM clusters ran the slower, against 128 x 256 tiles on single SMs, the
   // emptier their last column of tiles (the cause is not traced). 0: none.
   double padded_columns_load = 0;
-  // The least predicted gain over data-parallel's pick (what mode dp runs) at which auto's pick
-  // on aligned K-major rows at least one tile each way that splits or streams them on this
+  // The least predicted gain over data-parallel's pick (what mode dp runs) at which auto's pick on
+  // aligned K-major rows at least one tile each way that splits or streams them on this
   // configuration stands, where that pick's tiles fill a quarter of the resident slots or more;
   // split_yield_gain_on_lines where both operands' rows are on 128-byte lines
-  // (Problem::a_rows_on_lines). Only where measured so: the H200's 64 x 128 tile split or streamed
-  // over every SM ran slower against its data-parallel round on a quarter of them or more than
-  // the model prices (DataParallelOverSplitPick). 0: no such rule.
+  // (OperandLayout::rows_on_lines). Only where measured so: the H200's 64 x 128 tile split or
+  // streamed over every SM ran slower against its data-parallel round on a quarter of them or more
+  // than the model prices (DataParallelOverSplitPick). 0: no such rule.
   double split_yield_gain = 0;
   double split_yield_gain_on_lines = 0;
   // The least predicted gain over data-parallel's pick at which auto's Stream-K pick on aligned

@@ -21,6 +21,73 @@
 
 namespace streamk {
 
+// K-major operand rows that start at a multiple of this many bytes take whole 128-byte lines
+// (OperandLayout::rows_on_lines).
+inline constexpr int kLineRowBytes = 128;
+
+// K-major operand rows that start at a multiple of this many bytes load at full speed on the TMA
+// kernel (OperandLayout::rows_misaligned).
+inline constexpr int kFastRowBytes = 32;
+
+// Rows that start at a multiple of this many bytes can be loaded at all (by the TMA unit or
+// cp.async); others are copied first (OperandLayout::unaligned).
+inline constexpr int kVectorBytes = 16;
+
+// Which dimension of an operand is contiguous in memory, as the kernel loads it (A: m x k,
+// B: k x n, after the transpose that makes D row-major): K-major (A row-major, B column-major)
+// or M- / N-major (A column-major, B row-major).
+enum class Major : uint8_t { kK, kMN };
+
+// How the kernel finds one operand in memory: its major dimension and the alignment its rows
+// start at. `row_align` is the largest power of two, up to kLineRowBytes, that divides the
+// operand's base address, its leading dimension and its batch stride, in bytes (PlanGemm
+// measures it; RowAlignOf). Every planner and cost-model question about an operand's layout is
+// one of the predicates below.
+struct OperandLayout {
+  Major major = Major::kK;
+  uint8_t row_align = kLineRowBytes;
+
+  // Neither the TMA unit nor cp.async can load its rows as they are: the launch always copies
+  // the operand to K-major rows on 128-byte lines first (Plan::repack_a, a_unaligned).
+  constexpr bool unaligned() const { return row_align < kVectorBytes; }
+  // M- or N-major and loadable: each k-iteration loads a tile's slice as tile_k rows along m or
+  // n, one TMA request per row (NarrowMn; CostModel::narrow_mn_iter_us).
+  constexpr bool mn_major() const { return major == Major::kMN && !unaligned(); }
+  // K-major rows starting at odd multiples of 16 bytes: the TMA unit loads them 1.2-1.7x slower
+  // (CostModel::misaligned_load, misaligned_busy_load).
+  constexpr bool rows_misaligned() const {
+    return major == Major::kK && !unaligned() && row_align < kFastRowBytes;
+  }
+  // M- or N-major rows starting at odd multiples of 16 bytes: requests served as slowly as
+  // misaligned K-major rows (CostModel::narrow_mn_misaligned_iter_us).
+  constexpr bool mn_rows_misaligned() const {
+    return mn_major() && row_align < kFastRowBytes;
+  }
+  // K-major rows on 128-byte lines: each 64-element row piece of a k-iteration is one whole
+  // line. Rows that start kFastRowBytes- but not line-aligned (packed rows with K not a multiple
+  // of 64) load 4-7% slower on the shared tiles and up to 12% slower under ping-pong, which the
+  // launch then does not run (kernels::PingPongOf).
+  constexpr bool rows_on_lines() const {
+    return major == Major::kK && row_align >= kLineRowBytes;
+  }
+  // The same operand copied to K-major rows on lines (what the kernel loads after a copy).
+  static constexpr OperandLayout Copied() { return OperandLayout{}; }
+  // The same operand with its K-major rows' misalignment taken away (what-if pricing).
+  constexpr OperandLayout RowsAligned() const {
+    OperandLayout l = *this;
+    if (rows_misaligned()) l.row_align = kFastRowBytes;
+    return l;
+  }
+  friend constexpr bool operator==(const OperandLayout& x, const OperandLayout& y) {
+    return x.major == y.major && x.row_align == y.row_align;
+  }
+  friend constexpr bool operator!=(const OperandLayout& x, const OperandLayout& y) {
+    return !(x == y);
+  }
+};
+// No padding: Plans are compared bytewise (the plan cache, reproducibility tests).
+static_assert(sizeof(OperandLayout) == 2, "OperandLayout has no padding");
+
 // A divisor d >= 1 with the multiplier and shift that divide by it with a multiply-high, an add
 // and a shift (mapping::Divide, kernels/work_mapping.h). The block-to-work mapping divides by a
 // few plan constants; a GPU has no integer divide, and each '/' compiles to ~20 instructions that
@@ -55,23 +122,14 @@ struct Plan {
   int tiles_m = 0, tiles_n = 0;                 // per batch entry
   int tiles = 0;                                // tiles_m * tiles_n * batch
   int iters_per_tile = 0;                       // ceil(k / tile_k)
-  // Whether the rows the kernel loads of A / of B start misaligned (Problem::a_rows_misaligned /
-  // b_rows_misaligned, false for an operand the launch repacks), for the cost model; the kernel
-  // ignores them.
-  bool a_rows_misaligned = false, b_rows_misaligned = false;
+  // A's and B's layouts as the kernel loads them (Problem::a, b; an operand the launch copies:
+  // OperandLayout::Copied()), for the cost model and the kernel's choices; the kernel takes the
+  // layouts themselves from its arguments.
+  OperandLayout a, b;
   // Whether the TMA kernel may store D as a tensor (Problem::d_tma_store, false where
-  // PlanOptions::store_d names another path), and whether the rows it loads of A / of B are
-  // K-major on 128-byte lines (Problem::a_rows_on_lines; true for an operand the launch copies):
-  // the planner prices and picks the ping-pong variant only then (kernels::PingPongOf,
-  // Plan::pingpong).
+  // PlanOptions::store_d names another path): the planner prices and picks the ping-pong variant
+  // only then, and with both operands' rows on lines (kernels::PingPongOf, Plan::pingpong).
   bool d_tma_store = true;
-  bool a_rows_on_lines = true, b_rows_on_lines = true;
-  // Whether the kernel loads A / B M- or N-major, and whether those k-rows start at odd multiples
-  // of 16 bytes (Problem::a_mn_major, a_mn_rows_misaligned; false for an operand the launch
-  // repacks), for the cost model (CostModel::narrow_mn_iter_us); the kernel takes the layouts
-  // from its arguments.
-  bool a_mn_major = false, b_mn_major = false;
-  bool a_mn_rows_misaligned = false, b_mn_rows_misaligned = false;
 
   // --- decomposition -------------------------------------------------------------------------
   Mode mode = Mode::kDataParallel;  // resolved: never kAuto
@@ -157,18 +215,18 @@ struct Plan {
   static constexpr int64_t kWorkspaceAlignment = 256;
   static constexpr int64_t kMinFlagsBytes = int64_t{1} << 20;  // 262,144 Stream-K tiles
 
-  // --- operand repacking (the launch, before the kernel) ------------------------------------
-  // A K-major operand whose rows start at odd multiples of 16 bytes (Problem::a_rows_misaligned)
+  // --- operand repacking (the launch, before the kernel) ------------------------------------ A
+  // K-major operand whose rows start at odd multiples of 16 bytes (OperandLayout::rows_misaligned)
   // loads up to 2.5x slower when every SM loads it: the L2 serves each such row as two or more
   // requests and cannot merge the SMs' requests for it (on an H200 the loads alone ran 13.9 TB/s
-  // aligned, 5.4 misaligned). Where the planner predicts it pays (PlanOptions::repack), the
-  // launch first copies that operand into the workspace with rows repack_ld elements apart (a
-  // multiple of kRepackRowElements: 128-byte rows), one entry per batch entry (one for an operand
-  // the batch shares), and the kernel reads the copy. The copies follow [flags | partials], at or
-  // past kMinFlagsBytes, so the flags of any plan that reuses the workspace stay zero.
-  // An operand the kernel cannot load as it is (Problem::a_unaligned: its address, leading
-  // dimension or batch stride not a multiple of 16 bytes, K-major or not) is always copied, to
-  // K-major rows like the above (an mn-major one transposed on the way); a_unaligned says so.
+  // aligned, 5.4 misaligned). Where the planner predicts it pays (PlanOptions::repack), the launch
+  // first copies that operand into the workspace with rows repack_ld elements apart (a multiple of
+  // kRepackRowElements: 128-byte rows), one entry per batch entry (one for an operand the batch
+  // shares), and the kernel reads the copy. The copies follow [flags | partials], at or past
+  // kMinFlagsBytes, so the flags of any plan that reuses the workspace stay zero. An operand the
+  // kernel cannot load as it is (OperandLayout::unaligned: its address, leading dimension or batch
+  // stride not a multiple of 16 bytes, K-major or not) is always copied, to K-major rows like the
+  // above (an mn-major one transposed on the way); a_unaligned says so.
   bool repack_a = false, repack_b = false;
   bool a_unaligned = false, b_unaligned = false;
   int64_t repack_ld = 0;  // elements between the copies' rows: k rounded up to kRepackRowElements

@@ -27,18 +27,13 @@ struct Problem {
   int64_t batch = 1;
   DType input = DType::kF16;   // A and B
   DType output = DType::kF16;  // C and D
-  // The kernel's operands (A: m x k, B: k x n, after the transpose that makes D row-major) that
-  // are K-major with rows starting at odd multiples of 16 bytes: leading dimension, batch stride
-  // or base address a multiple of 16 bytes but not of kFastRowBytes. The TMA unit loads such rows
-  // 1.2-1.7x slower; the cost model charges it (CostModel::misaligned_load, misaligned_busy_load).
-  // PlanGemm sets these.
-  bool a_rows_misaligned = false, b_rows_misaligned = false;
-  // The kernel's operands whose base address, leading dimension or batch stride is not a
-  // multiple of 16 bytes (K-major or not): neither the TMA unit nor cp.async can load them as
-  // they are, so the launch always copies them to K-major rows 128-byte aligned first
-  // (Plan::repack_a, repack_b, whatever the mode or PlanOptions::repack). Such an operand is not
-  // also *_rows_misaligned. PlanGemm sets these.
-  bool a_unaligned = false, b_unaligned = false;
+  // How the kernel finds A (m x k) and B (k x n) in memory, after the transpose that makes D
+  // row-major: major dimension and the alignment of their rows (OperandLayout). An operand whose
+  // rows start at odd multiples of 16 bytes loads slowly, one under 16 bytes is always copied,
+  // and M- or N-major ones narrower than a line pace their loads by requests; the cost model
+  // prices each, and auto weighs copying an operand to K-major rows where that pays. PlanGemm
+  // sets these from the arguments.
+  OperandLayout a, b;
   // Whether the TMA kernel's epilogue can store D as a tensor (kernels::TensorColumnsOf > 0:
   // D's rows, and C's with beta != 0, start 16-byte aligned, and with beta != 0 hold whole
   // 16-byte chunks). Its ping-pong variant needs it (kernels::PingPongOf), and the cost model
@@ -52,35 +47,10 @@ struct Problem {
   // and batch stride): the epilogue then stores whole 16-byte vectors (kernels::StoreDOf).
   // PlanGemm sets it.
   bool cd_rows_aligned = true;
-  // The kernel's operands that are K-major with every row starting at a multiple of
-  // kLineRowBytes: each 64-element row piece of a k-iteration is one whole 128-byte line. Rows
-  // that start kFastRowBytes- but not line-aligned (packed rows with K not a multiple of 64) load
-  // 4-7% slower on the shared tiles and up to 12% slower under ping-pong, which the launch then
-  // does not run (kernels::PingPongOf; it gains nothing on M- or N-major operands either).
-  // PlanGemm sets these.
-  bool a_rows_on_lines = true, b_rows_on_lines = true;
-  // The kernel's operands that are M- or N-major (A column-major, B row-major, after that
-  // transpose): each k-iteration loads a tile's slice of one as tile_k rows along m or n, one TMA
-  // request per row. Where those rows are shorter than kLineRowBytes (NarrowMnExtent: a decode
-  // projection's 1-63 tokens in fp16), the requests, not the bytes, pace the iterations; the cost
-  // model charges them (CostModel::narrow_mn_iter_us), several times more where the rows start
-  // at odd multiples of 16 bytes (*_mn_rows_misaligned: a leading dimension, batch stride or
-  // address a multiple of 16 bytes but not of kFastRowBytes), and auto copies such an operand to
-  // K-major rows where it predicts the copy pays. Not set for an unaligned operand (always
-  // copied). PlanGemm sets these.
-  bool a_mn_major = false, b_mn_major = false;
-  bool a_mn_rows_misaligned = false, b_mn_rows_misaligned = false;
 };
 
-// K-major operand rows that start at a multiple of this many bytes take whole 128-byte lines
-// (Problem::a_rows_on_lines, b_rows_on_lines).
-inline constexpr int kLineRowBytes = 128;
 
-// K-major operand rows that start at a multiple of this many bytes load at full speed on the TMA
-// kernel (Problem::a_rows_misaligned, b_rows_misaligned).
-inline constexpr int kFastRowBytes = 32;
-
-// Whether an M- or N-major operand (Problem::a_mn_major) with `extent` 16-bit elements along m
+// Whether an M- or N-major operand (OperandLayout::mn_major) with `extent` 16-bit elements along m
 // or n (A's m, B's n) is narrow: rows of fewer than kLineRowBytes bytes, whose loads pace a
 // k-iteration.
 constexpr bool NarrowMnExtent(int64_t extent) { return extent * 2 < kLineRowBytes; }
@@ -88,16 +58,16 @@ constexpr bool NarrowMnExtent(int64_t extent) { return extent * 2 < kLineRowByte
 // Whether a Problem's or a Plan's A ('a') or B ('b') is a narrow M- or N-major operand.
 template <typename ProblemOrPlan>
 bool NarrowMn(const ProblemOrPlan& p, char operand) {
-  return operand == 'a' ? p.a_mn_major && NarrowMnExtent(p.m)
-                        : p.b_mn_major && NarrowMnExtent(p.n);
+  return operand == 'a' ? p.a.mn_major() && NarrowMnExtent(p.m)
+                        : p.b.mn_major() && NarrowMnExtent(p.n);
 }
 
-// Whether a Problem's or a Plan's A ('a') or B ('b') is an M- or N-major operand that is not
-// narrow and whose k-rows start at odd multiples of 16 bytes (*_mn_rows_misaligned): the L2
+// Whether a Problem's or a Plan's A ('a') or B ('b') is an M- or N-major operand that is not narrow
+// and whose k-rows start at odd multiples of 16 bytes (OperandLayout::mn_rows_misaligned): the L2
 // serves its loads as slowly as misaligned K-major rows.
 template <typename ProblemOrPlan>
 bool WideMnMisaligned(const ProblemOrPlan& p, char operand) {
-  return (operand == 'a' ? p.a_mn_rows_misaligned : p.b_mn_rows_misaligned) &&
+  return (operand == 'a' ? p.a.mn_rows_misaligned() : p.b.mn_rows_misaligned()) &&
          !NarrowMn(p, operand);
 }
 
@@ -136,12 +106,12 @@ struct PlanOptions {
   // margins (docs/planner.md); the fifth (small_tile) where one round of it holds the problem.
   // The cluster configuration is weighed by auto for misaligned rows only.
   TileShape tile = kNoTile;
-  // Operands with misaligned rows (Problem::a_rows_misaligned, b_rows_misaligned) or narrow
+  // Operands with misaligned rows (OperandLayout::rows_misaligned) or narrow
   // M- or N-major ones (NarrowMnExtent), copied to aligned K-major rows before the kernel
   // (Plan::repack_a, repack_b). Unset: with mode kAuto, the one or both whose copies the planner
   // estimates pay for themselves most (RepackMicros, LoadFloorMicros,
   // CostModel::narrow_mn_iter_us); with a forced mode, none. Set: those named (kAll: every such
-  // operand), however small the gain. Unaligned operands (Problem::a_unaligned) are copied
+  // operand), however small the gain. Unaligned operands (OperandLayout::unaligned) are copied
   // whatever this says: the kernel cannot load them otherwise.
   std::optional<RepackOperands> repack;
   // Bytes of workspace (Plan::workspace_bytes) the plan may use; 0: no cap. With mode kAuto and
@@ -181,11 +151,11 @@ struct Candidate {
   std::string note;  // why it is shaped so, or why infeasible
 };
 
-// One way to run operands whose K-major rows are misaligned (Problem::a_rows_misaligned) that the
-// planner weighed: the rows as they are, one or both operands copied to aligned rows first, or
-// the cluster configuration. Each is estimated the same way: its plan's prediction for aligned
-// rows against the L2's time for the loads it leaves misaligned (LoadBoundMicros of
-// PredictMicros and LoadFloorMicros), plus its copies (RepackMicros).
+// One way to run operands whose K-major rows are misaligned (OperandLayout::rows_misaligned) that
+// the planner weighed: the rows as they are, one or both operands copied to aligned rows first, or
+// the cluster configuration. Each is estimated the same way: its plan's prediction for aligned rows
+// against the L2's time for the loads it leaves misaligned (LoadBoundMicros of PredictMicros and
+// LoadFloorMicros), plus its copies (RepackMicros).
 struct RowsOption {
   std::string name;          // "rows as they are", "A and B repacked", "B repacked", "clusters"
   std::string plan;          // its decomposition and tile: "dp 128x256x64"
