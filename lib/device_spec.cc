@@ -180,15 +180,8 @@ constexpr CostModel kHopperMmaSyncCost{/*block_us=*/2.0, /*unit_us=*/3.0, /*stre
                                        /*partial_us=*/2.0, /*iter_us=*/0.45,
                                        /*iter_shared_us=*/0.77, /*peer_us=*/2.0,
                                        /*epilogue_us=*/1.0};
-// H100: the H200's TMA-kernel constants (same SMs, clocks and L2), the epilogue scaled by the
-// HBM bandwidth ratio 4.8 / 3.35. A100: not measured; the Hopper mma.sync constants with
-// iterations scaled by the mma rate (312 vs ~400 TFLOP/s achievable, 108 vs 132 SMs), bandwidth
-// terms by 4.8 / 2.0.
-constexpr CostModel kH100Cost{/*block_us=*/2.66, /*unit_us=*/1.82, /*streamk_us=*/0.93,
-                              /*partial_us=*/3.3, /*iter_us=*/0.121, /*iter_shared_us=*/0.0,
-                              /*peer_us=*/0.013, /*epilogue_us=*/0.12, /*reduce_peer_us=*/0.4,
-                              /*iter_busy_us=*/0.228, /*misaligned_load=*/0.0,
-                              /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/true};
+// A100: not measured; the Hopper mma.sync constants with iterations scaled by the mma rate (312
+// vs ~400 TFLOP/s achievable, 108 vs 132 SMs), bandwidth terms by 4.8 / 2.0.
 constexpr CostModel kA100Cost{/*block_us=*/2.0, /*unit_us=*/4.0, /*streamk_us=*/8.0,
                               /*partial_us=*/4.0, /*iter_us=*/0.53, /*iter_shared_us=*/0.90,
                               /*peer_us=*/4.0, /*epilogue_us=*/2.4};
@@ -491,15 +484,37 @@ DeviceSpec A100Spec() {
   }
   return spec;
 }
+// The memory's nominal rate, 2 x memory clock x bus width, as the CUDA driver reports them
+// (cudaDevAttrMemoryClockRate, cudaDevAttrGlobalMemoryBusWidth), in bytes per us. The Hopper
+// constants were measured on an H200, whose driver (580.159.04) reports 3201 MHz x 6016 bits
+// (4.81 TB/s); an H100 80GB HBM3's reports 2619 MHz x 5120 bits (3.35 TB/s).
+constexpr double MemoryBytesPerUs(double clock_mhz, double bus_bits) {
+  return 2 * clock_mhz * bus_bits / 8;
+}
+constexpr double kH200MemoryBytesPerUs = MemoryBytesPerUs(3201, 6016);
+constexpr double kH100MemoryBytesPerUs = MemoryBytesPerUs(2619, 5120);
+
+// A Hopper GPU running the TMA kernel: the H200's constants (same SMs, clocks, L2 per SM and
+// kernel), with the terms that move bytes through the memory scaled by its nominal rate against
+// the H200's: the memory floor, copies and L2 load rates (WithMemoryTerms), and the epilogue's
+// stores (WithTmaConfigurations). On an H100 that rate is 0.70 of the H200's.
+DeviceSpec HopperTmaSpec(DeviceSpec spec, double memory_bytes_per_us) {
+  const double slower = kH200MemoryBytesPerUs / memory_bytes_per_us;
+  spec.cost = kHopperTmaCost;
+  spec.cost.epilogue_us *= slower;
+  spec = WithTmaConfigurations(spec, slower);
+  return WithMemoryTerms(spec, kH200HbmBytesPerUs / slower);
+}
+
 DeviceSpec H100Spec() {
-  constexpr double kEpilogueScale = 4.8 / 3.35;  // the HBM bandwidth ratio
-  DeviceSpec spec = Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kH100Cost, kHopperTmaTile);
-  return WithMemoryTerms(WithTmaConfigurations(spec, kEpilogueScale),
-                         kH200HbmBytesPerUs / kEpilogueScale);
+  return HopperTmaSpec(
+      Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kHopperTmaCost, kHopperTmaTile),
+      kH100MemoryBytesPerUs);
 }
 DeviceSpec H200Spec() {
-  DeviceSpec spec = Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile);
-  return WithMemoryTerms(WithTmaConfigurations(spec, 1.0), kH200HbmBytesPerUs);
+  return HopperTmaSpec(
+      Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile),
+      kH200MemoryBytesPerUs);
 }
 DeviceSpec H200CpAsyncSpec() {
   DeviceSpec spec = Spec("H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{});
@@ -556,15 +571,28 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal, std::optional<Ma
     // The kernel's own constants, then the memory's terms again (the constants replace the
     // preset's, memory terms and all: without them, on a GPU the 128 x 256 tile's plans would have
     // no memory floor and repacking would never be predicted to pay).
-    switch (arch) {
-      case kernels::Arch::kSm90Tma:
-        spec.cost = kHopperTmaCost;
-        spec = WithTmaConfigurations(spec, 1.0);
-        break;
-      case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
-      case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
+    int clock_khz = 0, bus_bits = 0;
+    double memory_bytes_per_us = kH200MemoryBytesPerUs;
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device_ordinal) ==
+            cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device_ordinal) ==
+            cudaSuccess &&
+        clock_khz > 0 && bus_bits > 0) {
+      memory_bytes_per_us = MemoryBytesPerUs(clock_khz / 1000.0, bus_bits);
+    } else {
+      cudaGetLastError();
     }
-    spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
+    switch (arch) {
+      case kernels::Arch::kSm90Tma: spec = HopperTmaSpec(spec, memory_bytes_per_us); break;
+      case kernels::Arch::kSm90:
+        spec.cost = kHopperWgmmaCost;
+        spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
+        break;
+      case kernels::Arch::kSm80:  // the portable kernel
+        spec.cost = kHopperMmaSyncCost;
+        spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
+        break;
+    }
   }
   spec.mainloop = arch;
   const kernels::KernelTile tile = kernels::TileOf(arch);
