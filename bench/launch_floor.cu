@@ -10,8 +10,7 @@
 // kernel's), with and without programmatic dependent launch (the next kernel released at the
 // start or at the end of each block) and the cooperative attribute, with a 1 KiB parameter block
 // (the size of the GEMM kernel's Plan, arguments and tensor maps), and blocks that spin for 1 us.
-// It also prints the memory's nominal rate the driver reports (device_spec.cc scales the model's
-// memory terms by it).
+// It also prints the memory's nominal rate the driver reports (2 x memory clock x bus width).
 #include <cuda_runtime.h>
 
 #include <algorithm>

@@ -266,7 +266,7 @@ DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
 }
 
 // Adds the 128 x 192 TMA kernel (kernels::kTmaMidTileN) as the third configuration of a Hopper
-// preset, its epilogue scaled as the others' (H100: by the HBM bandwidth ratio).
+// preset, its epilogue scaled as the others'.
 DeviceSpec WithMidTile(DeviceSpec spec, double epilogue_scale) {
   spec.mid_tile = TileShape{kHopperTmaTile.m, kernels::kTmaMidTileN, kHopperTmaTile.k};
   spec.mid_cost = kHopperTmaMidCost;
@@ -275,7 +275,7 @@ DeviceSpec WithMidTile(DeviceSpec spec, double epilogue_scale) {
 }
 
 // Adds the 192 x 192 TMA kernel (kernels::kTmaWideTileM) as the fourth configuration of a Hopper
-// preset, its epilogue scaled as the others' (H100: by the HBM bandwidth ratio).
+// preset, its epilogue scaled as the others'.
 DeviceSpec WithWideTile(DeviceSpec spec, double epilogue_scale) {
   spec.wide_tile = TileShape{kernels::kTmaWideTileM, kernels::kTmaWideTileN, kHopperTmaTile.k};
   spec.wide_cost = kHopperTmaWideCost;
@@ -299,7 +299,7 @@ constexpr double kTmaSmallSplitYieldGain = 0.23;
 constexpr double kTmaSmallSplitYieldGainOnLines = 0.17;
 
 // Adds the 64 x 128 TMA kernel (kernels::kTmaSmallTileM) as the fifth configuration of a Hopper
-// preset, its epilogue scaled as the others' (H100: by the HBM bandwidth ratio).
+// preset, its epilogue scaled as the others'.
 DeviceSpec WithSmallTile(DeviceSpec spec, double epilogue_scale) {
   spec.small_tile = TileShape{kernels::kTmaSmallTileM, kernels::kTileN, kHopperTmaTile.k};
   spec.small_cost = kHopperTmaSmallCost;
@@ -311,7 +311,7 @@ DeviceSpec WithSmallTile(DeviceSpec spec, double epilogue_scale) {
 
 // Adds the 128 x 320 TMA kernel (kernels::kTmaBroadTileN) as the sixth configuration of a Hopper
 // preset, priced by the main configuration's constants, which scale with the tile's volume and
-// area (cost_terms.h), its epilogue scaled as the others' (H100: by the HBM bandwidth ratio).
+// area (cost_terms.h), its epilogue scaled as the others'.
 DeviceSpec WithBroadTile(DeviceSpec spec, double epilogue_scale) {
   spec.broad_tile = TileShape{kHopperTmaTile.m, kernels::kTmaBroadTileN, kHopperTmaTile.k};
   spec.broad_cost = kHopperTmaCost;
@@ -419,8 +419,7 @@ DeviceSpec WithTmaConfigurations(DeviceSpec spec, double epilogue_scale) {
 // deep, either operand, layouts tn and nn), which ran 0.90x (tokens as A, tn) and 0.92x (nn) the
 // time, and none of the paper, waveq and llm sets' picks. Without those terms a floor over
 // 3.5 TB/s misleads: at 3.8, 70b.qkv's rows moved from data-parallel on 80 SMs to Stream-K, which
-// ran 4-5% slower, the floor hiding Stream-K's exchange. The H100 scaled by its HBM bandwidth
-// (3.35 against 4.8 TB/s).
+// ran 4-5% slower, the floor hiding Stream-K's exchange. The H100 keeps it (HopperTmaSpec).
 // Repacking operands (CostModel::repack_us, repack_bytes_per_us), measured on an H200:
 // data-parallel with both operands of an n x n x (n + 8) GEMM repacked, against n x n x n, took
 // 6.8, 14.5, 43.8 and about 170 us more for n = 1024, 2048, 4096 and 8192, i.e. 8.7, 34, 136 and
@@ -484,37 +483,28 @@ DeviceSpec A100Spec() {
   }
   return spec;
 }
-// The memory's nominal rate, 2 x memory clock x bus width, as the CUDA driver reports them
-// (cudaDevAttrMemoryClockRate, cudaDevAttrGlobalMemoryBusWidth), in bytes per us. The Hopper
-// constants were measured on an H200, whose driver (580.159.04) reports 3201 MHz x 6016 bits
-// (4.81 TB/s); an H100 80GB HBM3's reports 2619 MHz x 5120 bits (3.35 TB/s).
-constexpr double MemoryBytesPerUs(double clock_mhz, double bus_bits) {
-  return 2 * clock_mhz * bus_bits / 8;
-}
-constexpr double kH200MemoryBytesPerUs = MemoryBytesPerUs(3201, 6016);
-constexpr double kH100MemoryBytesPerUs = MemoryBytesPerUs(2619, 5120);
-
-// A Hopper GPU running the TMA kernel: the H200's constants (same SMs, clocks, L2 per SM and
-// kernel), with the terms that move bytes through the memory scaled by its nominal rate against
-// the H200's: the memory floor, copies and L2 load rates (WithMemoryTerms), and the epilogue's
-// stores (WithTmaConfigurations). On an H100 that rate is 0.70 of the H200's.
-DeviceSpec HopperTmaSpec(DeviceSpec spec, double memory_bytes_per_us) {
-  const double slower = kH200MemoryBytesPerUs / memory_bytes_per_us;
+// A Hopper GPU running the TMA kernel: the H200's constants, memory terms included, with the
+// GPU's own name and L2 (spec). On an H100 that is what gemm() plans with too: scaling the terms
+// that move bytes through the memory by the H100's nominal rate (2619 MHz x 5120 bits as its
+// driver reports them, 0.70 of the H200's 3201 MHz x 6016 bits) predicted 72 Stream-K, split-K
+// and data-parallel plans over operands larger than the L2 better on an H100 (rms log error
+// 0.130 -> 0.122), but moved 5 of the llm and waveq sets' 63 picks there, 4 of them slower (7b.down
+// at 16 tokens from split-K to data-parallel, 0.89x; docs/results/2026-12-06-h100/
+// memory-rate-model.md): the other constants were fitted with the H200's rates. A calibrated
+// profile (streamk-bench --calibrate) is the H100's own model.
+DeviceSpec HopperTmaSpec(DeviceSpec spec) {
   spec.cost = kHopperTmaCost;
-  spec.cost.epilogue_us *= slower;
-  spec = WithTmaConfigurations(spec, slower);
-  return WithMemoryTerms(spec, kH200HbmBytesPerUs / slower);
+  spec = WithTmaConfigurations(spec, 1.0);
+  return WithMemoryTerms(spec, kH200HbmBytesPerUs);
 }
 
 DeviceSpec H100Spec() {
   return HopperTmaSpec(
-      Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kHopperTmaCost, kHopperTmaTile),
-      kH100MemoryBytesPerUs);
+      Spec("H100-SXM5", 132, kHopperOccupancy, 50 << 20, kHopperTmaCost, kHopperTmaTile));
 }
 DeviceSpec H200Spec() {
   return HopperTmaSpec(
-      Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile),
-      kH200MemoryBytesPerUs);
+      Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile));
 }
 DeviceSpec H200CpAsyncSpec() {
   DeviceSpec spec = Spec("H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{});
@@ -571,28 +561,12 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal, std::optional<Ma
     // The kernel's own constants, then the memory's terms again (the constants replace the
     // preset's, memory terms and all: without them, on a GPU the 128 x 256 tile's plans would have
     // no memory floor and repacking would never be predicted to pay).
-    int clock_khz = 0, bus_bits = 0;
-    double memory_bytes_per_us = kH200MemoryBytesPerUs;
-    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device_ordinal) ==
-            cudaSuccess &&
-        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device_ordinal) ==
-            cudaSuccess &&
-        clock_khz > 0 && bus_bits > 0) {
-      memory_bytes_per_us = MemoryBytesPerUs(clock_khz / 1000.0, bus_bits);
-    } else {
-      cudaGetLastError();
-    }
     switch (arch) {
-      case kernels::Arch::kSm90Tma: spec = HopperTmaSpec(spec, memory_bytes_per_us); break;
-      case kernels::Arch::kSm90:
-        spec.cost = kHopperWgmmaCost;
-        spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
-        break;
-      case kernels::Arch::kSm80:  // the portable kernel
-        spec.cost = kHopperMmaSyncCost;
-        spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
-        break;
+      case kernels::Arch::kSm90Tma: spec = HopperTmaSpec(spec); break;
+      case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
+      case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
     }
+    spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
   }
   spec.mainloop = arch;
   const kernels::KernelTile tile = kernels::TileOf(arch);
