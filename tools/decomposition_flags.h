@@ -1,5 +1,5 @@
 // The decomposition flags streamk-plan and streamk-trace share (--mode, --splits, --blocks,
-// --sk_tiles, --reduction, --reduction_slices, --tile, --repack), and the kernel flags they and
+// --sk_tiles, --reduction, --reduction_slices, --tile, --repack, --schedule, --avail_sms), and the kernel flags they and
 // streamk-bench share (--pingpong, --narrow_wgmma, --store_d), parsed into PlanOptions or Options,
 // which name these fields alike.
 #pragma once
@@ -25,6 +25,8 @@ struct DecompositionFlags {
   int reduction_slices = 0;
   std::string tile;  // BMxBNxBK; empty: the planner's pick
   std::string repack = "auto";  // auto | on | off | a | b
+  std::string schedule = "static";  // static | dynamic
+  int avail_sms = 0;                // SMs to plan for (0: all of the device's)
 };
 
 // --repack: "auto" (the planner decides), "on", "off", "a" or "b" (PlanOptions::repack).
@@ -71,6 +73,15 @@ absl::Status SetDecomposition(const DecompositionFlags& f, Options* o) {
       return absl::InvalidArgumentError(absl::StrCat("--tile ", f.tile, ": expected BMxBNxBK"));
     o->tile = *tile;
   }
+  const std::optional<Schedule> schedule = ParseSchedule(f.schedule);
+  if (!schedule)
+    return absl::InvalidArgumentError(
+        absl::StrCat("--schedule ", f.schedule, ": expected static or dynamic"));
+  o->schedule = *schedule;
+  if (f.avail_sms < 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat("--avail_sms ", f.avail_sms, ": must be 0 (every SM) or a count of SMs"));
+  o->avail_sms = f.avail_sms;
   return ParseRepack(f.repack, &o->repack);
 }
 

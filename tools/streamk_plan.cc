@@ -57,6 +57,9 @@ ABSL_FLAG(double, beta, 0, "beta (D = alpha A B + beta C; C laid out as D) for t
 ABSL_FLAG(bool, json, false, "print one JSON object instead of the text report");
 ABSL_FLAG(int64_t, max_workspace, 0,
           "bytes of workspace the plan may use (0: no cap; Options::max_workspace_bytes)");
+ABSL_FLAG(int, avail_sms, 0,
+          "SMs the plan may use, the others left to other kernels (Options::avail_sms; 0: every "
+          "SM of the device)");
 ABSL_FLAG(std::string, schedule, "static",
           "static | dynamic: how the persistent blocks get their work (Options::schedule)");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
@@ -246,17 +249,12 @@ int main(int argc, char** argv) {
           {absl::GetFlag(FLAGS_mode), absl::GetFlag(FLAGS_splits), absl::GetFlag(FLAGS_blocks),
            absl::GetFlag(FLAGS_sk_tiles), absl::GetFlag(FLAGS_reduction),
            absl::GetFlag(FLAGS_reduction_slices), absl::GetFlag(FLAGS_tile),
-           absl::GetFlag(FLAGS_repack)},
+           absl::GetFlag(FLAGS_repack), absl::GetFlag(FLAGS_schedule),
+           absl::GetFlag(FLAGS_avail_sms)},
           &options);
       !s.ok())
     return Fail(std::string(s.message()));
   options.max_workspace_bytes = absl::GetFlag(FLAGS_max_workspace);
-  const std::optional<streamk::Schedule> schedule =
-      streamk::ParseSchedule(absl::GetFlag(FLAGS_schedule));
-  if (!schedule)
-    return Fail(absl::StrCat("--schedule ", absl::GetFlag(FLAGS_schedule),
-                             ": expected static or dynamic"));
-  options.schedule = *schedule;
   if (absl::Status s = streamk::tools::SetKernelChoices(
           streamk::tools::KernelFlagsFromCommandLine(), &options);
       !s.ok())

@@ -32,6 +32,11 @@
 ABSL_FLAG(std::string, mode, "auto", "auto, dp, splitk or streamk");
 ABSL_FLAG(int, splits, 0, "splitk: k-slices per tile (0: the planner picks)");
 ABSL_FLAG(int, blocks, 0, "streamk: Stream-K blocks (0: the planner picks)");
+ABSL_FLAG(std::string, schedule, "static",
+          "static | dynamic: how the persistent blocks get their work (Options::schedule)");
+ABSL_FLAG(int, avail_sms, 0,
+          "SMs the plan may use, the others left to other kernels (Options::avail_sms; 0: every "
+          "SM of the device)");
 ABSL_FLAG(std::string, sk_tiles, "",
           "streamk: the tiles that go Stream-K, a count or 'tail' (the partial wave's); the rest "
           "run data-parallel (default: all)");
@@ -80,7 +85,8 @@ int main(int argc, char** argv) {
           {absl::GetFlag(FLAGS_mode), absl::GetFlag(FLAGS_splits), absl::GetFlag(FLAGS_blocks),
            absl::GetFlag(FLAGS_sk_tiles), absl::GetFlag(FLAGS_reduction),
            absl::GetFlag(FLAGS_reduction_slices), absl::GetFlag(FLAGS_tile),
-           absl::GetFlag(FLAGS_repack)},
+           absl::GetFlag(FLAGS_repack), absl::GetFlag(FLAGS_schedule),
+           absl::GetFlag(FLAGS_avail_sms)},
           &options);
       !s.ok())
     return Fail(std::string(s.message()));
