@@ -857,6 +857,50 @@ TEST(DecompositionFlags, SetsPlanOptionsAndOptionsAlike) {
   EXPECT_FALSE(defaults.reduction.has_value());
 }
 
+TEST(BenchModes, ScheduleAndSmsSuffixes) {
+  absl::StatusOr<std::vector<streamk::tools::ModeSpec>> modes =
+      streamk::tools::ParseModes(
+          {"auto+sms:116", "auto+dynamic+sms:100", "dp/128x128x64+dynamic", "cublas"});
+  ASSERT_TRUE(modes.ok()) << modes.status();
+  ASSERT_EQ(modes->size(), 4u);
+  EXPECT_EQ((*modes)[0].options.avail_sms, 116);
+  EXPECT_EQ((*modes)[0].options.schedule, streamk::Schedule::kStatic);
+  EXPECT_EQ((*modes)[1].options.avail_sms, 100);
+  EXPECT_EQ((*modes)[1].options.schedule, streamk::Schedule::kDynamic);
+  EXPECT_EQ((*modes)[1].options.mode, streamk::Mode::kAuto);
+  EXPECT_EQ((*modes)[2].options.avail_sms, 0);
+  EXPECT_EQ((*modes)[2].options.schedule, streamk::Schedule::kDynamic);
+  EXPECT_EQ((*modes)[2].options.tile, (streamk::TileShape{128, 128, 64}));
+  EXPECT_EQ((*modes)[1].name, "auto+dynamic+sms:100");
+  for (auto [word, want] : {std::pair<const char*, const char*>{"auto+sms:0", "+sms:N takes a"},
+                            {"auto+sms:x", "+sms:N takes a"},
+                            {"cublas+sms:100", "no +sms:N"},
+                            {"auto+sms:100+dynamic", "+sms:N takes a"}}) {
+    const absl::Status s = streamk::tools::ParseModes({word}).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << word;
+    EXPECT_NE(s.message().find(want), std::string::npos) << s.message();
+  }
+}
+
+TEST(DecompositionFlags, ScheduleAndAvailableSms) {
+  streamk::tools::DecompositionFlags f;
+  f.schedule = "dynamic", f.avail_sms = 100;
+  streamk::PlanOptions p;
+  streamk::Options o;
+  ASSERT_TRUE(streamk::tools::SetDecomposition(f, &p).ok());
+  ASSERT_TRUE(streamk::tools::SetDecomposition(f, &o).ok());
+  EXPECT_EQ(p.schedule, streamk::Schedule::kDynamic);
+  EXPECT_EQ(o.schedule, streamk::Schedule::kDynamic);
+  EXPECT_EQ(p.avail_sms, 100);
+  EXPECT_EQ(o.avail_sms, 100);
+  f.schedule = "fast";
+  EXPECT_NE(streamk::tools::SetDecomposition(f, &p).message().find("--schedule fast: expected"),
+            std::string::npos);
+  f.schedule = "static", f.avail_sms = -1;
+  EXPECT_NE(streamk::tools::SetDecomposition(f, &p).message().find("--avail_sms -1: must be"),
+            std::string::npos);
+}
+
 TEST(DecompositionFlags, BadValuesNameTheFlag) {
   streamk::PlanOptions p;
   for (auto [flags, want] : {std::pair<streamk::tools::DecompositionFlags, const char*>{

@@ -723,13 +723,20 @@ absl::StatusOr<ContentionReport> ContentionFromCsv(const std::string& csv) {
 // streamk-tail:B | streamk-tiles:T | streamk-tiles:T:B | cublas, optionally followed by
 // /BMxBNxBK to force the kernel configuration
 // (not for cublas), then by @deterministic, @atomic, @separate or @separate:R to force the
-// reduction strategy (not for dp or cublas).
+// reduction strategy (not for dp or cublas), then by +dynamic for the dynamic schedule and last
+// by +sms:N to plan for N SMs (Options::avail_sms; neither for cublas).
 absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>& words) {
   std::vector<ModeSpec> out;
   for (const std::string& word : words) {
     ModeSpec m;
     m.name = word;
     std::string w = word;
+    if (const size_t sms = w.rfind("+sms:"); sms != std::string::npos) {
+      if (!absl::SimpleAtoi(w.substr(sms + 5), &m.options.avail_sms) || m.options.avail_sms < 1)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "--modes: '", word, "': +sms:N takes a positive count of SMs to plan for"));
+      w = w.substr(0, sms);
+    }
     if (absl::EndsWith(w, "+dynamic")) {
       m.options.schedule = Schedule::kDynamic;
       w = w.substr(0, w.size() - 8);
@@ -797,6 +804,9 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
     if (m.cublas && m.options.schedule == Schedule::kDynamic)
       return absl::InvalidArgumentError(
           absl::StrCat("--modes: '", word, "': cublas has no schedule to choose"));
+    if (m.cublas && m.options.avail_sms > 0)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--modes: '", word, "': cublas is not told its SMs here; no +sms:N"));
     if (m.cublas && m.options.tile != kNoTile)
       return absl::InvalidArgumentError(
           absl::StrCat("--modes: '", word, "': cublas picks its own kernel; no /tile"));
