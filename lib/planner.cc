@@ -1308,7 +1308,10 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
     // lower margin holds only against the Stream-K pick's own tile's data-parallel plan.
     const bool own_tile_dp = use_alt ? dp_alt <= dp_main : dp_main <= dp_alt;
     const double min_gain = own_tile_dp ? MinPredictedGain(*plan) : kMinPredictedGain;
-    if ((use_alt ? alt_why : main_why).predicted_us > best_dp * (1 - min_gain)) {
+    const double pick_us = (use_alt ? alt_why : main_why).predicted_us;
+    if (pick_us > best_dp * (1 - min_gain)) {
+      const TileShape& pick_tile = use_alt ? device.alt_tile : device.tile;
+      const Mode pick_mode = plan->mode;
       use_alt = dp_alt < dp_main;
       PlanOptions dp = o;
       dp.mode = Mode::kDataParallel;
@@ -1317,10 +1320,15 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
                            use_alt ? device.alt_cost : device.cost, nullptr);
       w.chosen = 0;  // auto's first candidate is data-parallel
       w.predicted_us = best_dp;
-      reason = absl::StrFormat(
-          "no candidate of either tile is predicted to beat data-parallel (%.1f us) by %g%% "
-          "or more",
-          best_dp, min_gain * 100);
+      // The pick that lost, and why the data-parallel tile's own candidates did not win there (a
+      // candidate of it may be faster yet held back by its own margin).
+      if (why != nullptr && why->text)
+        reason = absl::StrFormat(
+            "%s on %s (%.1f us) is not predicted to beat data-parallel on %s (%.1f us) by %g%% or "
+            "more; on %s: %s",
+            ModeName(pick_mode), TileShapeName(pick_tile), pick_us,
+            TileShapeName(use_alt ? device.alt_tile : device.tile), best_dp, min_gain * 100,
+            TileShapeName(use_alt ? device.alt_tile : device.tile), w.reason);
     }
   }
   if (why != nullptr) {
