@@ -506,10 +506,13 @@ DeviceSpec H200Spec() {
   return HopperTmaSpec(
       Spec("H200", 132, kHopperOccupancy, 60 << 20, kHopperTmaCost, kHopperTmaTile));
 }
+// The cp.async wgmma kernel on an H200, as gemm() models it there (QueryLocalDevice with
+// Options::mainloop = kSm90): its own constants with the H200's memory terms, without which a
+// copy of an operand the kernel cannot load was priced infinite.
 DeviceSpec H200CpAsyncSpec() {
   DeviceSpec spec = Spec("H200 (cp.async)", 132, 2, 60 << 20, kHopperWgmmaCost, TileShape{});
   spec.mainloop = Mainloop::kSm90;
-  return spec;
+  return WithMemoryTerms(spec, kH200HbmBytesPerUs);
 }
 
 absl::StatusOr<DeviceSpec> DeviceSpecByName(std::string_view name) {

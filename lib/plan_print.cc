@@ -2,6 +2,7 @@
 #include "streamk/plan_print.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -28,6 +29,12 @@ PeerStats ComputePeerStats(const Plan& p) {
     s.shared_tiles += c > 1;
   }
   return s;
+}
+
+// A JSON number with three decimals; null for what JSON has no number for (an infinite
+// prediction: a plan the model cannot price, e.g. a copy on a preset without a copy rate).
+std::string JsonMicros(double us) {
+  return std::isfinite(us) ? absl::StrFormat("%.3f", us) : std::string("null");
 }
 
 std::string JsonString(std::string_view s) {
@@ -393,8 +400,8 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   num("repack_ld", p.repack_ld);
   num("repack_a_offset", p.repack_a_offset), num("repack_b_offset", p.repack_b_offset);
   if (why != nullptr) {
-    field("predicted_us", absl::StrFormat("%.3f", why->predicted_us));
-    field("repack_us", absl::StrFormat("%.3f", why->repack_us));
+    field("predicted_us", JsonMicros(why->predicted_us));
+    field("repack_us", JsonMicros(why->repack_us));
     field("reason", JsonString(why->reason));
     std::string list = "[";
     for (size_t i = 0; i < why->candidates.size(); ++i) {
@@ -402,12 +409,11 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
       absl::StrAppendFormat(
           &list,
           "%s{\"name\": %s, \"mode\": %s, \"dp_tiles\": %d, \"sk_tiles\": %d, \"sk_blocks\": %d, "
-          "\"splits\": %d, \"reduction\": %s, \"reduction_slices\": %d, \"predicted_us\": %.3f, "
+          "\"splits\": %d, \"reduction\": %s, \"reduction_slices\": %d, \"predicted_us\": %s, "
           "\"feasible\": %s, \"chosen\": %s, \"note\": %s}",
           i == 0 ? "" : ", ", JsonString(c.name), JsonString(ModeName(c.mode)), c.dp_tiles,
           c.sk_tiles, c.sk_blocks, c.splits, JsonString(ReductionName(c.reduction)),
-          c.reduction_slices,
-          c.predicted_us, c.feasible ? "true" : "false",
+          c.reduction_slices, JsonMicros(c.predicted_us), c.feasible ? "true" : "false",
           static_cast<int>(i) == why->chosen ? "true" : "false", JsonString(c.note));
     }
     field("candidates", list + "]");
@@ -415,11 +421,12 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
     for (size_t i = 0; i < why->rows_options.size(); ++i) {
       const RowsOption& r = why->rows_options[i];
       absl::StrAppendFormat(&rows,
-                            "%s{\"name\": %s, \"plan\": %s, \"estimated_us\": %.3f, "
-                            "\"load_floor_us\": %.3f, \"copies_us\": %.3f, \"chosen\": %s, "
+                            "%s{\"name\": %s, \"plan\": %s, \"estimated_us\": %s, "
+                            "\"load_floor_us\": %s, \"copies_us\": %s, \"chosen\": %s, "
                             "\"narrow_loads\": %s}",
                             i == 0 ? "" : ", ", JsonString(r.name), JsonString(r.plan),
-                            r.estimated_us, r.load_floor_us, r.copies_us,
+                            JsonMicros(r.estimated_us), JsonMicros(r.load_floor_us),
+                            JsonMicros(r.copies_us),
                             r.chosen ? "true" : "false", r.narrow_loads ? "true" : "false");
     }
     field("rows_options", rows + "]");

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "absl/strings/str_format.h"
 #include "streamk/plan_print.h"
@@ -33,11 +34,11 @@ std::vector<Case> RandomCases(int count, uint64_t seed) {
   std::uniform_real_distribution<double> log_size(0.0, std::log(16384.0));
   auto size = [&] { return std::max<int64_t>(1, static_cast<int64_t>(std::exp(log_size(rng)))); };
   auto coin = [&](int one_in) { return rng() % one_in == 0; };
-  const DeviceSpec devices[] = {H200Spec(), H100Spec(), A100Spec()};
+  const DeviceSpec devices[] = {H200Spec(), H100Spec(), A100Spec(), H200CpAsyncSpec()};
   std::vector<Case> out;
   for (int i = 0; i < count; ++i) {
     Case c;
-    c.device = devices[rng() % 3];
+    c.device = devices[rng() % std::size(devices)];
     if (coin(4)) c.device.sms = 1 + static_cast<int>(rng() % 160);
     if (coin(6)) c.device.occupancy = 1 + static_cast<int>(rng() % 3);
     Problem& p = c.problem;
@@ -102,6 +103,10 @@ TEST(PlannerProperties, EveryProblemPlansAndExplainsItsChoice) {
     EXPECT_EQ(p->batch, c.problem.batch) << c.text;
     EXPECT_TRUE(p->repack_a || !c.problem.a.unaligned()) << c.text << ": unaligned A not copied";
     EXPECT_TRUE(p->repack_b || !c.problem.b.unaligned()) << c.text << ": unaligned B not copied";
+    // streamk-plan --json's output is JSON (no inf or nan where a number goes).
+    const std::string json = PlanToJson(*p, &why, c.device.name);
+    EXPECT_FALSE(nlohmann::json::parse(json, nullptr, false).is_discarded()) << c.text << "\n"
+                                                                              << json;
   }
 }
 
