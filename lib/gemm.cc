@@ -22,9 +22,6 @@ namespace {
 
 constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max();
 constexpr int64_t kMaxLeadingDim = int64_t{1} << 40;  // keeps ld * rows far from int64 overflow
-// The kernel's loads and stores are 16-byte vectors (kVectorBytes, plan.h). Operands that are not
-// aligned to them are copied first (OperandLayout::unaligned), and C and D are then read and
-// written element by element (GemmKernelArgs::cd_vectors).
 
 absl::Status Invalid(const std::string& message) { return absl::InvalidArgumentError(message); }
 
@@ -52,7 +49,9 @@ bool RowsAligned(const void* p, int64_t ld, int64_t stride, int64_t element, int
 }
 
 // OperandLayout::row_align of a matrix: the largest power of two up to kLineRowBytes that every
-// row and batch entry starts at a multiple of (bytes); under kVectorBytes, half of that.
+// row and batch entry starts at a multiple of (bytes); under kVectorBytes, half of that. The
+// kernel's loads and stores are 16-byte vectors (kVectorBytes): operands under that are copied
+// first, and C and D are then read and written element by element (GemmKernelArgs::cd_vectors).
 uint8_t RowAlignOf(const void* p, int64_t ld, int64_t stride, int64_t element) {
   for (int bytes = kLineRowBytes; bytes >= kVectorBytes; bytes /= 2)
     if (RowsAligned(p, ld, stride, element, bytes)) return bytes;

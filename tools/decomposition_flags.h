@@ -1,7 +1,7 @@
 // The decomposition flags streamk-plan and streamk-trace share (--mode, --splits, --blocks,
-// --sk_tiles, --reduction, --reduction_slices, --tile, --repack, --schedule, --avail_sms), and the kernel flags they and
-// streamk-bench share (--pingpong, --narrow_wgmma, --store_d), parsed into PlanOptions or Options,
-// which name these fields alike.
+// --sk_tiles, --reduction, --reduction_slices, --tile, --repack, --schedule, --avail_sms), and
+// the kernel flags they and streamk-bench share (--pingpong, --narrow_wgmma, --store_d), parsed
+// into PlanOptions or Options, which name these fields alike.
 #pragma once
 
 #include <optional>

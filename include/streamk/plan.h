@@ -215,18 +215,19 @@ struct Plan {
   static constexpr int64_t kWorkspaceAlignment = 256;
   static constexpr int64_t kMinFlagsBytes = int64_t{1} << 20;  // 262,144 Stream-K tiles
 
-  // --- operand repacking (the launch, before the kernel) ------------------------------------ A
-  // K-major operand whose rows start at odd multiples of 16 bytes (OperandLayout::rows_misaligned)
-  // loads up to 2.5x slower when every SM loads it: the L2 serves each such row as two or more
-  // requests and cannot merge the SMs' requests for it (on an H200 the loads alone ran 13.9 TB/s
-  // aligned, 5.4 misaligned). Where the planner predicts it pays (PlanOptions::repack), the launch
-  // first copies that operand into the workspace with rows repack_ld elements apart (a multiple of
-  // kRepackRowElements: 128-byte rows), one entry per batch entry (one for an operand the batch
-  // shares), and the kernel reads the copy. The copies follow [flags | partials], at or past
-  // kMinFlagsBytes, so the flags of any plan that reuses the workspace stay zero. An operand the
-  // kernel cannot load as it is (OperandLayout::unaligned: its address, leading dimension or batch
-  // stride not a multiple of 16 bytes, K-major or not) is always copied, to K-major rows like the
-  // above (an mn-major one transposed on the way); a_unaligned says so.
+  // --- operand repacking (the launch, before the kernel) ------------------------------------
+  // A K-major operand whose rows start at odd multiples of 16 bytes
+  // (OperandLayout::rows_misaligned) loads up to 2.5x slower when every SM loads it: the L2 serves
+  // each such row as two or more requests and cannot merge the SMs' requests for it (on an H200 the
+  // loads alone ran 13.9 TB/s aligned, 5.4 misaligned). Where the planner predicts it pays
+  // (PlanOptions::repack), the launch first copies that operand into the workspace with rows
+  // repack_ld elements apart (a multiple of kRepackRowElements: 128-byte rows), one entry per batch
+  // entry (one for an operand the batch shares), and the kernel reads the copy. The copies follow
+  // [flags | partials], at or past kMinFlagsBytes, so the flags of any plan that reuses the
+  // workspace stay zero. An operand the kernel cannot load as it is (OperandLayout::unaligned: its
+  // address, leading dimension or batch stride not a multiple of 16 bytes, K-major or not) is
+  // always copied, to K-major rows like the above (an mn-major one transposed on the way);
+  // a_unaligned says so.
   bool repack_a = false, repack_b = false;
   bool a_unaligned = false, b_unaligned = false;
   int64_t repack_ld = 0;  // elements between the copies' rows: k rounded up to kRepackRowElements

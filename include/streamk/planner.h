@@ -49,7 +49,6 @@ struct Problem {
   bool cd_rows_aligned = true;
 };
 
-
 // Whether an M- or N-major operand (OperandLayout::mn_major) with `extent` 16-bit elements along m
 // or n (A's m, B's n) is narrow: rows of fewer than kLineRowBytes bytes, whose loads pace a
 // k-iteration.
