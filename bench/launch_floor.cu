@@ -17,30 +17,20 @@
 #include <cstdio>
 #include <vector>
 
+#include "grid_dependency.cuh"  // the GEMM kernel's own programmatic-launch instructions
+
 namespace {
 
 struct Params {
   char bytes[1024];
 };
 
-// Programmatic dependent launch, as kernels/grid_dependency.cuh issues it (sm_90 and later).
-__device__ __forceinline__ void WaitForPrevious() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.wait;\n" ::: "memory");
-#endif
-}
-__device__ __forceinline__ void ReleaseNext() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
-#endif
-}
-
 enum Flags : int { kWait = 1, kReleaseAtStart = 2, kReleaseAtEnd = 4 };
 
 // Writes one int per block after spinning `ns` nanoseconds (0: not at all).
 __global__ void Floor(int* out, int flags, long long ns, Params params) {
-  if (flags & kReleaseAtStart) ReleaseNext();
-  if (flags & kWait) WaitForPrevious();
+  if (flags & kReleaseAtStart) streamk::kernels::LaunchDependents();
+  if (flags & kWait) streamk::kernels::GridDependencyWait();
   if (ns > 0) {
     long long t0, t;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
@@ -49,7 +39,7 @@ __global__ void Floor(int* out, int flags, long long ns, Params params) {
     } while (t - t0 < ns);
   }
   if (threadIdx.x == 0) out[blockIdx.x] = flags + params.bytes[blockIdx.x % sizeof(Params)];
-  if (flags & kReleaseAtEnd) ReleaseNext();
+  if (flags & kReleaseAtEnd) streamk::kernels::LaunchDependents();
 }
 
 struct Shape {
