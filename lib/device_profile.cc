@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -65,6 +66,62 @@ const CostModelField* FindCostModelField(std::string_view name) {
   for (const CostModelField& f : kCostModelFields)
     if (name == f.name) return &f;
   return nullptr;
+}
+
+const char* KernelRoleName(KernelRole role) {
+  switch (role) {
+    case KernelRole::kMain: return "main";
+    case KernelRole::kAlt: return "alt";
+    case KernelRole::kMid: return "mid";
+    case KernelRole::kWide: return "wide";
+    case KernelRole::kSmall: return "small";
+    case KernelRole::kBroad: return "broad";
+    case KernelRole::kCluster: return "cluster";
+  }
+  return "?";
+}
+
+std::optional<KernelRole> ParseKernelRole(std::string_view name) {
+  for (KernelRole role : kKernelRoles)
+    if (name == KernelRoleName(role)) return role;
+  return std::nullopt;
+}
+
+const KernelConfig* DeviceSpec::Find(KernelRole role) const {
+  for (const KernelConfig& k : kernels)
+    if (k.role == role) return &k;
+  return nullptr;
+}
+
+KernelConfig* DeviceSpec::Find(KernelRole role) {
+  for (KernelConfig& k : kernels)
+    if (k.role == role) return &k;
+  return nullptr;
+}
+
+TileShape DeviceSpec::TileOf(KernelRole role) const {
+  const KernelConfig* k = Find(role);
+  return k != nullptr ? k->tile : kNoTile;
+}
+
+KernelConfig& DeviceSpec::Set(KernelConfig config) {
+  auto it = kernels.begin();
+  while (it != kernels.end() && it->role < config.role) ++it;
+  if (it != kernels.end() && it->role == config.role) {
+    *it = std::move(config);
+    return *it;
+  }
+  return *kernels.insert(it, std::move(config));
+}
+
+void DeviceSpec::Remove(KernelRole role) {
+  if (role == KernelRole::kMain) return;
+  for (auto it = kernels.begin(); it != kernels.end(); ++it) {
+    if (it->role == role) {
+      kernels.erase(it);
+      return;
+    }
+  }
 }
 
 namespace {
@@ -175,14 +232,13 @@ std::string DeviceSpecToJson(const DeviceSpec& spec, std::string_view calibratio
   j["l2_bytes"] = spec.l2_bytes;
   j["mainloop"] = MainloopName(spec.mainloop);
   Json configurations = Json::object();
-  for (const KernelConfiguration& c : kKernelConfigurations) {
-    const TileShape& t = spec.*c.tile;
-    if (t == kNoTile) continue;
+  for (const KernelConfig& c : spec.kernels) {
+    if (c.tile == kNoTile) continue;
     Json k = Json::object();
-    k["tile"] = {t.m, t.n, t.k};
-    if (c.clusters) k["slots"] = spec.cluster_slots;
-    k["cost"] = CostToJson(spec.*c.cost);
-    configurations[c.name] = std::move(k);
+    k["tile"] = {c.tile.m, c.tile.n, c.tile.k};
+    if (c.cluster_m > 1) k["slots"] = c.cluster_slots;
+    k["cost"] = CostToJson(c.cost);
+    configurations[KernelRoleName(c.role)] = std::move(k);
   }
   j["configurations"] = std::move(configurations);
   if (!calibration_json.empty()) {
@@ -208,7 +264,7 @@ absl::StatusOr<DeviceSpec> DeviceSpecFromJson(std::string_view text) {
   if (version != kVersion)
     return Invalid("version", absl::StrCat(version, ": this library reads version ", kVersion));
   DeviceSpec spec;
-  for (const KernelConfiguration& c : kKernelConfigurations) spec.*c.tile = kNoTile;
+  spec.kernels.clear();
   if (j.contains("name")) {
     if (!j["name"].is_string()) return Invalid("name", "expected a string");
     spec.name = j["name"].get<std::string>();
@@ -230,37 +286,40 @@ absl::StatusOr<DeviceSpec> DeviceSpecFromJson(std::string_view text) {
     return Invalid("configurations", "missing, or not an object of kernel configurations");
   const Json& configurations = j["configurations"];
   for (auto it = configurations.begin(); it != configurations.end(); ++it) {
-    const KernelConfiguration* c = nullptr;
-    for (const KernelConfiguration& k : kKernelConfigurations)
-      if (it.key() == k.name) c = &k;
+    const std::optional<KernelRole> role = ParseKernelRole(it.key());
     const std::string where = absl::StrCat("configurations.", it.key());
-    if (c == nullptr) {
+    if (!role) {
       std::string names;
-      for (const KernelConfiguration& k : kKernelConfigurations)
-        absl::StrAppend(&names, names.empty() ? "" : ", ", k.name);
+      for (KernelRole r : kKernelRoles)
+        absl::StrAppend(&names, names.empty() ? "" : ", ", KernelRoleName(r));
       return Invalid(where, absl::StrCat("not a kernel configuration (expected one of: ", names,
                                          ")"));
     }
+    const bool clusters = *role == KernelRole::kCluster;
     const Json& k = *it;
     if (!k.is_object()) return Invalid(where, "expected an object with \"tile\" and \"cost\"");
-    if (absl::Status s = KeysKnown(k, where + ".", c->clusters
-                                                       ? std::initializer_list<absl::string_view>{
-                                                             "tile", "slots", "cost"}
-                                                       : std::initializer_list<absl::string_view>{
-                                                             "tile", "cost"});
+    if (absl::Status s =
+            KeysKnown(k, where + ".",
+                      clusters ? std::initializer_list<absl::string_view>{"tile", "slots", "cost"}
+                               : std::initializer_list<absl::string_view>{"tile", "cost"});
         !s.ok())
       return s;
+    KernelConfig c;
+    c.role = *role;
     if (!k.contains("tile")) return Invalid(where + ".tile", "missing");
-    if (absl::Status s = ReadTile(k["tile"], where + ".tile", &(spec.*c->tile)); !s.ok()) return s;
+    if (absl::Status s = ReadTile(k["tile"], where + ".tile", &c.tile); !s.ok()) return s;
     if (!k.contains("cost")) return Invalid(where + ".cost", "missing");
-    if (absl::Status s = ReadCost(k["cost"], where + ".cost", &(spec.*c->cost)); !s.ok()) return s;
-    if (c->clusters) {
-      if (absl::Status s = ReadInt(k, where + ".", "slots", 1, kMaxSms, true, &spec.cluster_slots);
+    if (absl::Status s = ReadCost(k["cost"], where + ".cost", &c.cost); !s.ok()) return s;
+    if (clusters) {
+      c.cluster_m = 2;
+      if (absl::Status s = ReadInt(k, where + ".", "slots", 1, kMaxSms, true, &c.cluster_slots);
           !s.ok())
         return s;
     }
+    spec.Set(std::move(c));
   }
-  if (spec.tile == kNoTile) return Invalid("configurations.main", "missing");
+  if (spec.kernels.empty() || spec.kernels.front().role != KernelRole::kMain)
+    return Invalid("configurations.main", "missing");
   return spec;
 }
 
@@ -295,22 +354,23 @@ absl::StatusOr<DeviceSpec> AdaptDeviceProfile(const DeviceSpec& profile, const D
                                                    MainloopName(profile.mainloop), ", the device's "
                                                    "model is for ", MainloopName(device.mainloop)));
   DeviceSpec out = profile;
-  for (const KernelConfiguration& c : kKernelConfigurations) {
-    const TileShape& t = profile.*c.tile;
-    if (t == kNoTile) continue;
-    if (c.clusters && device.cluster_tile == kNoTile) {
-      out.*c.tile = kNoTile;
+  const KernelConfig* device_clusters = device.Find(KernelRole::kCluster);
+  for (const KernelConfig& c : profile.kernels) {
+    const TileShape& t = c.tile;
+    const bool clusters = c.cluster_m > 1;
+    if (clusters && device_clusters == nullptr) {
+      out.Remove(c.role);
       continue;
     }
     if (!kernels::ComputesTile(profile.mainloop, t.m, t.n, t.k) ||
-        (kernels::ClusterOf(profile.mainloop, t.m) > 1) != c.clusters)
-      return absl::InvalidArgumentError(absl::StrCat(
-          what, ": configurations.", c.name, ".tile = [", t.m, ", ", t.n, ", ", t.k,
-          "]: no kernel of the ", MainloopName(profile.mainloop), " mainloop computes it",
-          c.clusters ? " on 2-SM clusters" : ""));
+        kernels::ClusterOf(profile.mainloop, t.m) != c.cluster_m)
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, ": configurations.", KernelRoleName(c.role), ".tile = [", t.m, ", ",
+                       t.n, ", ", t.k, "]: no kernel of the ", MainloopName(profile.mainloop),
+                       " mainloop computes it", clusters ? " on 2-SM clusters" : ""));
+    if (clusters) out.Find(c.role)->cluster_slots = device_clusters->cluster_slots;
   }
   out.occupancy = device.occupancy;
-  out.cluster_slots = device.cluster_slots;
   out.queried = device.queried;
   return out;
 }

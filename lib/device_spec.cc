@@ -134,7 +134,7 @@ constexpr CostModel kHopperTmaMidCost{/*block_us=*/3.03, /*unit_us=*/0.31, /*str
                                       /*iter_busy_us=*/0.22, /*misaligned_load=*/0.68,
                                       /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/false,
                                       /*misaligned_busy_load=*/1.13};
-// The 192 x 192 TMA kernel (DeviceSpec::wide_tile; three compute warp groups, three 48 KiB stages):
+// The 192 x 192 TMA kernel (KernelRole::kWide; three compute warp groups, three 48 KiB stages):
 // fitted by streamk-fit --model wide on 213 data-parallel plans of it timed on an H200 (the issue's
 // sets, fp16), each time first scaled by the other tiles' models' error on the plans auto and dp
 // ran for the same shape (geomean 1.136), which puts it on their scale; rms log error 8.2%. Its
@@ -147,7 +147,7 @@ constexpr CostModel kHopperTmaWideCost{/*block_us=*/0.0, /*unit_us=*/0.08, /*str
                                        /*iter_busy_us=*/0.2305, /*misaligned_load=*/0.44,
                                        /*reduce_latency_us=*/0.13, /*partial_wave_streamk=*/false,
                                        /*misaligned_busy_load=*/0.75};
-// The 64 x 128 TMA kernel (DeviceSpec::small_tile; one compute warp group, seven 24 KiB stages):
+// The 64 x 128 TMA kernel (KernelRole::kSmall; one compute warp group, seven 24 KiB stages):
 // fitted by streamk-fit --model small on 518 plans of it timed on an H200 on shapes that one round
 // of its tiles holds, where auto weighs it (data-parallel, split-K with 2-4 splits and the best
 // split, all-tiles Stream-K; the small, decode and few-tile shapes and the paper, llm and waveq
@@ -197,8 +197,7 @@ DeviceSpec Spec(const char* name, int sms, int occupancy, int64_t l2_bytes, cons
   spec.sms = sms;
   spec.occupancy = occupancy;
   spec.l2_bytes = l2_bytes;
-  spec.cost = cost;
-  spec.tile = tile;
+  spec.Set({KernelRole::kMain, tile, cost});
   return spec;
 }
 
@@ -252,34 +251,34 @@ constexpr double kTma128ManyTilesStreamKGain = 0.1;
 // Adds the 128 x 128 TMA kernel (and its ping-pong variant) as the second configuration of a
 // Hopper preset.
 DeviceSpec WithTma128(DeviceSpec spec, double epilogue_scale) {
-  spec.alt_tile = kHopperTma128Tile;
-  spec.alt_cost = kHopperTma128Cost;
-  spec.alt_cost.epilogue_us *= epilogue_scale;
-  spec.alt_cost.pingpong_hidden_us = kPingPongHiddenUs;
-  spec.alt_cost.pingpong_iter_loss = kPingPongIterLoss;
-  spec.alt_cost.pingpong_stream_gain = kPingPongStreamGain;
-  spec.alt_cost.pingpong_stream_bytes = kPingPongStreamL2s * static_cast<double>(spec.l2_bytes);
-  spec.alt_cost.few_tiles_streamk_gain = kTma128FewTilesStreamKGain;
-  spec.alt_cost.every_tile_streamk_yields = true;
-  spec.alt_cost.many_tiles_streamk_gain = kTma128ManyTilesStreamKGain;
+  CostModel& c = spec.Set({KernelRole::kAlt, kHopperTma128Tile, kHopperTma128Cost}).cost;
+  c.epilogue_us *= epilogue_scale;
+  c.pingpong_hidden_us = kPingPongHiddenUs;
+  c.pingpong_iter_loss = kPingPongIterLoss;
+  c.pingpong_stream_gain = kPingPongStreamGain;
+  c.pingpong_stream_bytes = kPingPongStreamL2s * static_cast<double>(spec.l2_bytes);
+  c.few_tiles_streamk_gain = kTma128FewTilesStreamKGain;
+  c.every_tile_streamk_yields = true;
+  c.many_tiles_streamk_gain = kTma128ManyTilesStreamKGain;
   return spec;
 }
 
 // Adds the 128 x 192 TMA kernel (kernels::kTmaMidTileN) as the third configuration of a Hopper
 // preset, its epilogue scaled as the others'.
 DeviceSpec WithMidTile(DeviceSpec spec, double epilogue_scale) {
-  spec.mid_tile = TileShape{kHopperTmaTile.m, kernels::kTmaMidTileN, kHopperTmaTile.k};
-  spec.mid_cost = kHopperTmaMidCost;
-  spec.mid_cost.epilogue_us *= epilogue_scale;
+  spec.Set({KernelRole::kMid, TileShape{kHopperTmaTile.m, kernels::kTmaMidTileN, kHopperTmaTile.k},
+            kHopperTmaMidCost})
+      .cost.epilogue_us *= epilogue_scale;
   return spec;
 }
 
 // Adds the 192 x 192 TMA kernel (kernels::kTmaWideTileM) as the fourth configuration of a Hopper
 // preset, its epilogue scaled as the others'.
 DeviceSpec WithWideTile(DeviceSpec spec, double epilogue_scale) {
-  spec.wide_tile = TileShape{kernels::kTmaWideTileM, kernels::kTmaWideTileN, kHopperTmaTile.k};
-  spec.wide_cost = kHopperTmaWideCost;
-  spec.wide_cost.epilogue_us *= epilogue_scale;
+  spec.Set({KernelRole::kWide,
+            TileShape{kernels::kTmaWideTileM, kernels::kTmaWideTileN, kHopperTmaTile.k},
+            kHopperTmaWideCost})
+      .cost.epilogue_us *= epilogue_scale;
   return spec;
 }
 
@@ -301,11 +300,13 @@ constexpr double kTmaSmallSplitYieldGainOnLines = 0.17;
 // Adds the 64 x 128 TMA kernel (kernels::kTmaSmallTileM) as the fifth configuration of a Hopper
 // preset, its epilogue scaled as the others'.
 DeviceSpec WithSmallTile(DeviceSpec spec, double epilogue_scale) {
-  spec.small_tile = TileShape{kernels::kTmaSmallTileM, kernels::kTileN, kHopperTmaTile.k};
-  spec.small_cost = kHopperTmaSmallCost;
-  spec.small_cost.epilogue_us *= epilogue_scale;
-  spec.small_cost.split_yield_gain = kTmaSmallSplitYieldGain;
-  spec.small_cost.split_yield_gain_on_lines = kTmaSmallSplitYieldGainOnLines;
+  CostModel& c = spec.Set({KernelRole::kSmall,
+                           TileShape{kernels::kTmaSmallTileM, kernels::kTileN, kHopperTmaTile.k},
+                           kHopperTmaSmallCost})
+                     .cost;
+  c.epilogue_us *= epilogue_scale;
+  c.split_yield_gain = kTmaSmallSplitYieldGain;
+  c.split_yield_gain_on_lines = kTmaSmallSplitYieldGainOnLines;
   return spec;
 }
 
@@ -313,9 +314,9 @@ DeviceSpec WithSmallTile(DeviceSpec spec, double epilogue_scale) {
 // preset, priced by the main configuration's constants, which scale with the tile's volume and
 // area (cost_terms.h), its epilogue scaled as the others'.
 DeviceSpec WithBroadTile(DeviceSpec spec, double epilogue_scale) {
-  spec.broad_tile = TileShape{kHopperTmaTile.m, kernels::kTmaBroadTileN, kHopperTmaTile.k};
-  spec.broad_cost = kHopperTmaCost;
-  spec.broad_cost.epilogue_us *= epilogue_scale;
+  spec.Set({KernelRole::kBroad,
+            TileShape{kHopperTmaTile.m, kernels::kTmaBroadTileN, kHopperTmaTile.k}, kHopperTmaCost})
+      .cost.epilogue_us *= epilogue_scale;
   return spec;
 }
 
@@ -341,10 +342,13 @@ DeviceSpec WithBroadTile(DeviceSpec spec, double epilogue_scale) {
 // (0.90-1.47x), all within 1.3% of data-parallel; on clusters 41-47 of the 110 were 3% or more
 // behind it (fp16 and bf16).
 DeviceSpec WithClusters(DeviceSpec spec) {
-  spec.cluster_tile = TileShape{2 * kHopperTmaTile.m, kHopperTmaTile.n, kHopperTmaTile.k};
-  spec.cluster_cost = spec.cost;
-  spec.cluster_cost.padded_columns_load = 0.8;
-  spec.cluster_slots = spec.sms / 2;
+  KernelConfig clusters{KernelRole::kCluster,
+                        TileShape{2 * kHopperTmaTile.m, kHopperTmaTile.n, kHopperTmaTile.k},
+                        spec.main().cost};
+  clusters.cost.padded_columns_load = 0.8;
+  clusters.cluster_m = 2;
+  clusters.cluster_slots = spec.sms / 2;
+  spec.Set(clusters);
   return spec;
 }
 
@@ -400,14 +404,13 @@ DeviceSpec WithTmaConfigurations(DeviceSpec spec, double epilogue_scale) {
   const double e = epilogue_scale;
   spec = WithBroadTile(
       WithSmallTile(WithWideTile(WithMidTile(WithTma128(WithClusters(spec), e), e), e), e), e);
-  for (const KernelConfiguration& k : kKernelConfigurations) {
-    CostModel& c = spec.*k.cost;
-    c.narrow_mn_iter_us = kNarrowMnIterUs;
-    c.narrow_mn_misaligned_iter_us = kNarrowMnMisalignedIterUs;
+  for (KernelConfig& k : spec.kernels) {
+    k.cost.narrow_mn_iter_us = kNarrowMnIterUs;
+    k.cost.narrow_mn_misaligned_iter_us = kNarrowMnMisalignedIterUs;
   }
-  spec.small_cost.narrow_mn_floor_iter_us = kNarrowMnSmallFloorIterUs;
-  spec.cost.every_tile_streamk_gain = kTmaEveryTileStreamKGain;
-  spec.cost.one_round_tail_streamk_gain = kTmaOneRoundTailStreamKGain;
+  spec.Find(KernelRole::kSmall)->cost.narrow_mn_floor_iter_us = kNarrowMnSmallFloorIterUs;
+  spec.main().cost.every_tile_streamk_gain = kTmaEveryTileStreamKGain;
+  spec.main().cost.one_round_tail_streamk_gain = kTmaOneRoundTailStreamKGain;
   return spec;
 }
 
@@ -444,8 +447,8 @@ constexpr double kH200MisalignedL2LoadBytesPerUs = 5.4e6;
 // The memory's terms of every kernel configuration's cost model (the floor, repacking, the L2's
 // load rates), for a memory of `bytes_per_us`. They do not depend on the kernel's constants.
 DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
-  for (const KernelConfiguration& k : kKernelConfigurations) {
-    CostModel& c = spec.*k.cost;
+  for (KernelConfig& k : spec.kernels) {
+    CostModel& c = k.cost;
     c.hbm_bytes_per_us = bytes_per_us;
     c.repack_us = kRepackUs;
     c.repack_bytes_per_us = kH200RepackBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
@@ -463,8 +466,9 @@ DeviceSpec WithMemoryTerms(DeviceSpec spec, double bytes_per_us) {
   }
   // Measured on the 128 x 256 and 128 x 128 configurations only (5 stages of 16 KiB of the
   // streamed operand, 3 of 32): a deeper ring streams faster per SM (the 64 x 128 tile's seven).
-  for (CostModel* c : {&spec.cost, &spec.alt_cost})
-    c->sm_bytes_per_us = kH200SmBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
+  for (KernelRole role : {KernelRole::kMain, KernelRole::kAlt})
+    if (KernelConfig* k = spec.Find(role))
+      k->cost.sm_bytes_per_us = kH200SmBytesPerUs * bytes_per_us / kH200HbmBytesPerUs;
   return spec;
 }
 
@@ -476,10 +480,9 @@ DeviceSpec A100Spec() {
   // Copies of operands the kernel cannot load as they are happen whatever the plan; without a
   // rate the model priced them infinite. A copy is a memory-bound kernel: the H200's measured
   // rate scaled by the HBM bandwidth ratio 2.0 / 4.8, as the A100's other bandwidth terms.
-  for (const KernelConfiguration& k : kKernelConfigurations) {
-    CostModel& c = spec.*k.cost;
-    c.repack_us = kRepackUs;
-    c.repack_bytes_per_us = kH200RepackBytesPerUs * 2.0 / 4.8;
+  for (KernelConfig& k : spec.kernels) {
+    k.cost.repack_us = kRepackUs;
+    k.cost.repack_bytes_per_us = kH200RepackBytesPerUs * 2.0 / 4.8;
   }
   return spec;
 }
@@ -493,7 +496,7 @@ DeviceSpec A100Spec() {
 // memory-rate-model.md): the other constants were fitted with the H200's rates. A calibrated
 // profile (streamk-bench --calibrate) is the H100's own model.
 DeviceSpec HopperTmaSpec(DeviceSpec spec) {
-  spec.cost = kHopperTmaCost;
+  spec.main().cost = kHopperTmaCost;
   spec = WithTmaConfigurations(spec, 1.0);
   return WithMemoryTerms(spec, kH200HbmBytesPerUs);
 }
@@ -566,18 +569,15 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal, std::optional<Ma
     // no memory floor and repacking would never be predicted to pay).
     switch (arch) {
       case kernels::Arch::kSm90Tma: spec = HopperTmaSpec(spec); break;
-      case kernels::Arch::kSm90: spec.cost = kHopperWgmmaCost; break;
-      case kernels::Arch::kSm80: spec.cost = kHopperMmaSyncCost; break;  // the portable kernel
+      case kernels::Arch::kSm90: spec.main().cost = kHopperWgmmaCost; break;
+      case kernels::Arch::kSm80: spec.main().cost = kHopperMmaSyncCost; break;  // the portable one
     }
     spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
   }
   spec.mainloop = arch;
   const kernels::KernelTile tile = kernels::TileOf(arch);
-  spec.tile = {tile.m, tile.n, tile.k};
-  if (arch != kernels::Arch::kSm90Tma) {  // one kernel configuration
-    for (const KernelConfiguration& c : kKernelConfigurations)
-      if (c.tile != &DeviceSpec::tile) spec.*c.tile = kNoTile;
-  }
+  spec.main().tile = {tile.m, tile.n, tile.k};
+  if (arch != kernels::Arch::kSm90Tma) spec.kernels.resize(1);  // one kernel configuration
   spec.name = prop.name;
   spec.sms = prop.multiProcessorCount;
   spec.queried = true;
@@ -593,7 +593,7 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal, std::optional<Ma
         "the GEMM kernel fits 0 blocks per SM on ", prop.name,
         " (shared memory or registers too small for its configuration)"));
   spec.occupancy = occupancy;
-  if (spec.cluster_tile != kNoTile) {
+  if (KernelConfig* c = spec.Find(KernelRole::kCluster)) {
     // A GPU on which the cluster configuration cannot run (or be asked about) still runs the
     // others: it just has none (GemmGpu.KernelOccupancyFeedsTheDeviceSpec expects one on Hopper).
     int clusters = 0;
@@ -601,8 +601,8 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal, std::optional<Ma
       cudaGetLastError();
       clusters = 0;
     }
-    spec.cluster_slots = clusters;
-    if (clusters < 1) spec.cluster_tile = kNoTile;
+    c->cluster_slots = clusters;
+    if (clusters < 1) spec.Remove(KernelRole::kCluster);
   }
   return spec;
 }

@@ -380,12 +380,11 @@ WorkspacePool& Pool() {
 absl::Status CheckTile(const Options& o, const DeviceSpec& device) {
   if (o.tile == kNoTile) return absl::OkStatus();
   std::string tiles;
-  for (const KernelConfiguration& c : kKernelConfigurations) {
-    const TileShape& t = device.*c.tile;
-    if (t == kNoTile) continue;
-    if (o.tile == t) return absl::OkStatus();
-    absl::StrAppend(&tiles, tiles.empty() ? "" : ", ", TileShapeName(t),
-                    c.clusters ? " (2-SM clusters)" : "");
+  for (const KernelConfig& c : device.kernels) {
+    if (c.tile == kNoTile) continue;
+    if (o.tile == c.tile) return absl::OkStatus();
+    absl::StrAppend(&tiles, tiles.empty() ? "" : ", ", TileShapeName(c.tile),
+                    c.cluster_m > 1 ? absl::StrCat(" (", c.cluster_m, "-SM clusters)") : "");
   }
   return Invalid(absl::StrCat("tile = ", TileShapeName(o.tile), ": ", device.name,
                               " runs kernels for ", tiles, " only (kNoTile: the planner picks)"));

@@ -585,21 +585,34 @@ Candidate Describe(const std::string& name, const Plan& p, const CostModel& cost
 
 // The options' tile, or the device's when the options leave it kNoTile.
 TileShape TileOf(const PlanOptions& o, const DeviceSpec& dev) {
-  return o.tile == kNoTile ? dev.tile : o.tile;
+  return o.tile == kNoTile ? dev.main().tile : o.tile;
 }
 
 // The constants of the kernel configuration that computes `tile`: the second, third, fourth or
 // cluster one's for their tiles, else the main one's (also for a tile the device has no kernel
 // for, planned to ask "what if").
 const CostModel& CostOfTile(const DeviceSpec& dev, const TileShape& tile) {
-  for (const KernelConfiguration& c : kKernelConfigurations)
-    if (dev.*c.tile != kNoTile && tile == dev.*c.tile) return dev.*c.cost;
-  return dev.cost;
+  for (const KernelConfig& c : dev.kernels)
+    if (c.tile != kNoTile && tile == c.tile) return c.cost;
+  return dev.main().cost;
 }
 
-// Whether `tile` is the device's cluster configuration (DeviceSpec::cluster_tile).
+// Whether `tile` is the device's cluster configuration (KernelRole::kCluster).
 bool IsClusterTile(const DeviceSpec& dev, const TileShape& tile) {
-  return dev.cluster_tile != kNoTile && tile == dev.cluster_tile && tile != dev.tile;
+  const KernelConfig* c = dev.Find(KernelRole::kCluster);
+  return c != nullptr && c->tile != kNoTile && tile == c->tile && tile != dev.main().tile;
+}
+
+// The constants of the device's configuration of `role` (the main one's where it has none).
+const CostModel& RoleCost(const DeviceSpec& dev, KernelRole role) {
+  const KernelConfig* c = dev.Find(role);
+  return c != nullptr ? c->cost : dev.main().cost;
+}
+
+// Clusters of the device's cluster configuration resident at once (0: none).
+int ClusterSlots(const DeviceSpec& dev) {
+  const KernelConfig* c = dev.Find(KernelRole::kCluster);
+  return c != nullptr ? c->cluster_slots : 0;
 }
 
 absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOptions& o) {
@@ -639,10 +652,10 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
         "SMs, whose blocks take their work together; a dynamic schedule runs without clusters"));
   if (IsClusterTile(dev, tile)) {
     const int sms = o.avail_sms > 0 ? o.avail_sms : dev.sms;
-    if (sms < 2 || dev.cluster_slots < 1)
+    if (sms < 2 || ClusterSlots(dev) < 1)
       return absl::InvalidArgumentError(absl::StrCat(
           "avail_sms = ", sms, ": tile ", TileShapeName(tile), " runs on clusters of 2 SMs (",
-          dev.name, " holds ", dev.cluster_slots, " at once); it needs at least 2 SMs"));
+          dev.name, " holds ", ClusterSlots(dev), " at once); it needs at least 2 SMs"));
   }
   return ValidatePlanOptions(o);
 }
@@ -978,7 +991,7 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   if (IsClusterTile(device, tile)) {
     // Clusters of two SMs stand in for the SMs, one resident per pair of them.
     p.cluster_m = 2;
-    p.avail_sms = std::max(1, std::min(p.avail_sms / p.cluster_m, device.cluster_slots));
+    p.avail_sms = std::max(1, std::min(p.avail_sms / p.cluster_m, ClusterSlots(device)));
     p.occupancy = 1;
   }
   p.raster = p.tiles_n >= p.tiles_m ? Raster::kAlongN : Raster::kAlongM;
@@ -1275,7 +1288,7 @@ double DataParallelMicros(const PlanExplanation& why) {
 // The plan on the options' tile, else on the device's tile or the faster of its two.
 absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& device,
                                   const PlanOptions& o, PlanExplanation* why) {
-  if (o.tile != kNoTile || device.alt_tile == kNoTile) {
+  if (o.tile != kNoTile || device.TileOf(KernelRole::kAlt) == kNoTile) {
     const TileShape tile = TileOf(o, device);
     return PlanForKernel(problem, device, o, tile, CostOfTile(device, tile), why);
   }
@@ -1283,9 +1296,9 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
   // Two kernel configurations: plan both, keep the one predicted faster (the main one on a tie).
   PlanExplanation main_why = Inner(why), alt_why = Inner(why);
   absl::StatusOr<Plan> main =
-      PlanForKernel(problem, device, o, device.tile, device.cost, &main_why);
-  absl::StatusOr<Plan> alt =
-      PlanForKernel(problem, device, o, device.alt_tile, device.alt_cost, &alt_why);
+      PlanForKernel(problem, device, o, device.main().tile, device.main().cost, &main_why);
+  absl::StatusOr<Plan> alt = PlanForKernel(problem, device, o, device.TileOf(KernelRole::kAlt),
+                                           RoleCost(device, KernelRole::kAlt), &alt_why);
   // A forced decomposition one tile cannot take (e.g. more splits than its k-iterations per tile)
   // runs on the other; where neither can, the main tile's rule is the error.
   if (!main.ok() || !alt.ok()) {
@@ -1310,14 +1323,15 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
     const double min_gain = own_tile_dp ? MinPredictedGain(*plan) : kMinPredictedGain;
     const double pick_us = (use_alt ? alt_why : main_why).predicted_us;
     if (pick_us > best_dp * (1 - min_gain)) {
-      const TileShape& pick_tile = use_alt ? device.alt_tile : device.tile;
+      const TileShape& pick_tile = use_alt ? device.TileOf(KernelRole::kAlt) : device.main().tile;
       const Mode pick_mode = plan->mode;
       use_alt = dp_alt < dp_main;
       PlanOptions dp = o;
       dp.mode = Mode::kDataParallel;
       PlanExplanation& w = use_alt ? alt_why : main_why;
-      plan = PlanForKernel(problem, device, dp, use_alt ? device.alt_tile : device.tile,
-                           use_alt ? device.alt_cost : device.cost, nullptr);
+      plan = PlanForKernel(
+          problem, device, dp, use_alt ? device.TileOf(KernelRole::kAlt) : device.main().tile,
+          use_alt ? RoleCost(device, KernelRole::kAlt) : device.main().cost, nullptr);
       w.chosen = 0;  // auto's first candidate is data-parallel
       w.predicted_us = best_dp;
       // The pick that lost, and why the data-parallel tile's own candidates did not win there (a
@@ -1327,15 +1341,17 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
             "%s on %s (%.1f us) is not predicted to beat data-parallel on %s (%.1f us) by %g%% or "
             "more; on %s: %s",
             ModeName(pick_mode), TileShapeName(pick_tile), pick_us,
-            TileShapeName(use_alt ? device.alt_tile : device.tile), best_dp, min_gain * 100,
-            TileShapeName(use_alt ? device.alt_tile : device.tile), w.reason);
+            TileShapeName(use_alt ? device.TileOf(KernelRole::kAlt) : device.main().tile), best_dp,
+            min_gain * 100,
+            TileShapeName(use_alt ? device.TileOf(KernelRole::kAlt) : device.main().tile),
+            w.reason);
     }
   }
   if (why != nullptr) {
     const PlanExplanation& chosen = use_alt ? alt_why : main_why;
     const PlanExplanation& other = use_alt ? main_why : alt_why;
-    const TileShape& chosen_tile = use_alt ? device.alt_tile : device.tile;
-    const TileShape& other_tile = use_alt ? device.tile : device.alt_tile;
+    const TileShape& chosen_tile = use_alt ? device.TileOf(KernelRole::kAlt) : device.main().tile;
+    const TileShape& other_tile = use_alt ? device.main().tile : device.TileOf(KernelRole::kAlt);
     *why = chosen;
     for (Candidate c : other.candidates) {
       absl::StrAppend(&c.name, " [", TileShapeName(other_tile), "]");
@@ -1359,12 +1375,12 @@ int64_t TilesOf(const Problem& problem, const TileShape& tile) {
   return CeilDiv(problem.m, tile.m) * CeilDiv(problem.n, tile.n) * problem.batch;
 }
 
-// Whether the sixth tile (DeviceSpec::broad_tile) is weighed: only where one round of its tiles
+// Whether the sixth tile (KernelRole::kBroad) is weighed: only where one round of its tiles
 // holds the problem and, where its threads store D (an fp32 D, a D read with C, or rows the TMA
 // unit cannot store: kernels::TmaStoresOf), kMinBroadTileIters deep or more, so that its
 // epilogue does not show.
 bool BroadTileWeighed(const Problem& problem, const DeviceSpec& device, const PlanOptions& o) {
-  const TileShape& tile = device.broad_tile;
+  const TileShape& tile = device.TileOf(KernelRole::kBroad);
   if (tile == kNoTile || TilesOf(problem, tile) > ResidentSlots(device, o)) return false;
   const bool tma_store =
       problem.d_tma_store &&
@@ -1383,8 +1399,8 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
                                    const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanTwoTiles(problem, device, o, why);
   if (!plan.ok() || o.tile != kNoTile ||
-      (device.mid_tile == kNoTile && device.wide_tile == kNoTile &&
-       device.broad_tile == kNoTile) ||
+      (device.TileOf(KernelRole::kMid) == kNoTile && device.TileOf(KernelRole::kWide) == kNoTile &&
+       device.TileOf(KernelRole::kBroad) == kNoTile) ||
       (o.mode != Mode::kAuto && o.mode != Mode::kDataParallel))
     return plan;
 
@@ -1434,12 +1450,13 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
     double us = 0;
     PlanExplanation why;
   };
-  Extra extras[] = {
-      {device.mid_tile, &device.mid_cost, over_streamk(kMinMidOverStreamKGain), 0.0},
-      {device.wide_tile, &device.wide_cost, over_streamk(kMinWideOverStreamKGain),
-       kMinWideTileMicros},
-      {device.broad_tile, &device.broad_cost, kMinBroadTileGain, 0.0, kMinBroadTileGain,
-       /*round=*/true}};
+  Extra extras[] = {{device.TileOf(KernelRole::kMid), &RoleCost(device, KernelRole::kMid),
+                     over_streamk(kMinMidOverStreamKGain), 0.0},
+                    {device.TileOf(KernelRole::kWide), &RoleCost(device, KernelRole::kWide),
+                     over_streamk(kMinWideOverStreamKGain), kMinWideTileMicros},
+                    {device.TileOf(KernelRole::kBroad), &RoleCost(device, KernelRole::kBroad),
+                     kMinBroadTileGain, 0.0, kMinBroadTileGain,
+                     /*round=*/true}};
   Extra* best = nullptr;
   for (Extra& e : extras) {
     if (e.tile == kNoTile || dp_us < e.min_dp_us) continue;
@@ -1507,14 +1524,14 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
 }
 
 // MakePlan for the problem's rows as they are (no repacking): PlanFourTiles's pick, or the fifth
-// tile's (DeviceSpec::small_tile) where one round of its tiles holds the problem and its own
+// tile's (KernelRole::kSmall) where one round of its tiles holds the problem and its own
 // pick (any mode auto plans; data-parallel in dp mode) is predicted kMinSmallTileGain faster
 // (kMinSmallOverFullWaveGain where both split over nearly every SM; where its 64 rows hold all of
 // m and B's rows are K-major on lines, no more than kMinSmallTileGainOneRowOfTiles slower).
 absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device,
                                 const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanFourTiles(problem, device, o, why);
-  const TileShape& small = device.small_tile;
+  const TileShape& small = device.TileOf(KernelRole::kSmall);
   if (!plan.ok() || o.tile != kNoTile || small == kNoTile ||
       (o.mode != Mode::kAuto && o.mode != Mode::kDataParallel))
     return plan;
@@ -1524,10 +1541,11 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   const CostModel& pick_cost = KernelCost(device, *plan);
   const double pick_us = PredictMicros(*plan, pick_cost);
   PlanExplanation small_why = Inner(why);
-  absl::StatusOr<Plan> alt = PlanForKernel(problem, device, o, small, device.small_cost,
-                                           why != nullptr ? &small_why : nullptr);
+  absl::StatusOr<Plan> alt =
+      PlanForKernel(problem, device, o, small, RoleCost(device, KernelRole::kSmall),
+                    why != nullptr ? &small_why : nullptr);
   if (!alt.ok()) return plan;
-  const double small_us = PredictMicros(*alt, device.small_cost);
+  const double small_us = PredictMicros(*alt, RoleCost(device, KernelRole::kSmall));
   const bool full_wave = plan->sk_blocks > 0 && alt->sk_blocks > 0 &&
                          plan->sk_blocks >= kFullWaveShare * static_cast<double>(slots) &&
                          plan->sk_blocks <= kMaxAutoSplits * plan->sk_tiles;
@@ -1548,10 +1566,11 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
     const absl::StatusOr<Plan> small_dp =
         alt->mode == Mode::kDataParallel
             ? alt
-            : PlanForKernel(problem, device, dp, small, device.small_cost, nullptr);
+            : PlanForKernel(problem, device, dp, small, RoleCost(device, KernelRole::kSmall),
+                            nullptr);
     const absl::StatusOr<Plan> other_dp = PlanFourTiles(problem, device, dp, nullptr);
     if (small_dp.ok() && other_dp.ok()) {
-      const double small_dp_us = PredictMicros(*small_dp, device.small_cost);
+      const double small_dp_us = PredictMicros(*small_dp, RoleCost(device, KernelRole::kSmall));
       const double other_dp_us = PredictMicros(*other_dp, KernelCost(device, *other_dp));
       take = small_dp_us < other_dp_us * (1 - kMinSmallTileGain) &&
              pick_us > small_dp_us * (1 - kMinPredictedGain);
@@ -1859,7 +1878,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // Auto, free to pick the tile, may also run misaligned rows on the cluster configuration,
   // whose B the L2 serves once per pair of SMs.
   const bool may_cluster = !forced && o.mode == Mode::kAuto && o.tile == kNoTile &&
-                           device.cluster_tile != kNoTile && (a || b);
+                           device.TileOf(KernelRole::kCluster) != kNoTile && (a || b);
   if (!plan.ok() || (!ma && !mb && !na && !nb)) return plan;
   // Every option is estimated the same way: its plan for the rows it leaves misaligned
   // (predicted as if aligned) combined with the time the L2 needs for its operand loads at the
@@ -1926,7 +1945,7 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
     absl::StatusOr<Plan> r = PlanKernel(rest, device, o, why != nullptr ? &w : nullptr);
     if (!r.ok()) return;
     const CostModel& cost = KernelCost(device, *r);
-    const double copies_us = RepackMicros(problem, ca, cb, device.cost);
+    const double copies_us = RepackMicros(problem, ca, cb, device.main().cost);
     double rest_floor = 0;  // the L2's time for the rows left misaligned (0: none)
     const bool ra = ma && !ca, rb = mb && !cb;
     const double kernel_us = ra || rb ? MisalignedEstimate(*r, ra, rb, cost, &rest_floor)
@@ -1957,13 +1976,13 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   double cluster_floor = 0;
   if (may_cluster) {
     PlanOptions oc = o;
-    oc.tile = device.cluster_tile;
+    oc.tile = device.TileOf(KernelRole::kCluster);
     absl::StatusOr<Plan> c =
         PlanKernel(aligned, device, oc, why != nullptr ? &cluster_why : nullptr);
     if (c.ok()) {
       c->a = problem.a, c->b = problem.b;  // as loaded: the clusters leave the rows as they are
       const double cluster_us =
-          MisalignedEstimate(*c, ma, mb, device.cluster_cost, &cluster_floor);
+          MisalignedEstimate(*c, ma, mb, RoleCost(device, KernelRole::kCluster), &cluster_floor);
       note_option(absl::StrCat(c->cluster_m, "-SM clusters"), *c, cluster_us, cluster_floor, 0);
       if (cluster_us < best_us * (1 - kMinRepackGain)) {
         best_us = cluster_us;
@@ -1989,7 +2008,8 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
       why->reason = absl::StrFormat(
           "%s; on 2-SM clusters that read B once (tile %s): estimated %.1f us against %.1f as "
           "the rows are (the L2 serves those loads in %.1f us, %.1f with clusters)",
-          why->reason, TileShapeName(device.cluster_tile), best_us, as_is, floor, cluster_floor);
+          why->reason, TileShapeName(device.TileOf(KernelRole::kCluster)), best_us, as_is, floor,
+          cluster_floor);
     }
     return *clustered;
   }
@@ -2106,11 +2126,12 @@ absl::StatusOr<Plan> PlanDynamic(const Problem& problem, const DeviceSpec& devic
   std::vector<Plan> options = {*free};
   std::vector<std::string> names = {"auto's pick for the free GPU"};
   std::vector<TileShape> tiles = {TileShape{free->tile_m, free->tile_n, free->tile_k}};
-  if (device.alt_tile != kNoTile && device.alt_tile != tiles[0]) tiles.push_back(device.alt_tile);
+  if (device.TileOf(KernelRole::kAlt) != kNoTile && device.TileOf(KernelRole::kAlt) != tiles[0])
+    tiles.push_back(device.TileOf(KernelRole::kAlt));
   const int sms = free->avail_sms;
-  for (const KernelConfiguration& c : kKernelConfigurations) {
-    const TileShape tile = device.*c.tile;
-    if (tile == kNoTile || c.clusters) continue;
+  for (const KernelConfig& c : device.kernels) {
+    const TileShape tile = c.tile;
+    if (tile == kNoTile || c.cluster_m > 1) continue;
     PlanOptions f = o;
     f.tile = tile;
     f.mode = Mode::kDataParallel;
@@ -2169,9 +2190,9 @@ absl::StatusOr<Plan> PlanAnyWorkspace(const Problem& problem, const DeviceSpec& 
   if (absl::Status s = Validate(problem, device, o); !s.ok()) return s;
   // A dynamic schedule weighs every configuration but the cluster one (its two blocks would have
   // to take their work together).
-  if (o.schedule == Schedule::kDynamic && device.cluster_tile != kNoTile) {
+  if (o.schedule == Schedule::kDynamic && device.TileOf(KernelRole::kCluster) != kNoTile) {
     DeviceSpec no_clusters = device;
-    no_clusters.cluster_tile = kNoTile;
+    no_clusters.Remove(KernelRole::kCluster);
     return PlanAnyWorkspace(problem, no_clusters, o, why);
   }
   if (o.schedule == Schedule::kDynamic) return PlanDynamic(problem, device, o, why);
@@ -2193,7 +2214,7 @@ absl::StatusOr<Plan> PlanOneSchedule(const Problem& problem, const DeviceSpec& d
     AddRepack(p->repack_a || ua, p->repack_b || ub, *p);
     p->a_unaligned = ua, p->b_unaligned = ub;
     if (why != nullptr) {
-      const double copy_us = RepackMicros(problem, ua, ub, device.cost);
+      const double copy_us = RepackMicros(problem, ua, ub, device.main().cost);
       why->repack_us += copy_us;
       why->predicted_us += copy_us;
       absl::StrAppendFormat(&why->reason,
@@ -2213,11 +2234,13 @@ absl::StatusOr<Plan> PlanOneSchedule(const Problem& problem, const DeviceSpec& d
   // 128x192 tiles, which ran it 10% slower on an H200; the sixth tile runs it 1.10x as fast as
   // clusters.
   if ((problem.a.rows_misaligned() || problem.b.rows_misaligned()) && o.mode == Mode::kAuto &&
-      o.tile == kNoTile && !CopiesForced(o) && device.cluster_tile != kNoTile &&
-      (device.mid_tile != kNoTile || device.wide_tile != kNoTile ||
-       device.broad_tile != kNoTile)) {
+      o.tile == kNoTile && !CopiesForced(o) && device.TileOf(KernelRole::kCluster) != kNoTile &&
+      (device.TileOf(KernelRole::kMid) != kNoTile || device.TileOf(KernelRole::kWide) != kNoTile ||
+       device.TileOf(KernelRole::kBroad) != kNoTile)) {
     DeviceSpec two = device;
-    two.mid_tile = two.wide_tile = two.small_tile = two.broad_tile = kNoTile;
+    for (KernelRole role :
+         {KernelRole::kMid, KernelRole::kWide, KernelRole::kSmall, KernelRole::kBroad})
+      two.Remove(role);
     PlanExplanation two_why = Inner(why);
     absl::StatusOr<Plan> p = PlanRows(problem, two, o, why != nullptr ? &two_why : nullptr);
     if (p.ok() && p->cluster_m > 1) {
@@ -2275,7 +2298,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   // Ping-pong turned off is priced nowhere, and so never picked (DecideKernel: PricedPingPong).
   if (o.pingpong == false) {
     DeviceSpec off = device;
-    for (const KernelConfiguration& c : kKernelConfigurations) (off.*c.cost).pingpong_hidden_us = 0;
+    for (KernelConfig& c : off.kernels) c.cost.pingpong_hidden_us = 0;
     PlanOptions rest = o;
     rest.pingpong.reset();
     return MakePlan(problem, off, rest, why);

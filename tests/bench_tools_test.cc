@@ -634,12 +634,12 @@ TEST(CostFit, RecoversTheConstantsThatMadeTheTimes) {
   // Times made by the H200's 128 x 256 model with two constants changed; fitting those two from
   // the preset brings the error to ~0, and auto replayed finds its pick among the measured plans.
   const DeviceSpec dev = H200Spec();
-  CostModel truth = dev.cost;
+  CostModel truth = dev.main().cost;
   truth.iter_busy_us *= 1.3;
   truth.partial_us *= 0.5;
   std::vector<std::pair<std::string, PlanOptions>> modes;
   PlanOptions o;
-  o.tile = dev.tile;
+  o.tile = dev.main().tile;
   o.mode = Mode::kDataParallel;
   modes.push_back({"dp", o});
   o.mode = Mode::kStreamK;
@@ -660,7 +660,7 @@ TEST(CostFit, RecoversTheConstantsThatMadeTheTimes) {
     ASSERT_TRUE(p.ok()) << p.status();
     data.push_back({*p, r.time_us});
   }
-  const FitResult fit = FitCosts(data, dev.cost, {"iter_busy_us", "partial_us"}, 5000);
+  const FitResult fit = FitCosts(data, dev.main().cost, {"iter_busy_us", "partial_us"}, 5000);
   EXPECT_GT(fit.rms_before, 0.05);
   EXPECT_LT(fit.rms_after, 1e-3);
   EXPECT_NEAR(fit.cost.iter_busy_us, truth.iter_busy_us, 0.01 * truth.iter_busy_us);
@@ -679,14 +679,14 @@ TEST(CostFit, ClusterRowsAreRebuiltFittedAndReplayed) {
   // Rows of the 2-SM cluster configuration (tile 256 x 256) rebuild as cluster plans, their own
   // constants fit, and auto's replay finds them among the measured plans.
   const DeviceSpec dev = H200Spec();
-  CostModel truth = dev.cluster_cost;
+  CostModel truth = dev.Find(KernelRole::kCluster)->cost;
   truth.iter_busy_us *= 0.8;
   std::vector<std::pair<std::string, PlanOptions>> modes = {{"auto", PlanOptions{}}};
   PlanOptions o;
-  o.tile = dev.tile;
+  o.tile = dev.main().tile;
   o.mode = Mode::kDataParallel;
   modes.push_back({"dp", o});
-  o.tile = dev.cluster_tile;
+  o.tile = dev.TileOf(KernelRole::kCluster);
   modes.push_back({"dp/256x256x64", o});
   o.mode = Mode::kStreamK;
   modes.push_back({"streamk/256x256x64", o});
@@ -703,7 +703,8 @@ TEST(CostFit, ClusterRowsAreRebuiltFittedAndReplayed) {
     if (p->cluster_m == 2) data.push_back({*p, r.time_us});
   }
   ASSERT_EQ(data.size(), 2 * shapes.size());  // auto keeps aligned rows off clusters
-  const FitResult fit = FitCosts(data, dev.cluster_cost, {"iter_busy_us"}, 2000);
+  const FitResult fit =
+      FitCosts(data, dev.Find(KernelRole::kCluster)->cost, {"iter_busy_us"}, 2000);
   EXPECT_LT(fit.rms_after, 1e-3);
   EXPECT_NEAR(fit.cost.iter_busy_us, truth.iter_busy_us, 0.01 * truth.iter_busy_us);
 
@@ -724,13 +725,13 @@ TEST(CostFit, ClusterRowsAreRebuiltFittedAndReplayed) {
 TEST(CostFit, FitDeviceRecoversEveryConfigurationOnHeldOutShapes) {
   const DeviceSpec start = H200Spec();
   DeviceSpec truth = start;
-  for (const KernelConfiguration& c : kKernelConfigurations) {
-    CostModel& t = truth.*c.cost;
+  for (KernelConfig& c : truth.kernels) {
+    CostModel& t = c.cost;
     t.iter_busy_us *= 1.25;
     t.epilogue_us *= 0.6;
     t.unit_us *= 1.4;
   }
-  truth.cost.partial_us *= 0.5;
+  truth.main().cost.partial_us *= 0.5;
   absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(CalibrationModes(start));
   ASSERT_TRUE(modes.ok()) << modes.status();
   // dp on seven configurations and Stream-K on the cluster one; six kinds on three.
@@ -795,7 +796,7 @@ TEST(CostFit, FitDeviceRecoversEveryConfigurationOnHeldOutShapes) {
   absl::StatusOr<DeviceSpec> back =
       DeviceSpecFromJson(DeviceSpecToJson(fit.device, DeviceFitJson(fit, "streamk-fit \"x\"")));
   ASSERT_TRUE(back.ok()) << back.status();
-  EXPECT_EQ(back->cost.iter_busy_us, fit.device.cost.iter_busy_us);
+  EXPECT_EQ(back->main().cost.iter_busy_us, fit.device.main().cost.iter_busy_us);
   EXPECT_NE(DeviceSpecToJson(fit.device, DeviceFitJson(fit, "cmd")).find("\"held_rms\""),
             std::string::npos);
 }

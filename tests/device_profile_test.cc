@@ -69,17 +69,21 @@ TEST(DeviceProfile, EveryPresetRoundTripsAndPlansTheSame) {
     EXPECT_EQ(back->occupancy, preset.occupancy);
     EXPECT_EQ(back->l2_bytes, preset.l2_bytes);
     EXPECT_EQ(back->mainloop, preset.mainloop);
-    EXPECT_EQ(back->cluster_slots, preset.cluster_slots);
-    for (const KernelConfiguration& k : kKernelConfigurations) {
-      EXPECT_EQ((*back).*k.tile, preset.*k.tile) << preset.name << " " << k.name;
-      if (preset.*k.tile == kNoTile) continue;  // no configuration: its constants mean nothing
+    ASSERT_EQ(back->kernels.size(), preset.kernels.size()) << preset.name;
+    for (size_t i = 0; i < preset.kernels.size(); ++i) {
+      const KernelConfig& k = preset.kernels[i];
+      const KernelConfig& b = back->kernels[i];
+      const char* name = KernelRoleName(k.role);
+      EXPECT_EQ(b.role, k.role) << preset.name << " " << name;
+      EXPECT_EQ(b.tile, k.tile) << preset.name << " " << name;
+      EXPECT_EQ(b.cluster_m, k.cluster_m) << preset.name << " " << name;
+      EXPECT_EQ(b.cluster_slots, k.cluster_slots) << preset.name << " " << name;
       for (const CostModelField& f : kCostModelFields) {
         if (f.number != nullptr)
-          EXPECT_EQ(((*back).*k.cost).*f.number, (preset.*k.cost).*f.number)
-              << preset.name << " " << k.name << "." << f.name;
+          EXPECT_EQ(b.cost.*f.number, k.cost.*f.number)
+              << preset.name << " " << name << "." << f.name;
         else
-          EXPECT_EQ(((*back).*k.cost).*f.flag, (preset.*k.cost).*f.flag)
-              << preset.name << " " << k.name << "." << f.name;
+          EXPECT_EQ(b.cost.*f.flag, k.cost.*f.flag) << preset.name << " " << name << "." << f.name;
       }
     }
     // The same plans and predictions for random problems.
@@ -173,10 +177,12 @@ TEST(DeviceProfile, AnyProfileThatReadsPlans) {
     DeviceSpec spec = H200Spec();
     spec.sms = trial % 3 == 0 ? 1 : trial % 3 == 1 ? 4096 : 132;
     spec.occupancy = trial % 4 == 0 ? 32 : 1;
-    for (const KernelConfiguration& k : kKernelConfigurations)
+    for (KernelConfig& k : spec.kernels)
       for (const CostModelField& f : kCostModelFields) {
-        if (f.number != nullptr) (spec.*k.cost).*f.number = values[rng() % std::size(values)];
-        else (spec.*k.cost).*f.flag = rng() % 2 == 0;
+        if (f.number != nullptr)
+          k.cost.*f.number = values[rng() % std::size(values)];
+        else
+          k.cost.*f.flag = rng() % 2 == 0;
       }
     absl::StatusOr<DeviceSpec> read = DeviceSpecFromJson(DeviceSpecToJson(spec));
     ASSERT_TRUE(read.ok()) << read.status();
@@ -197,15 +203,16 @@ TEST(DeviceProfile, AnyProfileThatReadsPlans) {
 
 TEST(DeviceProfile, AdaptsOnlyToADeviceWhoseKernelsRunIt) {
   DeviceSpec device = H200Spec();  // stands in for a queried H100 or H200
-  device.occupancy = 1, device.cluster_slots = 60, device.queried = true;
+  device.occupancy = 1, device.Find(KernelRole::kCluster)->cluster_slots = 60,
+  device.queried = true;
   DeviceSpec profile = H100Spec();
-  profile.occupancy = 3, profile.cluster_slots = 1;
+  profile.occupancy = 3, profile.Find(KernelRole::kCluster)->cluster_slots = 1;
   absl::StatusOr<DeviceSpec> adapted = AdaptDeviceProfile(profile, device);
   ASSERT_TRUE(adapted.ok()) << adapted.status();
   EXPECT_EQ(adapted->occupancy, 1);  // the device's facts
-  EXPECT_EQ(adapted->cluster_slots, 60);
+  EXPECT_EQ(adapted->Find(KernelRole::kCluster)->cluster_slots, 60);
   EXPECT_TRUE(adapted->queried);
-  EXPECT_EQ(adapted->cost.iter_us, profile.cost.iter_us);  // the profile's constants
+  EXPECT_EQ(adapted->main().cost.iter_us, profile.main().cost.iter_us);  // the profile's constants
   EXPECT_EQ(adapted->name, profile.name);
 
   // Another SM count or mainloop, a tile no kernel computes, a cluster tile on single SMs.
@@ -218,17 +225,17 @@ TEST(DeviceProfile, AdaptsOnlyToADeviceWhoseKernelsRunIt) {
   EXPECT_NE(AdaptDeviceProfile(other, device).status().message().find("mainloop = sm80"),
             std::string::npos);
   other = profile;
-  other.mid_tile = TileShape{128, 96, 64};
+  other.Find(KernelRole::kMid)->tile = TileShape{128, 96, 64};
   EXPECT_NE(AdaptDeviceProfile(other, device).status().message().find("configurations.mid.tile"),
             std::string::npos);
   other = profile;
-  other.alt_tile = profile.cluster_tile;
+  other.Find(KernelRole::kAlt)->tile = profile.TileOf(KernelRole::kCluster);
   EXPECT_FALSE(AdaptDeviceProfile(other, device).ok());
   // A device without clusters drops the profile's cluster configuration.
-  device.cluster_tile = kNoTile;
+  device.Remove(KernelRole::kCluster);
   adapted = AdaptDeviceProfile(profile, device);
   ASSERT_TRUE(adapted.ok()) << adapted.status();
-  EXPECT_EQ(adapted->cluster_tile, kNoTile);
+  EXPECT_EQ(adapted->TileOf(KernelRole::kCluster), kNoTile);
 }
 
 }  // namespace

@@ -63,14 +63,14 @@ Plan MustPlan(const Case& c, std::optional<Reduction> reduction, bool cluster = 
   DeviceSpec dev = H200Spec();
   dev.sms = c.sms;
   dev.occupancy = c.occupancy;
-  dev.cluster_tile = {32, 16, 4};
-  dev.cluster_slots = c.sms / 2;
+  dev.Find(KernelRole::kCluster)->tile = {32, 16, 4};
+  dev.Find(KernelRole::kCluster)->cluster_slots = c.sms / 2;
   Problem pr;
   pr.m = c.m, pr.n = c.n, pr.k = c.k, pr.batch = c.batch;
   PlanOptions o;
   o.mode = c.mode, o.splits = c.splits, o.blocks = c.blocks, o.reduction = reduction;
   o.sk_tiles = c.sk_tiles;
-  o.tile = cluster ? dev.cluster_tile : TileShape{16, 16, 4};
+  o.tile = cluster ? dev.TileOf(KernelRole::kCluster) : TileShape{16, 16, 4};
   o.schedule = schedule;
   absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
   EXPECT_TRUE(p.ok()) << p.status();

@@ -486,12 +486,11 @@ TEST(GemmGpu, PartialWaveStreamKWithEveryReductionSlicing) {
   }
 }
 
-// Every kernel configuration of the device (kKernelConfigurations): its tile, its second to fifth
-// tiles and its cluster tile.
+// Every kernel configuration's tile (DeviceSpec::kernels), the cluster one's included.
 std::vector<TileShape> KernelTiles(const DeviceSpec& dev) {
   std::vector<TileShape> tiles;
-  for (const KernelConfiguration& c : kKernelConfigurations)
-    if (dev.*c.tile != kNoTile) tiles.push_back(dev.*c.tile);
+  for (const KernelConfig& c : dev.kernels)
+    if (c.tile != kNoTile) tiles.push_back(c.tile);
   return tiles;
 }
 
@@ -623,12 +622,16 @@ TEST(GemmGpu, ClusterTileEveryLayoutModeAndTail) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
-  if (dev->cluster_tile == kNoTile) GTEST_SKIP() << dev->name << " has no cluster configuration";
-  ExpectCorrectEverywhere({{100, 77, 45, 1}, {300, 260, 200, 1}, {129, 257, 1000, 1},
-                           {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
-                          dev->cluster_tile);
+  if (dev->TileOf(KernelRole::kCluster) == kNoTile)
+    GTEST_SKIP() << dev->name << " has no cluster configuration";
+  ExpectCorrectEverywhere({{100, 77, 45, 1},
+                           {300, 260, 200, 1},
+                           {129, 257, 1000, 1},
+                           {1536, 1536, 512, 1},
+                           {600, 1000, 700, 2}},
+                          dev->TileOf(KernelRole::kCluster));
   for (Options o : EveryModeAndReduction()) {
-    o.tile = dev->cluster_tile;
+    o.tile = dev->TileOf(KernelRole::kCluster);
     Config c;
     c.s = {700, 900, 1000, 1};
     c.alpha = 0.75f, c.beta = -1.25f, c.c_is_d = true;
@@ -678,10 +681,14 @@ TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
-  if (dev->mid_tile == kNoTile) GTEST_SKIP() << dev->name << " has no third configuration";
-  ExpectTileCorrectEverywhere(dev->mid_tile,
-                              {{100, 200, 45, 1}, {300, 520, 700, 1}, {129, 383, 1000, 1},
-                               {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
+  if (dev->TileOf(KernelRole::kMid) == kNoTile)
+    GTEST_SKIP() << dev->name << " has no third configuration";
+  ExpectTileCorrectEverywhere(dev->TileOf(KernelRole::kMid),
+                              {{100, 200, 45, 1},
+                               {300, 520, 700, 1},
+                               {129, 383, 1000, 1},
+                               {1536, 1536, 512, 1},
+                               {600, 1000, 700, 2}},
                               {300, 584, 2000, 2});
 }
 
@@ -693,10 +700,15 @@ TEST(GemmGpu, WideTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
-  if (dev->wide_tile == kNoTile) GTEST_SKIP() << dev->name << " has no fourth configuration";
-  ExpectTileCorrectEverywhere(dev->wide_tile,
-                              {{100, 200, 45, 1}, {200, 520, 700, 1}, {520, 193, 1000, 1},
-                               {327, 383, 1000, 1}, {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
+  if (dev->TileOf(KernelRole::kWide) == kNoTile)
+    GTEST_SKIP() << dev->name << " has no fourth configuration";
+  ExpectTileCorrectEverywhere(dev->TileOf(KernelRole::kWide),
+                              {{100, 200, 45, 1},
+                               {200, 520, 700, 1},
+                               {520, 193, 1000, 1},
+                               {327, 383, 1000, 1},
+                               {1536, 1536, 512, 1},
+                               {600, 1000, 700, 2}},
                               {456, 584, 2000, 2});
 }
 
@@ -709,10 +721,15 @@ TEST(GemmGpu, FifthTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
-  if (dev->small_tile == kNoTile) GTEST_SKIP() << dev->name << " has no fifth configuration";
-  ExpectTileCorrectEverywhere(dev->small_tile,
-                              {{100, 65, 45, 1}, {200, 520, 700, 1}, {136, 127, 1000, 1},
-                               {16, 4096, 2048, 1}, {1024, 1024, 512, 1}, {600, 1000, 700, 2}},
+  if (dev->TileOf(KernelRole::kSmall) == kNoTile)
+    GTEST_SKIP() << dev->name << " has no fifth configuration";
+  ExpectTileCorrectEverywhere(dev->TileOf(KernelRole::kSmall),
+                              {{100, 65, 45, 1},
+                               {200, 520, 700, 1},
+                               {136, 127, 1000, 1},
+                               {16, 4096, 2048, 1},
+                               {1024, 1024, 512, 1},
+                               {600, 1000, 700, 2}},
                               {456, 584, 2000, 2});
 }
 
@@ -726,11 +743,17 @@ TEST(GemmGpu, BroadTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
   absl::StatusOr<DeviceSpec> dev = TestDevice();
   ASSERT_TRUE(dev.ok()) << dev.status();
-  if (dev->broad_tile == kNoTile) GTEST_SKIP() << dev->name << " has no sixth configuration";
-  ExpectTileCorrectEverywhere(dev->broad_tile,
-                              {{100, 328, 45, 1}, {328, 100, 45, 1}, {200, 456, 700, 1},
-                               {456, 200, 700, 1}, {129, 639, 1000, 1}, {639, 129, 1000, 1},
-                               {1536, 1536, 512, 1}, {600, 1000, 700, 2}},
+  if (dev->TileOf(KernelRole::kBroad) == kNoTile)
+    GTEST_SKIP() << dev->name << " has no sixth configuration";
+  ExpectTileCorrectEverywhere(dev->TileOf(KernelRole::kBroad),
+                              {{100, 328, 45, 1},
+                               {328, 100, 45, 1},
+                               {200, 456, 700, 1},
+                               {456, 200, 700, 1},
+                               {129, 639, 1000, 1},
+                               {639, 129, 1000, 1},
+                               {1536, 1536, 512, 1},
+                               {600, 1000, 700, 2}},
                               {456, 584, 2000, 2});
 }
 
@@ -747,7 +770,7 @@ TEST(GemmGpu, NarrowTilesEveryWidthLayoutAndMode) {
   for (int64_t n : {1, 16, 17, 32, 33, 64, 65, 128 + 8, 128 + 24, 128 + 40})
     shapes.push_back({300, n, 1000, 1});
   shapes.push_back({200, 24, 700, 2});
-  for (const TileShape& tile : {dev->alt_tile, dev->small_tile}) {
+  for (const TileShape& tile : {dev->TileOf(KernelRole::kAlt), dev->TileOf(KernelRole::kSmall)}) {
     if (tile == kNoTile) continue;
     SCOPED_TRACE(absl::StrCat("tile ", tile.m, "x", tile.n));
     ExpectCorrectEverywhere(shapes, tile);
@@ -771,7 +794,7 @@ TEST(GemmGpu, PartialTilesIgnoreStaleStageRows) {
   ASSERT_EQ(testing::Fill(nan_buf.b.get(), poison.in, nan_buf.b_extent, 0, /*nan=*/true),
             cudaSuccess);
   auto fill_rings_with_nan = [&] {
-    for (const TileShape& tile : {dev->tile, dev->alt_tile}) {
+    for (const TileShape& tile : {dev->main().tile, dev->TileOf(KernelRole::kAlt)}) {
       if (tile == kNoTile) continue;
       Options o = TestOptions();
       o.tile = tile;
@@ -1551,7 +1574,8 @@ TEST(GemmGpu, KernelOccupancyFeedsTheDeviceSpec) {
   cudaDeviceProp prop;
   CUDA_ASSERT(cudaGetDeviceProperties(&prop, 0));
   if (prop.major == 9) {
-    for (const CostModel* c : {&dev->cost, &dev->alt_cost, &dev->cluster_cost}) {
+    for (const KernelConfig& k : dev->kernels) {
+      const CostModel* c = &k.cost;
       EXPECT_GT(c->hbm_bytes_per_us, 0);
       EXPECT_GT(c->repack_bytes_per_us, 0);
       EXPECT_GT(c->repack_us, 0);
@@ -1559,13 +1583,15 @@ TEST(GemmGpu, KernelOccupancyFeedsTheDeviceSpec) {
   }
   // The TMA kernel's cluster configuration: a 2-SM cluster resident on every pair of SMs.
   if (dev->mainloop == Mainloop::kSm90Tma) {
-    EXPECT_NE(dev->cluster_tile, kNoTile);
-    EXPECT_EQ(dev->cluster_slots, dev->sms / 2);
+    EXPECT_NE(dev->TileOf(KernelRole::kCluster), kNoTile);
+    EXPECT_EQ(dev->Find(KernelRole::kCluster)->cluster_slots, dev->sms / 2);
   } else {
-    EXPECT_EQ(dev->cluster_tile, kNoTile);
+    EXPECT_EQ(dev->TileOf(KernelRole::kCluster), kNoTile);
   }
+  const KernelConfig* clusters = dev->Find(KernelRole::kCluster);
   std::printf("device %s: %d SMs, kernel occupancy %d blocks/SM, %d 2-SM clusters, L2 %lld bytes\n",
-              dev->name.c_str(), dev->sms, dev->occupancy, dev->cluster_slots,
+              dev->name.c_str(), dev->sms, dev->occupancy,
+              clusters != nullptr ? clusters->cluster_slots : 0,
               static_cast<long long>(dev->l2_bytes));
 }
 
@@ -1579,8 +1605,7 @@ TEST(GemmGpu, DeviceProfileReplacesTheModel) {
   ASSERT_TRUE(dev.ok()) << dev.status();
   DeviceSpec profile = *dev;
   profile.name = "profile-test";
-  for (const KernelConfiguration& c : kKernelConfigurations)
-    if (c.tile != &DeviceSpec::tile) profile.*c.tile = kNoTile;
+  profile.kernels.resize(1);  // the main configuration alone
   const std::string path = ::testing::TempDir() + "/streamk_gpu_profile.json";
   ASSERT_TRUE(SaveDeviceProfile(profile, path).ok());
 
@@ -1593,7 +1618,7 @@ TEST(GemmGpu, DeviceProfileReplacesTheModel) {
   ASSERT_TRUE(UseDeviceProfile(path).ok());
   absl::StatusOr<Plan> profiled = PlanGemm(buf.args);
   ASSERT_TRUE(profiled.ok()) << profiled.status();
-  EXPECT_EQ(profiled->tile_m * profiled->tile_n, dev->tile.m * dev->tile.n);
+  EXPECT_EQ(profiled->tile_m * profiled->tile_n, dev->main().tile.m * dev->main().tile.n);
   for (const Options& o : EveryModeAndReduction()) ExpectCorrect(c, o, NextSeed());
 
   DeviceSpec other = profile;

@@ -165,8 +165,9 @@ TEST(GemmValidation, OptionsTileRunsOneOfTheDevicesKernels) {
   g.m = 1536, g.n = 3072, g.k = 4096, g.lda = 4096, g.ldb = 4096, g.ldd = 3072, g.ldc = 3072;
   const DeviceSpec h200 = H200Spec();
   for (const TileShape& tile :
-       {h200.tile, h200.alt_tile, h200.mid_tile, h200.wide_tile, h200.small_tile,
-        h200.broad_tile, h200.cluster_tile}) {
+       {h200.main().tile, h200.TileOf(KernelRole::kAlt), h200.TileOf(KernelRole::kMid),
+        h200.TileOf(KernelRole::kWide), h200.TileOf(KernelRole::kSmall),
+        h200.TileOf(KernelRole::kBroad), h200.TileOf(KernelRole::kCluster)}) {
     Options o;
     o.tile = tile;
     absl::StatusOr<Plan> p = PlanGemm(g, h200, o);
@@ -175,8 +176,8 @@ TEST(GemmValidation, OptionsTileRunsOneOfTheDevicesKernels) {
     EXPECT_EQ(p->tile_n, tile.n);
     EXPECT_EQ(p->tile_k, tile.k);
     // The cluster configuration's plans run on 2-SM clusters, 66 of them.
-    EXPECT_EQ(p->cluster_m, tile == h200.cluster_tile ? 2 : 1);
-    EXPECT_EQ(p->avail_sms, tile == h200.cluster_tile ? 66 : 132);
+    EXPECT_EQ(p->cluster_m, tile == h200.TileOf(KernelRole::kCluster) ? 2 : 1);
+    EXPECT_EQ(p->avail_sms, tile == h200.TileOf(KernelRole::kCluster) ? 66 : 132);
   }
   // A tile no kernel computes is an error naming the field and the tiles there are.
   Options o;
@@ -191,32 +192,50 @@ TEST(GemmValidation, OptionsTileRunsOneOfTheDevicesKernels) {
     EXPECT_NE(message.find(part), std::string::npos) << message;
   // A device with one configuration runs only its tile.
   const DeviceSpec one = H200CpAsyncSpec();
-  ASSERT_EQ(one.alt_tile, kNoTile);
-  o.tile = one.tile;
+  ASSERT_EQ(one.TileOf(KernelRole::kAlt), kNoTile);
+  o.tile = one.main().tile;
   EXPECT_TRUE(PlanGemm(g, one, o).ok());
-  o.tile = h200.tile;
+  o.tile = h200.main().tile;
   EXPECT_EQ(PlanGemm(g, one, o).status().code(), absl::StatusCode::kInvalidArgument);
 }
 
-// kKernelConfigurations, which CheckTile, the planner's costs per tile and streamk-fit walk,
-// names each of a DeviceSpec's configurations once, main first, with its own tile and constants.
+// DeviceSpec::kernels, which CheckTile, the planner's costs per tile and streamk-fit walk, holds
+// each of a device's configurations once, in the order of their roles, main first, each with its
+// own tile and constants; Set keeps that order and Remove keeps the main one.
 TEST(GemmValidation, KernelConfigurationsListEachOnce) {
   DeviceSpec h200 = H200Spec();
-  h200.alt_cost.iter_us = 1, h200.mid_cost.iter_us = 2, h200.wide_cost.iter_us = 3;
-  h200.cluster_cost.iter_us = 4, h200.cost.iter_us = 5, h200.small_cost.iter_us = 6;
-  h200.broad_cost.iter_us = 7;
+  const double iter[] = {5, 1, 2, 3, 6, 7, 4};  // by role
+  for (KernelRole role : kKernelRoles) h200.Find(role)->cost.iter_us = iter[static_cast<int>(role)];
   std::vector<std::string> names;
   std::vector<double> iters;
-  for (const KernelConfiguration& c : kKernelConfigurations) {
-    names.push_back(c.name);
-    iters.push_back((h200.*c.cost).iter_us);
-    EXPECT_NE(h200.*c.tile, kNoTile) << c.name;
-    EXPECT_EQ(c.clusters, h200.*c.tile == h200.cluster_tile) << c.name;
+  for (const KernelConfig& c : h200.kernels) {
+    names.push_back(KernelRoleName(c.role));
+    iters.push_back(c.cost.iter_us);
+    EXPECT_NE(c.tile, kNoTile) << KernelRoleName(c.role);
+    EXPECT_EQ(c.cluster_m > 1, c.role == KernelRole::kCluster) << KernelRoleName(c.role);
+    EXPECT_EQ(ParseKernelRole(KernelRoleName(c.role)), c.role);
   }
   EXPECT_EQ(names,
             (std::vector<std::string>{"main", "alt", "mid", "wide", "small", "broad", "cluster"}));
   EXPECT_EQ(iters, (std::vector<double>{5, 1, 2, 3, 6, 7, 4}));
-  EXPECT_EQ(h200.*kKernelConfigurations[0].tile, h200.tile);
+  EXPECT_EQ(&h200.main(), &h200.kernels.front());
+  EXPECT_FALSE(ParseKernelRole("fifth").has_value());
+  // Set replaces a role's entry in place or inserts it in order; Remove drops it, never main.
+  DeviceSpec one = H200CpAsyncSpec();
+  ASSERT_EQ(one.kernels.size(), 1u);
+  one.Set({KernelRole::kSmall, TileShape{64, 128, 64}, {}});
+  one.Set({KernelRole::kAlt, TileShape{128, 128, 64}, {}});
+  one.Set({KernelRole::kAlt, TileShape{128, 128, 32}, {}});
+  ASSERT_EQ(one.kernels.size(), 3u);
+  EXPECT_EQ(one.kernels[1].role, KernelRole::kAlt);
+  EXPECT_EQ(one.TileOf(KernelRole::kAlt), (TileShape{128, 128, 32}));
+  EXPECT_EQ(one.kernels[2].role, KernelRole::kSmall);
+  one.Remove(KernelRole::kAlt);
+  one.Remove(KernelRole::kMain);
+  one.Remove(KernelRole::kWide);
+  EXPECT_EQ(one.kernels.size(), 2u);
+  EXPECT_EQ(one.TileOf(KernelRole::kAlt), kNoTile);
+  EXPECT_EQ(one.Find(KernelRole::kMid), nullptr);
 }
 
 TEST(GemmValidation, PlanKnowsWhichOperandRowsAreMisaligned) {

@@ -38,7 +38,8 @@ TEST(PlanPrint, SvgTitleIsThePlannersPrediction) {
   PlanExplanation why;
   absl::StatusOr<Plan> p = MakePlan(pr, H200Spec(), {}, &why);
   ASSERT_TRUE(p.ok());
-  const CostModel& cost = KernelCost(H200Spec(), *p);
+  const DeviceSpec h200 = H200Spec();
+  const CostModel& cost = KernelCost(h200, *p);
   const std::string predicted = absl::StrFormat("predicted %.1f us", why.predicted_us);
   EXPECT_NE(FormatPlan(*p, &why, "H200").find(predicted), std::string::npos);
   const std::string svg = PlanToSvg(*p, cost, &why, "H200");
@@ -58,7 +59,7 @@ TEST(PlanPrint, SvgTitleIsThePlannersPrediction) {
   sixteen.mode = Mode::kSplitK;
   sixteen.splits = 16;
   sixteen.reduction = Reduction::kSeparate;
-  sixteen.tile = H200Spec().alt_tile;
+  sixteen.tile = H200Spec().TileOf(KernelRole::kAlt);
   p = MakePlan(pr, H200Spec(), sixteen, &why);
   ASSERT_TRUE(p.ok());
   ASSERT_EQ(p->reduction_slices, 16) << PlanSummary(*p);

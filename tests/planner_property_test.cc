@@ -234,9 +234,9 @@ TEST(PlannerProperties, ANearlyEmptyLastWaveOfDeepTilesIsNotRunDataParallel) {
     while (tiles % rows != 0) --rows;
     cols = tiles / rows;
     Problem pr;
-    pr.m = int64_t{rows} * dev.tile.m - static_cast<int64_t>(rng() % dev.tile.m);
-    pr.n = int64_t{cols} * dev.tile.n - static_cast<int64_t>(rng() % dev.tile.n);
-    pr.k = int64_t{dev.tile.k} * (64 + static_cast<int64_t>(rng() % 256));
+    pr.m = int64_t{rows} * dev.main().tile.m - static_cast<int64_t>(rng() % dev.main().tile.m);
+    pr.n = int64_t{cols} * dev.main().tile.n - static_cast<int64_t>(rng() % dev.main().tile.n);
+    pr.k = int64_t{dev.main().tile.k} * (64 + static_cast<int64_t>(rng() % 256));
     absl::StatusOr<Plan> p = MakePlan(pr, dev, {});
     ASSERT_TRUE(p.ok()) << p.status();
     const int r = p->tiles % slots;
@@ -272,7 +272,7 @@ TEST(PlannerProperties, DataParallelCostIsMonotoneInK) {
   for (const Case& c : RandomCases(kCases / 3, 4)) {
     PlanOptions dp;
     dp.mode = Mode::kDataParallel;
-    dp.tile = c.device.tile;
+    dp.tile = c.device.main().tile;
     Problem deeper = c.problem;
     deeper.k = c.problem.k * 2 + 64;
     absl::StatusOr<Plan> p = MakePlan(c.problem, c.device, dp);
@@ -465,11 +465,11 @@ TEST(PlannerProperties, RunningOnFewerSmsIsNeverFaster) {
 // A forced cluster tile cannot run a dynamic schedule: refused, naming both.
 TEST(PlannerProperties, DynamicScheduleRefusesTheClusterTile) {
   const DeviceSpec h200 = H200Spec();
-  ASSERT_NE(h200.cluster_tile, kNoTile);
+  ASSERT_NE(h200.TileOf(KernelRole::kCluster), kNoTile);
   Problem pr;
   pr.m = pr.n = pr.k = 4096;
   PlanOptions o;
-  o.tile = h200.cluster_tile;
+  o.tile = h200.TileOf(KernelRole::kCluster);
   o.schedule = Schedule::kDynamic;
   absl::StatusOr<Plan> p = MakePlan(pr, h200, o);
   ASSERT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);

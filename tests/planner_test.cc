@@ -47,7 +47,7 @@ Problem MisalignedShape(int64_t m, int64_t n, int64_t k) {
 // `dev` without its fourth tile (192 x 192): for the cases that pin the other tiles' rules on
 // shapes that tile now takes.
 DeviceSpec WithoutWideTile(DeviceSpec dev) {
-  dev.wide_tile = kNoTile;
+  dev.Remove(KernelRole::kWide);
   return dev;
 }
 
@@ -55,27 +55,27 @@ DeviceSpec WithoutWideTile(DeviceSpec dev) {
 // every_tile_streamk_gain, one_round_tail_streamk_gain), measured with all six tiles: for the
 // cases that pin the rules before them where fewer tiles leave data-parallel's pick close.
 DeviceSpec WithoutStreamKYields(DeviceSpec dev) {
-  dev.cost.every_tile_streamk_gain = dev.cost.one_round_tail_streamk_gain = 0;
+  dev.main().cost.every_tile_streamk_gain = dev.main().cost.one_round_tail_streamk_gain = 0;
   return dev;
 }
 
 // `dev` without its third tile (128 x 192): the pick of the others, which it is weighed against.
 DeviceSpec WithoutMidTile(DeviceSpec dev) {
-  dev.mid_tile = kNoTile;
+  dev.Remove(KernelRole::kMid);
   return dev;
 }
 
 // `dev` without its fifth tile (64 x 128): for the cases that pin the other tiles' rules on
 // shapes one round of that tile holds.
 DeviceSpec WithoutSmallTile(DeviceSpec dev) {
-  dev.small_tile = kNoTile;
+  dev.Remove(KernelRole::kSmall);
   return dev;
 }
 
 // `dev` without its sixth tile (128 x 320): for the cases that pin the other tiles' rules on
 // shapes one round of that tile holds.
 DeviceSpec WithoutBroadTile(DeviceSpec dev) {
-  dev.broad_tile = kNoTile;
+  dev.Remove(KernelRole::kBroad);
   return dev;
 }
 
@@ -130,7 +130,7 @@ Plan ExpectSplitYielded(const Problem& q, const DeviceSpec& dev, Mode old_mode,
 TEST(PlannerNamedCases, WholeWaveIsPureDataParallel) {
   // 1408 x 3072 with the H200's 128x256 tiles: 11 x 12 = 132 tiles, one whole wave on 132 SMs.
   PlanOptions o;
-  o.tile = H200Spec().tile;
+  o.tile = H200Spec().main().tile;
   for (int64_t k : {32, 128, 4096, 16384}) {
     for (int occupancy : {1, 2, 4}) {
       DeviceSpec dev = H200Spec();
@@ -197,8 +197,8 @@ TEST(PlannerNamedCases, HopperPicksTheTileShapePerShape) {
   // less operand traffic per FLOP); a skinny one, whose 256-wide tiles would be 94% empty, takes
   // 128x128 (measured on an H200: 12288 x 16 x 4096 in 56 us with 128x128, 92 us with 128x256).
   const DeviceSpec dev = H200Spec();
-  ASSERT_EQ(dev.tile.n, 256);
-  ASSERT_EQ(dev.alt_tile.n, 128);
+  ASSERT_EQ(dev.main().tile.n, 256);
+  ASSERT_EQ(dev.TileOf(KernelRole::kAlt).n, 128);
   EXPECT_EQ(MustPlan(Shape(8192, 8192, 8192), dev).tile_n, 256);
   EXPECT_EQ(MustPlan(Shape(12288, 16, 4096), dev).tile_n, 128);
   // So does a prefill projection whose 128 x 128 tiles nearly fill 3 waves (384 tiles) where 192 of
@@ -208,7 +208,7 @@ TEST(PlannerNamedCases, HopperPicksTheTileShapePerShape) {
   EXPECT_EQ(prefill.mode, Mode::kDataParallel) << prefill;
   // An explicit tile is kept.
   PlanOptions o;
-  o.tile = dev.alt_tile;
+  o.tile = dev.TileOf(KernelRole::kAlt);
   EXPECT_EQ(MustPlan(Shape(8192, 8192, 8192), dev, o).tile_n, 128);
   // A device with one configuration plans its tile.
   EXPECT_EQ(MustPlan(Shape(12288, 16, 4096), H200CpAsyncSpec()).tile_n, 128);
@@ -234,13 +234,16 @@ TEST(PlannerNamedCases, AForcedTileIsPricedWithItsOwnConstants) {
   // kernel is that configuration: its constants, not the 128 x 256 kernel's. So must the third
   // and fourth configurations with theirs. (The sixth is priced by the main one's.)
   const DeviceSpec dev = H200Spec();
-  EXPECT_EQ(dev.broad_cost.iter_us, dev.cost.iter_us);
-  for (const auto& [tile, cost] : {std::pair{dev.alt_tile, dev.alt_cost},
-                                   std::pair{dev.mid_tile, dev.mid_cost},
-                                   std::pair{dev.wide_tile, dev.wide_cost}}) {
+  EXPECT_EQ(dev.Find(KernelRole::kBroad)->cost.iter_us, dev.main().cost.iter_us);
+  for (const auto& [tile, cost] :
+       {std::pair{dev.TileOf(KernelRole::kAlt), dev.Find(KernelRole::kAlt)->cost},
+        std::pair{dev.TileOf(KernelRole::kMid), dev.Find(KernelRole::kMid)->cost},
+        std::pair{dev.TileOf(KernelRole::kWide), dev.Find(KernelRole::kWide)->cost}}) {
     DeviceSpec only = dev;
-    only.tile = tile, only.cost = cost;
-    only.alt_tile = only.mid_tile = only.wide_tile = only.broad_tile = kNoTile;
+    only.main().tile = tile, only.main().cost = cost;
+    for (KernelRole role :
+         {KernelRole::kAlt, KernelRole::kMid, KernelRole::kWide, KernelRole::kBroad})
+      only.Remove(role);
     for (const Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kStreamK}) {
       PlanOptions o;
       o.mode = mode;
@@ -254,7 +257,7 @@ TEST(PlannerNamedCases, AForcedTileIsPricedWithItsOwnConstants) {
       EXPECT_EQ(p->mode, want.mode) << *p;
       EXPECT_EQ(p->sk_blocks, want.sk_blocks) << *p;
       EXPECT_DOUBLE_EQ(forced.predicted_us, expected.predicted_us) << ModeName(mode);
-      EXPECT_NE(forced.predicted_us, PredictMicros(*p, dev.cost)) << ModeName(mode);
+      EXPECT_NE(forced.predicted_us, PredictMicros(*p, dev.main().cost)) << ModeName(mode);
     }
   }
 }
@@ -266,7 +269,7 @@ TEST(PlannerNamedCases, TheThirdTileTakesDataParallelShapesItFillsBetter) {
   // 2840 x 704 x 1248 14.2 / 17.5 (128x256). The fourth tile, which takes some of these shapes, has
   // its own test.
   const DeviceSpec dev = WithoutStreamKYields(WithoutWideTile(H200Spec()));
-  ASSERT_EQ(dev.mid_tile.n, 192);
+  ASSERT_EQ(dev.TileOf(KernelRole::kMid).n, 192);
   for (const Problem& q : {Shape(3984, 576, 1152), Shape(3200, 888, 3200),
                            Shape(3456, 5120, 4096), Shape(704, 2840, 1248)}) {
     PlanExplanation why;
@@ -275,7 +278,7 @@ TEST(PlannerNamedCases, TheThirdTileTakesDataParallelShapesItFillsBetter) {
     EXPECT_EQ(p->tile_n, 192) << FormatPlan(*p, &why);
     EXPECT_EQ(p->mode, Mode::kDataParallel) << *p;
     EXPECT_EQ(why.reason.rfind("tile 128x192x64, data-parallel", 0), 0u) << why.reason;
-    EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, dev.mid_cost));
+    EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, dev.Find(KernelRole::kMid)->cost));
     ASSERT_GE(why.chosen, 0);
     EXPECT_EQ(why.candidates[why.chosen].mode, Mode::kDataParallel);
     // The other tiles' candidates stay in the explanation, named by their tile.
@@ -325,7 +328,7 @@ TEST(PlannerNamedCases, TheThirdTileTakesDataParallelShapesItFillsBetter) {
     PlanOptions o;
     o.mode = mode;
     EXPECT_NE(MustPlan(Shape(3200, 888, 3200), dev, o).tile_n, 192) << ModeName(mode);
-    o.tile = dev.mid_tile;
+    o.tile = dev.TileOf(KernelRole::kMid);
     EXPECT_EQ(MustPlan(Shape(3200, 888, 3200), dev, o).tile_n, 192) << ModeName(mode);
   }
 }
@@ -337,7 +340,7 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
   // 10.0 / 14.8, and 128 x 4096 x 4096 13.1 / 16.0 (split-K four ways with a separate reduction on
   // 128 x 128).
   const DeviceSpec dev = H200Spec();
-  ASSERT_EQ(dev.small_tile.m, 64);
+  ASSERT_EQ(dev.TileOf(KernelRole::kSmall).m, 64);
   for (const Problem& q : {Shape(1024, 1024, 2048), Shape(1536, 384, 3072), Shape(192, 2920, 2400),
                            Shape(4096, 128, 4096)}) {
     PlanExplanation why;
@@ -345,7 +348,7 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->tile_m, 64) << FormatPlan(*p, &why);
     EXPECT_EQ(why.reason.rfind("tile 64x128x64, ", 0), 0u) << why.reason;
-    EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, dev.small_cost));
+    EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, dev.Find(KernelRole::kSmall)->cost));
     // The other tiles' candidates stay in the explanation, named by their tile.
     int others = 0;
     for (const Candidate& c : why.candidates) others += c.name.find(" [128x") != std::string::npos;
@@ -408,7 +411,7 @@ TEST(PlannerNamedCases, TheFifthTileTakesShapesOneRoundOfItHolds) {
   }
   // A device without the tile plans as before.
   DeviceSpec four = dev;
-  four.small_tile = kNoTile;
+  four.Remove(KernelRole::kSmall);
   EXPECT_EQ(MustPlan(Shape(1024, 1024, 2048), four).tile_m, 128);
 }
 
@@ -473,7 +476,7 @@ TEST(PlannerNamedCases, DeepAlignedProjectionsTakeStreamKOnASmallerMargin) {
   EXPECT_EQ(MustPlan(Shape(11008, 2048, 2048), dev).mode, Mode::kDataParallel);
   // Misaligned rows keep the 8% margin: the first shape on its 128 x 256 tile, rows as they are.
   PlanOptions as_is;
-  as_is.tile = dev.tile;
+  as_is.tile = dev.main().tile;
   as_is.repack = RepackOperands::kNone;
   Problem rows = Shape(11008, 2048, 4096);
   EXPECT_EQ(MustPlan(rows, dev, as_is).mode, Mode::kStreamK);
@@ -498,7 +501,7 @@ TEST(PlannerNamedCases, TheSixthTileTakesShapesOneRoundOfItHolds) {
   // data-parallel, predicted 2.4-8.4% faster than auto's pick on the other tiles, ran 1.01-1.16x as
   // fast on an H200 (where cuBLAS ran 320 x 128 tiles).
   const DeviceSpec dev = H200Spec();
-  ASSERT_EQ(dev.broad_tile, (TileShape{128, 320, 64}));
+  ASSERT_EQ(dev.TileOf(KernelRole::kBroad), (TileShape{128, 320, 64}));
   struct Case {
     int64_t m, n, k;
     int tiles;
@@ -517,19 +520,20 @@ TEST(PlannerNamedCases, TheSixthTileTakesShapesOneRoundOfItHolds) {
     const Plan before = MustPlan(Shape(c.m, c.n, c.k), WithoutBroadTile(dev));
     EXPECT_NE(before.tile_n, 320) << before;
     EXPECT_GT(PredictMicros(before, KernelCost(dev, before)),
-              PredictMicros(*p, dev.broad_cost) * (1 + 0.02))
+              PredictMicros(*p, dev.Find(KernelRole::kBroad)->cost) * (1 + 0.02))
         << before;
   }
   // Over more than one round its plans ran 0.88-0.99x the time of the other tiles': at 1024 tokens
   // on 14336 weights 4096 deep, 360 tiles of it are predicted 2.5% faster than 896 of 128 x 128,
   // and auto keeps those.
   PlanOptions broad;
-  broad.mode = Mode::kDataParallel, broad.tile = dev.broad_tile;
+  broad.mode = Mode::kDataParallel, broad.tile = dev.TileOf(KernelRole::kBroad);
   const Plan many = MustPlan(Shape(1024, 14336, 4096), dev, broad);
   EXPECT_EQ(many.tiles, 360);
   const Plan pick = MustPlan(Shape(1024, 14336, 4096), dev);
   EXPECT_NE(pick.tile_n, 320) << pick;
-  EXPECT_LT(PredictMicros(many, dev.broad_cost), PredictMicros(pick, KernelCost(dev, pick)));
+  EXPECT_LT(PredictMicros(many, dev.Find(KernelRole::kBroad)->cost),
+            PredictMicros(pick, KernelCost(dev, pick)));
   // `dp` takes it too: the fastest data-parallel plan over the device's tiles.
   PlanOptions dp;
   dp.mode = Mode::kDataParallel;
@@ -550,7 +554,7 @@ TEST(PlannerNamedCases, TheSixthTileTakesShapesOneRoundOfItHolds) {
       const Plan p = MustPlan(own, dev, o);
       EXPECT_NE(p.tile_n, 320) << variant << " " << p;
       EXPECT_GT(PredictMicros(p, KernelCost(dev, p)),
-                1.1 * PredictMicros(MustPlan(own, dev, broad), dev.broad_cost))
+                1.1 * PredictMicros(MustPlan(own, dev, broad), dev.Find(KernelRole::kBroad)->cost))
           << variant;
     }
     // bf16 is a 16-bit D too.
@@ -582,7 +586,7 @@ TEST(PlannerNamedCases, TheFourthTileTakesShapesOneRoundOfItFills) {
   // (dp, 128x128). 2048 x 2176 x 1024 is 144 tiles of 128 x 256 (two rounds on 132 SMs) and 132 of
   // 192 x 192 (one).
   const DeviceSpec dev = H200Spec();
-  ASSERT_EQ(dev.wide_tile, (TileShape{192, 192, 64}));
+  ASSERT_EQ(dev.TileOf(KernelRole::kWide), (TileShape{192, 192, 64}));
   for (const Problem& q : {Shape(2432, 1792, 1024), Shape(1536, 3072, 4096),
                            Shape(1768, 2456, 944), Shape(2176, 2048, 1024)}) {
     PlanExplanation why;
@@ -592,8 +596,8 @@ TEST(PlannerNamedCases, TheFourthTileTakesShapesOneRoundOfItFills) {
     EXPECT_EQ(p->tile_n, 192) << *p;
     EXPECT_EQ(p->mode, Mode::kDataParallel) << *p;
     EXPECT_EQ(why.reason.rfind("tile 192x192x64, data-parallel", 0), 0u) << why.reason;
-    EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, dev.wide_cost));
-    EXPECT_EQ(&KernelCost(dev, *p), &dev.wide_cost);
+    EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, dev.Find(KernelRole::kWide)->cost));
+    EXPECT_EQ(&KernelCost(dev, *p), &dev.Find(KernelRole::kWide)->cost);
     // Forced data-parallel weighs it too.
     PlanOptions dp;
     dp.mode = Mode::kDataParallel;
@@ -616,8 +620,8 @@ TEST(PlannerNamedCases, TheFourthTileTakesShapesOneRoundOfItFills) {
         << why.reason;
     // The other tiles' Stream-K pick was predicted faster.
     PlanOptions two;
-    two.tile = dev.tile;
-    EXPECT_LT(PredictMicros(MustPlan(q, dev, two), dev.cost), why.predicted_us);
+    two.tile = dev.main().tile;
+    EXPECT_LT(PredictMicros(MustPlan(q, dev, two), dev.main().cost), why.predicted_us);
   }
   // Stream-K picks it does not beat by the margins stand: 4352 x 3072 x 8192 ran 300.9 us as the
   // 128x256 hybrid, 302.7 data-parallel on 192 x 192.
@@ -639,14 +643,15 @@ TEST(PlannerNamedCases, TheFourthTileTakesShapesOneRoundOfItFills) {
     PlanOptions o;
     o.mode = mode;
     EXPECT_NE(MustPlan(Shape(2176, 2048, 1024), dev, o).tile_m, 192) << ModeName(mode);
-    o.tile = dev.wide_tile;
+    o.tile = dev.TileOf(KernelRole::kWide);
     PlanExplanation why;
     absl::StatusOr<Plan> p = MakePlan(Shape(2176, 2048, 1024), dev, o, &why);
     ASSERT_TRUE(p.ok()) << p.status();
     EXPECT_EQ(p->tile_m, 192) << *p;
     EXPECT_EQ(p->tiles, 132) << *p;
     EXPECT_EQ(p->mode, mode) << *p;
-    EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, dev.wide_cost)) << ModeName(mode);
+    EXPECT_DOUBLE_EQ(why.predicted_us, PredictMicros(*p, dev.Find(KernelRole::kWide)->cost))
+        << ModeName(mode);
   }
   // Where it is not taken, auto's explanation lists its plan beside the third tile's.
   PlanExplanation square;
@@ -683,8 +688,8 @@ TEST(PlannerBehaviour, AutoRunsTheThirdTileDataParallelOnly) {
 // priced them the same.
 TEST(PlannerNamedCases, PartialDataParallelRoundsStreamOnFewSms) {
   const DeviceSpec dev = H200Spec();
-  ASSERT_GT(dev.alt_cost.sm_bytes_per_us, 0);
-  ASSERT_GT(dev.cost.sm_bytes_per_us, 0);
+  ASSERT_GT(dev.Find(KernelRole::kAlt)->cost.sm_bytes_per_us, 0);
+  ASSERT_GT(dev.main().cost.sm_bytes_per_us, 0);
   // Tokens as A: one round of 128 x 192 tiles (DecodeRowsTakeTheThirdTileOnASmallMargin).
   const Plan a = MustPlan(Shape(16, 24576, 8192), dev);
   EXPECT_EQ(a.mode, Mode::kDataParallel) << a;
@@ -699,26 +704,28 @@ TEST(PlannerNamedCases, PartialDataParallelRoundsStreamOnFewSms) {
   // iterations under it).
   PlanOptions dp;
   dp.mode = Mode::kDataParallel;
-  dp.tile = dev.alt_tile;
+  dp.tile = dev.TileOf(KernelRole::kAlt);
   const Plan two_rounds = MustPlan(Shape(24576, 16, 8192), dev, dp);
   ASSERT_EQ(two_rounds.tiles, 192);
   ASSERT_EQ(two_rounds.grid_blocks, 132);
-  const double fixed = dev.alt_cost.block_us + dev.alt_cost.epilogue_us;
+  const double fixed =
+      dev.Find(KernelRole::kAlt)->cost.block_us + dev.Find(KernelRole::kAlt)->cost.epilogue_us;
   const double tile_bytes = 2.0 * (24576.0 * 8192 + 16.0 * 8192 + 24576.0 * 16) / 192;
-  EXPECT_NEAR(PredictMicros(two_rounds, dev.alt_cost),
-              132 * tile_bytes / dev.alt_cost.hbm_bytes_per_us +
-                  tile_bytes / dev.alt_cost.sm_bytes_per_us + fixed,
+  EXPECT_NEAR(PredictMicros(two_rounds, dev.Find(KernelRole::kAlt)->cost),
+              132 * tile_bytes / dev.Find(KernelRole::kAlt)->cost.hbm_bytes_per_us +
+                  tile_bytes / dev.Find(KernelRole::kAlt)->cost.sm_bytes_per_us + fixed,
               1e-9);
   // A last round of 92 tiles streams at the memory's rate: the floor over the whole GEMM.
   const Plan many = MustPlan(Shape(28672, 16, 8192), dev, dp);
-  EXPECT_NEAR(PredictMicros(many, dev.alt_cost),
+  EXPECT_NEAR(PredictMicros(many, dev.Find(KernelRole::kAlt)->cost),
               2.0 * (28672.0 * 8192 + 16.0 * 8192 + 28672.0 * 16) /
-                      dev.alt_cost.hbm_bytes_per_us + fixed,
+                      dev.Find(KernelRole::kAlt)->cost.hbm_bytes_per_us +
+                  fixed,
               1e-9);
   // One round of 80 tiles (70b.qkv.m16) on 80 SMs at one SM's rate each, under the memory's:
   // 47.2 us measured cold on an H200 (layout tn).
   const Plan qkv = MustPlan(Shape(10240, 16, 8192), dev, dp);
-  EXPECT_NEAR(PredictMicros(qkv, dev.alt_cost) / 47.2, 1.0, 0.03);
+  EXPECT_NEAR(PredictMicros(qkv, dev.Find(KernelRole::kAlt)->cost) / 47.2, 1.0, 0.03);
 }
 
 TEST(PlannerNamedCases, DecodeProjectionsBoundByTheMemoryRunDataParallel) {
@@ -727,15 +734,16 @@ TEST(PlannerNamedCases, DecodeProjectionsBoundByTheMemoryRunDataParallel) {
   // Stream-K over 132 SMs 54.5: the memory, not the SMs, sets the pace. Without the memory floor
   // the model predicts Stream-K 10% faster.
   const DeviceSpec dev = H200Spec();
-  ASSERT_GT(dev.alt_cost.hbm_bytes_per_us, 0);
+  ASSERT_GT(dev.Find(KernelRole::kAlt)->cost.hbm_bytes_per_us, 0);
   for (const int64_t n : {16, 64, 128}) {
     const Plan p = MustPlan(Shape(10240, n, 8192), dev);
     EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
     EXPECT_EQ(p.tile_n, 128) << p;
     DeviceSpec no_floor = dev;
-    no_floor.cost.hbm_bytes_per_us = no_floor.alt_cost.hbm_bytes_per_us = 0;
+    no_floor.main().cost.hbm_bytes_per_us = no_floor.Find(KernelRole::kAlt)->cost.hbm_bytes_per_us =
+        0;
     // (nor the margin every tile Stream-K over fewer tiles than blocks needs on 128 x 128)
-    no_floor.alt_cost.few_tiles_streamk_gain = 0;
+    no_floor.Find(KernelRole::kAlt)->cost.few_tiles_streamk_gain = 0;
     EXPECT_EQ(MustPlan(Shape(10240, n, 8192), no_floor).mode, Mode::kStreamK);
   }
   // No plan is predicted faster than its bytes at the memory's rate.
@@ -743,7 +751,8 @@ TEST(PlannerNamedCases, DecodeProjectionsBoundByTheMemoryRunDataParallel) {
   sk.mode = Mode::kStreamK;
   const Plan s = MustPlan(Shape(10240, 64, 8192), dev, sk);
   const double bytes = 2.0 * (10240.0 * 8192 + 64.0 * 8192 + 10240.0 * 64);
-  EXPECT_GE(PredictMicros(s, dev.alt_cost), bytes / dev.alt_cost.hbm_bytes_per_us);
+  EXPECT_GE(PredictMicros(s, dev.Find(KernelRole::kAlt)->cost),
+            bytes / dev.Find(KernelRole::kAlt)->cost.hbm_bytes_per_us);
   // A down projection, whose few tiles are deep (32 tiles over 11008), still splits k: the
   // floor (26 us) is under its split plan (measured 37.9 us against 64.0 data-parallel).
   const Plan down = MustPlan(Shape(4096, 16, 11008), dev);
@@ -758,7 +767,7 @@ TEST(PlannerNamedCases, DecodeProjectionsBoundByTheMemoryRunDataParallel) {
 // 128 x 192), and 128 x 128 tiles for 16 x 28672 x 8192 (136.2, against 117.9 on 128 x 256).
 TEST(PlannerNamedCases, DecodeRowsStreamAtTheMemorysMeasuredRate) {
   const DeviceSpec dev = H200Spec();
-  EXPECT_DOUBLE_EQ(dev.alt_cost.hbm_bytes_per_us, 4.1e6);
+  EXPECT_DOUBLE_EQ(dev.Find(KernelRole::kAlt)->cost.hbm_bytes_per_us, 4.1e6);
   for (const int64_t k : {4096, 8192}) {
     const Plan p = MustPlan(Shape(16, 18432, k), dev);
     EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
@@ -771,26 +780,29 @@ TEST(PlannerNamedCases, DecodeRowsStreamAtTheMemorysMeasuredRate) {
   // atom); the 128 x 256 tile has no narrow arms.
   PlanOptions dp;
   dp.mode = Mode::kDataParallel;
-  dp.tile = dev.alt_tile;
+  dp.tile = dev.TileOf(KernelRole::kAlt);
   Plan qkv = MustPlan(Shape(10240, 16, 8192), dev, dp);
-  EXPECT_DOUBLE_EQ(NarrowWidthTensorShare(qkv, dev.alt_cost), 16.0 / 128);
+  EXPECT_DOUBLE_EQ(NarrowWidthTensorShare(qkv, dev.Find(KernelRole::kAlt)->cost), 16.0 / 128);
   qkv.b.major = Major::kMN;
-  EXPECT_DOUBLE_EQ(NarrowWidthTensorShare(qkv, dev.alt_cost), 64.0 / 128);
-  dp.tile = dev.tile;
-  EXPECT_DOUBLE_EQ(NarrowWidthTensorShare(MustPlan(Shape(10240, 16, 8192), dev, dp), dev.cost), 1);
+  EXPECT_DOUBLE_EQ(NarrowWidthTensorShare(qkv, dev.Find(KernelRole::kAlt)->cost), 64.0 / 128);
+  dp.tile = dev.main().tile;
+  EXPECT_DOUBLE_EQ(
+      NarrowWidthTensorShare(MustPlan(Shape(10240, 16, 8192), dev, dp), dev.main().cost), 1);
   // Split tiles are finished after their bytes: a memory-bound Stream-K plan pays its exchange
   // above the floor (without it auto would pick Stream-K for 70b.qkv.m128, which ran about 9%
   // slower than data-parallel).
   PlanOptions sk;
   sk.mode = Mode::kStreamK;
-  sk.tile = dev.alt_tile;
+  sk.tile = dev.TileOf(KernelRole::kAlt);
   const Plan s = MustPlan(Shape(10240, 128, 8192), dev, sk);
   ASSERT_GT(s.sk_blocks, 0);
   const double bytes = 2.0 * (10240.0 * 8192 + 128.0 * 8192 + 10240.0 * 128);
-  EXPECT_GE(PredictMicros(s, dev.alt_cost),
-            bytes / dev.alt_cost.hbm_bytes_per_us + dev.alt_cost.block_us +
-                dev.alt_cost.streamk_us + dev.alt_cost.partial_us + dev.alt_cost.peer_us +
-                dev.alt_cost.epilogue_us);
+  EXPECT_GE(
+      PredictMicros(s, dev.Find(KernelRole::kAlt)->cost),
+      bytes / dev.Find(KernelRole::kAlt)->cost.hbm_bytes_per_us +
+          dev.Find(KernelRole::kAlt)->cost.block_us + dev.Find(KernelRole::kAlt)->cost.streamk_us +
+          dev.Find(KernelRole::kAlt)->cost.partial_us + dev.Find(KernelRole::kAlt)->cost.peer_us +
+          dev.Find(KernelRole::kAlt)->cost.epilogue_us);
   EXPECT_EQ(MustPlan(Shape(10240, 128, 8192), dev).mode, Mode::kDataParallel);
 }
 
@@ -821,7 +833,7 @@ TEST(PlannerNamedCases, DecodeRowsTakeTheThirdTileOnASmallMargin) {
     const absl::StatusOr<Plan> other = MakePlan(c.shape, WithoutMidTile(dev));
     ASSERT_TRUE(other.ok()) << other.status();
     EXPECT_EQ(other->mode, c.was) << *other;
-    const double ratio = PredictMicros(*p, dev.mid_cost) /
+    const double ratio = PredictMicros(*p, dev.Find(KernelRole::kMid)->cost) /
                          PredictMicros(*other, KernelCost(dev, *other));
     EXPECT_LT(ratio, 0.98) << *p;
     EXPECT_GT(ratio, c.was == Mode::kStreamK ? 0.95 : 0.92) << *p;
@@ -832,9 +844,9 @@ TEST(PlannerNamedCases, DecodeRowsTakeTheThirdTileOnASmallMargin) {
   EXPECT_EQ(two_rows->tile_n, 128) << *two_rows;
   PlanOptions mid;
   mid.mode = Mode::kDataParallel;
-  mid.tile = dev.mid_tile;
+  mid.tile = dev.TileOf(KernelRole::kMid);
   const Plan forced = MustPlan(Shape(256, 24576, 4096), dev, mid);
-  EXPECT_LT(PredictMicros(forced, dev.mid_cost),
+  EXPECT_LT(PredictMicros(forced, dev.Find(KernelRole::kMid)->cost),
             PredictMicros(*two_rows, KernelCost(dev, *two_rows)) * 0.98);
 }
 
@@ -843,27 +855,28 @@ TEST(PlannerNamedCases, StreamKTilesReadOperandsLargerThanTheL2Again) {
   // Stream-K ran 246.8 us, data-parallel 211.5 (on an H200, cold caches); priced as if B were read
   // once, Stream-K would be picked.
   const DeviceSpec dev = H200Spec();
-  EXPECT_DOUBLE_EQ(dev.cost.streamk_reread_bytes, static_cast<double>(dev.l2_bytes));
+  EXPECT_DOUBLE_EQ(dev.main().cost.streamk_reread_bytes, static_cast<double>(dev.l2_bytes));
   PlanOptions sk;
   sk.mode = Mode::kStreamK;
-  sk.tile = dev.tile;
+  sk.tile = dev.main().tile;
   const Plan all = MustPlan(Shape(256, 28672, 8192), dev, sk);
   ASSERT_EQ(all.sk_tiles, 224);
   ASSERT_EQ(all.tiles_m, 2);
   // Each of B's panels once more, for the second tile along m; A (4 MB) stays in the L2.
-  EXPECT_NEAR(StreamKGemmBytes(all, dev.cost) - GemmBytes(all), 2.0 * 28672 * 8192, 1.0);
-  EXPECT_GE(PredictMicros(all, dev.cost),
-            StreamKGemmBytes(all, dev.cost) / dev.cost.hbm_bytes_per_us);
+  EXPECT_NEAR(StreamKGemmBytes(all, dev.main().cost) - GemmBytes(all), 2.0 * 28672 * 8192, 1.0);
+  EXPECT_GE(PredictMicros(all, dev.main().cost),
+            StreamKGemmBytes(all, dev.main().cost) / dev.main().cost.hbm_bytes_per_us);
   // Four tiles along m (512 tokens): once per tile where each block takes three or more (28672
   // weights: 461.5 us every tile Stream-K, four reads 458), fewer where each takes fewer (11008
   // weights 14336 deep, 1.3 a block: 256.8 us, compute-bound).
   const Plan many = MustPlan(Shape(512, 28672, 8192), dev, sk);
   ASSERT_EQ(many.tiles_m, 4);
   ASSERT_GE(many.sk_tiles, 3 * many.sk_blocks);
-  EXPECT_NEAR(StreamKGemmBytes(many, dev.cost) - GemmBytes(many), 3 * 2.0 * 28672 * 8192, 1.0);
+  EXPECT_NEAR(StreamKGemmBytes(many, dev.main().cost) - GemmBytes(many), 3 * 2.0 * 28672 * 8192,
+              1.0);
   const Plan few = MustPlan(Shape(512, 11008, 14336), dev, sk);
   ASSERT_EQ(few.tiles_m, 4);
-  EXPECT_NEAR(StreamKGemmBytes(few, dev.cost) - GemmBytes(few),
+  EXPECT_NEAR(StreamKGemmBytes(few, dev.main().cost) - GemmBytes(few),
               2.0 * 11008 * 14336 * few.sk_tiles / few.sk_blocks, 1.0);
   // Stream-K's block count where the floor binds for every count: one block per SM, as the blocks'
   // schedule alone prefers (102-106 blocks ran 1.16-1.40x the time).
@@ -877,12 +890,12 @@ TEST(PlannerNamedCases, StreamKTilesReadOperandsLargerThanTheL2Again) {
   // Data-parallel tiles, and operands the L2 holds, are read once.
   PlanOptions dp;
   dp.mode = Mode::kDataParallel;
-  dp.tile = dev.tile;
+  dp.tile = dev.main().tile;
   const Plan whole = MustPlan(Shape(256, 28672, 8192), dev, dp);
-  EXPECT_DOUBLE_EQ(StreamKGemmBytes(whole, dev.cost), GemmBytes(whole));
+  EXPECT_DOUBLE_EQ(StreamKGemmBytes(whole, dev.main().cost), GemmBytes(whole));
   const Plan held = MustPlan(Shape(5120, 3456, 4096), dev, sk);  // 42 and 28 MB
   ASSERT_GT(held.sk_tiles, 0);
-  EXPECT_DOUBLE_EQ(StreamKGemmBytes(held, dev.cost), GemmBytes(held));
+  EXPECT_DOUBLE_EQ(StreamKGemmBytes(held, dev.main().cost), GemmBytes(held));
 }
 
 TEST(PlannerNamedCases, TurnstilesFirstPeersPublishOffTheChain) {
@@ -898,7 +911,7 @@ TEST(PlannerNamedCases, TurnstilesFirstPeersPublishOffTheChain) {
   PlanOptions tail;
   tail.mode = Mode::kStreamK;
   tail.sk_tiles = kPartialWaveTiles;
-  tail.tile = dev.tile;
+  tail.tile = dev.main().tile;
   tail.reduction = Reduction::kDeterministic;
   const Plan det = MustPlan(Shape(384, 18432, 8192), dev, tail);
   ASSERT_EQ(det.sk_tiles, 84) << det;
@@ -906,17 +919,17 @@ TEST(PlannerNamedCases, TurnstilesFirstPeersPublishOffTheChain) {
   ASSERT_EQ(det.dp_tiles, 132) << det;
   tail.reduction = Reduction::kSeparate;
   const Plan sep = MustPlan(Shape(384, 18432, 8192), dev, tail);
-  EXPECT_LT(PredictMicros(det, dev.cost), PredictMicros(sep, dev.cost));
+  EXPECT_LT(PredictMicros(det, dev.main().cost), PredictMicros(sep, dev.main().cost));
   const Plan pick = MustPlan(Shape(384, 18432, 8192), dev);
   EXPECT_EQ(pick.tile_n, 256) << pick;
   EXPECT_EQ(pick.sk_tiles, 84) << pick;
   EXPECT_EQ(pick.reduction, Reduction::kDeterministic) << pick;
   // What one more partial store adds to a plan's time, in stores of a 128 x 128 tile.
   auto per_store = [&dev](const Plan& p) {
-    CostModel more = dev.cost;
+    CostModel more = dev.main().cost;
     more.partial_us += 1.0;
     const double area = p.tile_m * p.tile_n / (128.0 * 128.0);
-    return (PredictMicros(p, more) - PredictMicros(p, dev.cost)) / area;
+    return (PredictMicros(p, more) - PredictMicros(p, dev.main().cost)) / area;
   };
   EXPECT_NEAR(per_store(det), 1.0, 1e-6);
   // Every tile Stream-K over fewer tiles than blocks keeps the whole chain, as measured: 86 tiles
@@ -924,7 +937,7 @@ TEST(PlannerNamedCases, TurnstilesFirstPeersPublishOffTheChain) {
   // with it, and data-parallel 128 x 192 129.5.
   PlanOptions all;
   all.mode = Mode::kStreamK;
-  all.tile = dev.tile;
+  all.tile = dev.main().tile;
   const Plan few = MustPlan(Shape(256, 11008, 14336), dev, all);
   ASSERT_EQ(few.dp_tiles, 0) << few;
   ASSERT_LT(few.sk_tiles, few.sk_blocks) << few;
@@ -938,7 +951,7 @@ TEST(PlannerNamedCases, TurnstilesFirstPeersPublishOffTheChain) {
   PlanOptions split;
   split.mode = Mode::kSplitK;
   split.splits = 3;
-  split.tile = dev.tile;
+  split.tile = dev.main().tile;
   const Plan three = MustPlan(Shape(1024, 1024, 8192), dev, split);
   ASSERT_EQ(three.sk_blocks, 3 * three.sk_tiles) << three;
   EXPECT_NEAR(per_store(three), 2.0, 1e-6);
@@ -952,7 +965,7 @@ TEST(PlannerNamedCases, OneTileHybridOverATiedTwoTile) {
   const DeviceSpec dev = H200Spec();
   PlanOptions two;
   two.mode = Mode::kStreamK;
-  two.tile = dev.tile;
+  two.tile = dev.main().tile;
   two.sk_tiles = 204;
   two.reduction = Reduction::kDeterministic;
   PlanOptions one = two;
@@ -960,8 +973,8 @@ TEST(PlannerNamedCases, OneTileHybridOverATiedTwoTile) {
   const Plan two_tile = MustPlan(Shape(384, 28672, 4096), dev, two);
   const Plan one_tile = MustPlan(Shape(384, 28672, 4096), dev, one);
   ASSERT_EQ(one_tile.sk_tiles, 72) << one_tile;
-  const double two_us = PredictMicros(two_tile, dev.cost);
-  const double one_us = PredictMicros(one_tile, dev.cost);
+  const double two_us = PredictMicros(two_tile, dev.main().cost);
+  const double one_us = PredictMicros(one_tile, dev.main().cost);
   EXPECT_LT(two_us, one_us);
   EXPECT_GT(two_us, one_us * 0.998);
   const Plan pick = MustPlan(Shape(384, 28672, 4096), dev);
@@ -1013,9 +1026,10 @@ TEST(PlannerNamedCases, ThirdTileOverAFewRowsOfStreamKWhereNoSlower) {
   const Plan five_rows = expect_pick(640, 14336, 8192, Mode::kStreamK, 256);
   PlanOptions mid;
   mid.mode = Mode::kDataParallel;
-  mid.tile = dev.mid_tile;
-  EXPECT_LT(PredictMicros(MustPlan(Shape(640, 14336, 8192), dev, mid), dev.mid_cost),
-            PredictMicros(five_rows, dev.cost));
+  mid.tile = dev.TileOf(KernelRole::kMid);
+  EXPECT_LT(
+      PredictMicros(MustPlan(Shape(640, 14336, 8192), dev, mid), dev.Find(KernelRole::kMid)->cost),
+      PredictMicros(five_rows, dev.main().cost));
 }
 
 TEST(PlannerNamedCases, EveryTileStreamKOverFewerTilesThanBlocksOn128x128NeedsItsMargin) {
@@ -1024,19 +1038,20 @@ TEST(PlannerNamedCases, EveryTileStreamKOverFewerTilesThanBlocksOn128x128NeedsIt
   // three lent H200s, where the model prices the data-parallel round 19-28% over its time; auto
   // runs it data-parallel, 0.92x the time.
   const DeviceSpec dev = H200Spec();
-  EXPECT_DOUBLE_EQ(dev.alt_cost.few_tiles_streamk_gain, 0.19);
-  EXPECT_DOUBLE_EQ(dev.cost.few_tiles_streamk_gain, 0);  // 128 x 256: such plans ran faster
+  EXPECT_DOUBLE_EQ(dev.Find(KernelRole::kAlt)->cost.few_tiles_streamk_gain, 0.19);
+  EXPECT_DOUBLE_EQ(dev.main().cost.few_tiles_streamk_gain, 0);  // 128 x 256: such plans ran faster
   PlanOptions sk;
   sk.mode = Mode::kStreamK;
-  sk.tile = dev.alt_tile;
+  sk.tile = dev.TileOf(KernelRole::kAlt);
   PlanOptions dp;
   dp.mode = Mode::kDataParallel;
-  dp.tile = dev.alt_tile;
+  dp.tile = dev.TileOf(KernelRole::kAlt);
   const Plan all = MustPlan(Shape(384, 4096, 14336), dev, sk);
   ASSERT_EQ(all.dp_tiles, 0) << all;
   ASSERT_LT(all.sk_tiles, all.sk_blocks) << all;
-  const double gain = PredictMicros(MustPlan(Shape(384, 4096, 14336), dev, dp), dev.alt_cost) /
-                      PredictMicros(all, dev.alt_cost);
+  const double gain =
+      PredictMicros(MustPlan(Shape(384, 4096, 14336), dev, dp), dev.Find(KernelRole::kAlt)->cost) /
+      PredictMicros(all, dev.Find(KernelRole::kAlt)->cost);
   EXPECT_GT(gain, 1.08);  // clears the planner's own margin
   EXPECT_LT(gain, 1.0 / (1 - 0.19));
   const Plan pick = MustPlan(Shape(384, 4096, 14336), dev);
@@ -1056,8 +1071,9 @@ TEST(PlannerNamedCases, EveryTileStreamKOn128x128YieldsToTheThirdTileWhereNoSlow
   // tiles, past kMaxFewRowsOfTiles. The Stream-K plan ran 0.90-0.96 of `dp` on three lent H200s,
   // and the 128 x 192 plan 1.03-1.08x as fast as it; over 26 such moves, 1.057-1.105x per pass.
   DeviceSpec dev = H200Spec();
-  EXPECT_TRUE(dev.alt_cost.every_tile_streamk_yields);
-  EXPECT_FALSE(dev.cost.every_tile_streamk_yields);  // 128 x 256 keeps the margin, as measured
+  EXPECT_TRUE(dev.Find(KernelRole::kAlt)->cost.every_tile_streamk_yields);
+  EXPECT_FALSE(
+      dev.main().cost.every_tile_streamk_yields);  // 128 x 256 keeps the margin, as measured
   for (const Problem& shape : {Shape(640, 4096, 8192), Shape(1120, 2176, 6416)}) {
     const Plan p = MustPlan(shape, dev);
     EXPECT_EQ(p.mode, Mode::kDataParallel) << p;
@@ -1074,7 +1090,7 @@ TEST(PlannerNamedCases, EveryTileStreamKOn128x128YieldsToTheThirdTileWhereNoSlow
   PlanExplanation yields_why;
   ASSERT_TRUE(MakePlan(Shape(640, 4096, 8192), dev, {}, &yields_why).ok());
   EXPECT_EQ(yields_why.reason.rfind("tile 128x192x64, data-parallel", 0), 0u) << yields_why.reason;
-  dev.alt_cost.every_tile_streamk_yields = false;
+  dev.Find(KernelRole::kAlt)->cost.every_tile_streamk_yields = false;
   PlanExplanation why;
   const absl::StatusOr<Plan> before = MakePlan(Shape(640, 4096, 8192), dev, {}, &why);
   ASSERT_TRUE(before.ok()) << before.status();
@@ -1367,7 +1383,7 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   // device without the cluster configuration: the H200's runs this shape on clusters instead,
   // PlannerClusters below.)
   DeviceSpec dev = H200Spec();
-  dev.cluster_tile = kNoTile;
+  dev.Remove(KernelRole::kCluster);
   Problem q = Shape(4096, 4096, 4104);
   q.a.row_align = kVectorBytes;
   q.b.row_align = kVectorBytes;
@@ -1387,7 +1403,7 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   EXPECT_GE(p->workspace_bytes, p->repack_b_offset + RepackedBytes(*p, 'b'));
   EXPECT_EQ(RepackedBytes(*p, 'a'), 4096 * 4160 * 2);
   // The prediction includes the copies.
-  const double copy_us = RepackMicros(q, true, true, dev.cost);
+  const double copy_us = RepackMicros(q, true, true, dev.main().cost);
   EXPECT_DOUBLE_EQ(why.repack_us, copy_us);
   EXPECT_NEAR(why.predicted_us, PredictMicros(*p, KernelCost(dev, *p)) + copy_us, 1e-9);
   PlanOptions off;
@@ -1410,7 +1426,7 @@ TEST(PlannerRepack, LargeMisalignedShapesCopyTheirOperandsToAlignedRows) {
   EXPECT_EQ(b->repack_a_offset, 0);
   EXPECT_GE(b->repack_b_offset,
             std::max(Plan::kMinFlagsBytes, b->partials_offset + b->partials_bytes));
-  EXPECT_DOUBLE_EQ(why_auto.repack_us, RepackMicros(q, false, true, dev.cost));
+  EXPECT_DOUBLE_EQ(why_auto.repack_us, RepackMicros(q, false, true, dev.main().cost));
   // Its estimate: the kernel for A's rows as they are (the aligned prediction against the L2's
   // time for A's loads at the misaligned rate), plus B's copy; under both the others'.
   Plan aligned = *b;
@@ -1487,7 +1503,7 @@ TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
   // Data-parallel on 128 x 256 tiles with both operands' rows misaligned, measured on an H200
   // (bench M x N x K; the kernel's problem is N x M x K): the operand loads alone set the time.
   DeviceSpec dev = H200Spec();
-  dev.cluster_tile = kNoTile;  // repacking alone
+  dev.Remove(KernelRole::kCluster);  // repacking alone
   PlanOptions dp;
   dp.mode = Mode::kDataParallel, dp.tile = TileShape{128, 256, 64};
   dp.repack = RepackOperands::kNone;
@@ -1501,10 +1517,10 @@ TEST(PlannerRepack, TheL2FloorMatchesMeasuredMisalignedShapes) {
     q.a.row_align = kVectorBytes;
     q.b.row_align = kVectorBytes;
     const Plan p = MustPlan(q, dev, dp);
-    const double floor = LoadFloorMicros(p, true, true, dev.cost);
+    const double floor = LoadFloorMicros(p, true, true, dev.main().cost);
     EXPECT_NEAR(floor / c.measured_us, 1.0, 0.08) << c.m << "x" << c.n << "x" << c.k;
     // With aligned rows the loads are not what limits (4096^3: 216 us measured).
-    EXPECT_LT(LoadFloorMicros(p, false, false, dev.cost), 0.5 * floor);
+    EXPECT_LT(LoadFloorMicros(p, false, false, dev.main().cost), 0.5 * floor);
   }
   // Forced copies of 1000 x 2648 x 3288's operands made it slower (43.0 -> 57.8 us): auto keeps the
   // rows as they are. Of 4096 x 4096 x 4104's they made it faster (306.7 -> 261.4 us; B's alone,
@@ -1533,11 +1549,11 @@ TEST(PlannerNarrowMn, NarrowLoadsCostMoreTheMoreSmsLoadThem) {
   // iteration, 0.065 us more with 32 SMs loading misaligned narrow rows, 0.08-0.13 with 64,
   // 0.19-0.28 with 128-132; 0.01-0.05 with rows on 32-byte boundaries.
   const DeviceSpec dev = H200Spec();
-  const CostModel& c = dev.alt_cost;  // 128 x 128
+  const CostModel& c = dev.Find(KernelRole::kAlt)->cost;  // 128 x 128
   EXPECT_DOUBLE_EQ(c.narrow_mn_misaligned_iter_us, 0.22);
   EXPECT_DOUBLE_EQ(c.narrow_mn_iter_us, 0.045);
   PlanOptions dp;
-  dp.mode = Mode::kDataParallel, dp.tile = dev.alt_tile;
+  dp.mode = Mode::kDataParallel, dp.tile = dev.TileOf(KernelRole::kAlt);
   const Plan plain = MustPlan(Shape(12288, 1, 4096), dev, dp);
   const CostTerms base = ScaleCosts(plain, c);
   Plan p = plain;
@@ -1606,8 +1622,8 @@ TEST(PlannerNarrowMn, AutoCopiesNarrowTokensWhereTheCopyPays) {
     EXPECT_FALSE(why.rows_options[1].narrow_loads);
     EXPECT_EQ(why.rows_options[1].chosen, c.copy);
     EXPECT_DOUBLE_EQ(why.rows_options[1].copies_us,
-                     RepackMicros(NarrowTokens(c.weights, c.tokens, c.k, misaligned), false,
-                                  true, dev.cost));
+                     RepackMicros(NarrowTokens(c.weights, c.tokens, c.k, misaligned), false, true,
+                                  dev.main().cost));
     if (c.copy) {
       // The copy is K-major: nothing narrow is left, and the prediction holds the copy.
       EXPECT_FALSE(p->b.mn_major() || p->b.mn_rows_misaligned()) << *p;
@@ -1642,16 +1658,16 @@ TEST(PlannerNarrowMn, ShortTilesPayNarrowLoadsAboveTheMemoryFloor) {
   // 128 x 128 as they are. The short tile's narrow loads are not hidden by the floor; the 128 x 128
   // tile's are.
   const DeviceSpec dev = H200Spec();
-  EXPECT_DOUBLE_EQ(dev.small_cost.narrow_mn_floor_iter_us, 0.035);
-  EXPECT_EQ(dev.alt_cost.narrow_mn_floor_iter_us, 0);
-  EXPECT_EQ(dev.cost.narrow_mn_floor_iter_us, 0);
+  EXPECT_DOUBLE_EQ(dev.Find(KernelRole::kSmall)->cost.narrow_mn_floor_iter_us, 0.035);
+  EXPECT_EQ(dev.Find(KernelRole::kAlt)->cost.narrow_mn_floor_iter_us, 0);
+  EXPECT_EQ(dev.main().cost.narrow_mn_floor_iter_us, 0);
   struct Case {
     int64_t tokens;
     double dp_as_is_us, dp_copied_us, splitk_as_is_us;
   } cases[] = {{12, 131.6, 119.9, 120.5}, {16, 131.4, 120.0, 120.2},
                {32, 125.7, 121.1, 118.9}, {48, 138.4, 123.2, 121.1}};
   PlanOptions dp;
-  dp.mode = Mode::kDataParallel, dp.tile = dev.small_tile;
+  dp.mode = Mode::kDataParallel, dp.tile = dev.TileOf(KernelRole::kSmall);
   for (const Case& c : cases) {
     SCOPED_TRACE(absl::StrCat("8192 x ", c.tokens, " x 28672"));
     const Problem q = NarrowTokens(8192, c.tokens, 28672, false);
@@ -1661,13 +1677,14 @@ TEST(PlannerNarrowMn, ShortTilesPayNarrowLoadsAboveTheMemoryFloor) {
     ASSERT_EQ(as_is.iters_per_tile, 448);
     Plan k_major = as_is;
     k_major.b.major = Major::kK;
-    EXPECT_GE(PredictMicros(as_is, dev.small_cost) - PredictMicros(k_major, dev.small_cost),
+    EXPECT_GE(PredictMicros(as_is, dev.Find(KernelRole::kSmall)->cost) -
+                  PredictMicros(k_major, dev.Find(KernelRole::kSmall)->cost),
               448 * 0.035 * 128 / 132 - 1e-9);
     // Auto does not run it: it copies the tokens or takes 128 x 128 tiles, 1.04-1.13x faster.
     PlanExplanation why;
     const absl::StatusOr<Plan> p = MakePlan(q, dev, {}, &why);
     ASSERT_TRUE(p.ok()) << p.status();
-    EXPECT_TRUE(p->repack_b || p->tile_m == dev.alt_tile.m) << FormatPlan(*p, &why);
+    EXPECT_TRUE(p->repack_b || p->tile_m == dev.TileOf(KernelRole::kAlt).m) << FormatPlan(*p, &why);
     const double picked = p->repack_b ? c.dp_copied_us : c.splitk_as_is_us;
     EXPECT_LT(picked * 1.03, c.dp_as_is_us) << FormatPlan(*p, &why);
   }
@@ -1676,18 +1693,19 @@ TEST(PlannerNarrowMn, ShortTilesPayNarrowLoadsAboveTheMemoryFloor) {
   // by itself, so the term is checked on the plan alone: at the floor, without it, the two layouts
   // read the same.
   DeviceSpec hidden = dev;
-  hidden.small_cost.narrow_mn_floor_iter_us = 0;
-  hidden.small_cost.narrow_mn_iter_us = 0;
+  hidden.Find(KernelRole::kSmall)->cost.narrow_mn_floor_iter_us = 0;
+  hidden.Find(KernelRole::kSmall)->cost.narrow_mn_iter_us = 0;
   const Plan hidden_as_is = MustPlan(NarrowTokens(8192, 16, 28672, false), hidden, dp);
   Plan hidden_k_major = hidden_as_is;
   hidden_k_major.b.major = Major::kK;
-  EXPECT_DOUBLE_EQ(PredictMicros(hidden_as_is, hidden.small_cost),
-                   PredictMicros(hidden_k_major, hidden.small_cost));
+  EXPECT_DOUBLE_EQ(PredictMicros(hidden_as_is, hidden.Find(KernelRole::kSmall)->cost),
+                   PredictMicros(hidden_k_major, hidden.Find(KernelRole::kSmall)->cost));
   // K-major tokens and 64 of them are not narrow: no term.
   const Plan wide = MustPlan(NarrowTokens(8192, 64, 28672, false), dev, dp);
   Plan k_major = wide;
   k_major.b.major = Major::kK;
-  EXPECT_DOUBLE_EQ(PredictMicros(wide, dev.small_cost), PredictMicros(k_major, dev.small_cost));
+  EXPECT_DOUBLE_EQ(PredictMicros(wide, dev.Find(KernelRole::kSmall)->cost),
+                   PredictMicros(k_major, dev.Find(KernelRole::kSmall)->cost));
 }
 
 TEST(PlannerNarrowMn, CopiesAreForcedOrForbiddenLikeMisalignedRows) {
@@ -1723,8 +1741,8 @@ TEST(PlannerNarrowMn, CopiesAreForcedOrForbiddenLikeMisalignedRows) {
   const Plan b = MustPlan(batch, dev);
   EXPECT_TRUE(b.repack_b) << b;
   EXPECT_EQ(RepackedBytes(b, 'b'), 4 * 1 * 28672 * 2);
-  EXPECT_DOUBLE_EQ(RepackMicros(q, false, true, dev.cost),
-                   RepackMicros(Shape(8192, 1, 28672), false, true, dev.cost));
+  EXPECT_DOUBLE_EQ(RepackMicros(q, false, true, dev.main().cost),
+                   RepackMicros(Shape(8192, 1, 28672), false, true, dev.main().cost));
   // An unaligned operand is copied whatever; it is not also priced as narrow.
   Problem unaligned = q;
   unaligned.b.row_align = kVectorBytes / 2;
@@ -1812,10 +1830,10 @@ TEST(PlannerClusters, TheClusterTileRunsOnPairsOfSmsThatReadBOnce) {
   // PlanOptions::tile = the cluster configuration: tiles of 256 x 256, one per 2-SM cluster, 66
   // clusters on an H200 (or half the SMs asked for).
   const DeviceSpec dev = H200Spec();
-  ASSERT_EQ(dev.cluster_tile, (TileShape{256, 256, 64}));
-  ASSERT_EQ(dev.cluster_slots, 66);
+  ASSERT_EQ(dev.TileOf(KernelRole::kCluster), (TileShape{256, 256, 64}));
+  ASSERT_EQ(dev.Find(KernelRole::kCluster)->cluster_slots, 66);
   PlanOptions o;
-  o.tile = dev.cluster_tile;
+  o.tile = dev.TileOf(KernelRole::kCluster);
   const Plan p = MustPlan(Shape(4096, 4096, 4104), dev, o);
   EXPECT_EQ(p.cluster_m, 2);
   EXPECT_EQ(p.tile_m, 256);
@@ -1826,10 +1844,10 @@ TEST(PlannerClusters, TheClusterTileRunsOnPairsOfSmsThatReadBOnce) {
   EXPECT_EQ(MustPlan(Shape(4096, 4096, 4104), dev, o).avail_sms, 50);
   // Every other tile plans one block per SM, and auto plans no clusters.
   EXPECT_EQ(MustPlan(Shape(4096, 4096, 4104), dev).cluster_m, 1);
-  o.tile = dev.tile;
+  o.tile = dev.main().tile;
   EXPECT_EQ(MustPlan(Shape(4096, 4096, 4104), dev, o).cluster_m, 1);
   // A cluster needs two SMs.
-  o.tile = dev.cluster_tile;
+  o.tile = dev.TileOf(KernelRole::kCluster);
   o.avail_sms = 1;
   absl::StatusOr<Plan> one = MakePlan(Shape(4096, 4096, 4104), dev, o);
   ASSERT_EQ(one.status().code(), absl::StatusCode::kInvalidArgument);
@@ -1840,13 +1858,14 @@ TEST(PlannerClusters, TheClusterTileRunsOnPairsOfSmsThatReadBOnce) {
   // (Measured on an H200, 4096 x 4096 x 4104's loads alone: 187 against 295 us.)
   PlanOptions blocks, clusters;
   blocks.mode = clusters.mode = Mode::kDataParallel;
-  blocks.tile = dev.tile, clusters.tile = dev.cluster_tile;
+  blocks.tile = dev.main().tile, clusters.tile = dev.TileOf(KernelRole::kCluster);
   blocks.repack = clusters.repack = RepackOperands::kNone;
   Problem q = Shape(4096, 4096, 4104);
   q.a.row_align = kVectorBytes;
   q.b.row_align = kVectorBytes;
-  const double without = LoadFloorMicros(MustPlan(q, dev, blocks), true, true, dev.cost);
-  const double with = LoadFloorMicros(MustPlan(q, dev, clusters), true, true, dev.cluster_cost);
+  const double without = LoadFloorMicros(MustPlan(q, dev, blocks), true, true, dev.main().cost);
+  const double with =
+      LoadFloorMicros(MustPlan(q, dev, clusters), true, true, dev.Find(KernelRole::kCluster)->cost);
   EXPECT_NEAR(with / without, 2.0 / 3.0, 0.01);
   EXPECT_NEAR(with / 187.0, 1.0, 0.1);
 }
@@ -1874,9 +1893,10 @@ TEST(PlannerClusters, AutoRunsLargeMisalignedShapesOnClusters) {
     Plan as_aligned = *p;
     as_aligned.a = as_aligned.a.RowsAligned();
     as_aligned.b = as_aligned.b.RowsAligned();
-    EXPECT_DOUBLE_EQ(why.predicted_us,
-                     LoadBoundMicros(PredictMicros(as_aligned, dev.cluster_cost),
-                                     LoadFloorMicros(*p, true, true, dev.cluster_cost)));
+    EXPECT_DOUBLE_EQ(
+        why.predicted_us,
+        LoadBoundMicros(PredictMicros(as_aligned, dev.Find(KernelRole::kCluster)->cost),
+                        LoadFloorMicros(*p, true, true, dev.Find(KernelRole::kCluster)->cost)));
     // The explanation marks the clusters, and the rows as they are it beat by 3% or more.
     int chosen = 0;
     for (const RowsOption& r : why.rows_options) {
@@ -1902,7 +1922,7 @@ TEST(PlannerClusters, AutoRunsLargeMisalignedShapesOnClusters) {
   o.mode = Mode::kDataParallel;
   EXPECT_EQ(MustPlan(MisalignedShape(4096, 4096, 4104), dev, o).cluster_m, 1);
   o = {};
-  o.tile = dev.tile;
+  o.tile = dev.main().tile;
   EXPECT_EQ(MustPlan(MisalignedShape(4096, 4096, 4104), dev, o).cluster_m, 1);
   o = {};
   o.repack = RepackOperands::kAll;
@@ -1984,10 +2004,10 @@ TEST(PlannerClusters, TheColumnsClustersPadArePricedAgainstDataParallelsPick) {
   // (w 0.48), 6632 x 288 x 7000 119.5 / 85.1, 7568 x 272 x 2280 45.7 / 34.3, 8128 x 368 x 2424
   // 48.0 / 40.2 (w 0.28).
   const DeviceSpec dev = H200Spec();
-  EXPECT_DOUBLE_EQ(dev.cluster_cost.padded_columns_load, 0.8);
-  EXPECT_DOUBLE_EQ(dev.cost.padded_columns_load, 0);  // the single-SM tiles: not measured so
+  EXPECT_DOUBLE_EQ(dev.Find(KernelRole::kCluster)->cost.padded_columns_load, 0.8);
+  EXPECT_DOUBLE_EQ(dev.main().cost.padded_columns_load, 0);  // the single-SM tiles: not measured so
   DeviceSpec unpriced = dev;
-  unpriced.cluster_cost.padded_columns_load = 0;
+  unpriced.Find(KernelRole::kCluster)->cost.padded_columns_load = 0;
   for (const Problem& q : {MisalignedShape(7672, 264, 4520), MisalignedShape(6632, 288, 7000),
                            MisalignedShape(7568, 272, 2280), MisalignedShape(8128, 368, 2424)}) {
     EXPECT_EQ(MustPlan(q, unpriced).cluster_m, 2) << q.m << "x" << q.n << "x" << q.k;
@@ -2095,7 +2115,7 @@ TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARou
                         Case{152, 3080, 7632, Mode::kStreamK}, Case{776, 560, 4064, Mode::kSplitK},
                         Case{144, 2544, 4240, Mode::kSplitK}}) {
     const Plan p = ExpectSplitYielded(PackedShape(c.m, c.n, c.k), dev, c.old_mode,
-                                      dev.small_tile);
+                                      dev.TileOf(KernelRole::kSmall));
     EXPECT_EQ(p.tile_m, 64) << p;
   }
   // The split stands where predicted 1.3x as fast or more: 648 x 424 x 7632 (44 tiles, predicted
@@ -2119,10 +2139,12 @@ TEST(PlannerSplitYield, SmallTileSplitsYieldWhereDataParallelFillsAQuarterOfARou
     EXPECT_GT(p->sk_blocks, 0) << q.m << "x" << q.n << "x" << q.k << "\n" << FormatPlan(*p, &why);
     EXPECT_EQ(why.reason.find("data-parallel's pick ("), std::string::npos) << why.reason;
   }
-  ExpectSplitYielded(PackedShape(136, 2496, 7072), dev, Mode::kSplitK, dev.small_tile);
+  ExpectSplitYielded(PackedShape(136, 2496, 7072), dev, Mode::kSplitK,
+                     dev.TileOf(KernelRole::kSmall));
   // The margins are the tile's measured constants: without them the pick stands.
   DeviceSpec unmeasured = dev;
-  unmeasured.small_cost.split_yield_gain = unmeasured.small_cost.split_yield_gain_on_lines = 0;
+  unmeasured.Find(KernelRole::kSmall)->cost.split_yield_gain =
+      unmeasured.Find(KernelRole::kSmall)->cost.split_yield_gain_on_lines = 0;
   EXPECT_EQ(MustPlan(PackedShape(1024, 640, 8032), unmeasured).mode, Mode::kStreamK);
 }
 
@@ -2139,8 +2161,8 @@ TEST(PlannerSplitYield, StreamKOn128x128OverMoreThanARoundYieldsToDataParallelsP
   };
   for (const Case& c : {Case{2176, 1352, 6736, 256}, Case{5256, 880, 7632, 320},
                         Case{2168, 2400, 7584, 192}}) {
-    const Plan p =
-        ExpectSplitYielded(PackedShape(c.m, c.n, c.k), dev, Mode::kStreamK, dev.alt_tile);
+    const Plan p = ExpectSplitYielded(PackedShape(c.m, c.n, c.k), dev, Mode::kStreamK,
+                                      dev.TileOf(KernelRole::kAlt));
     EXPECT_EQ(p.tile_n, c.dp_tile_n) << p;
   }
   // Predicted 1.11x or more it stands: 4256 x 624 x 6208 (1.18x, ran 1.06x). In four rows of
@@ -2152,7 +2174,7 @@ TEST(PlannerSplitYield, StreamKOn128x128OverMoreThanARoundYieldsToDataParallelsP
   }
   // The margin is the tile's measured constant: without it the pick stands.
   DeviceSpec unmeasured = dev;
-  unmeasured.alt_cost.many_tiles_streamk_gain = 0;
+  unmeasured.Find(KernelRole::kAlt)->cost.many_tiles_streamk_gain = 0;
   EXPECT_EQ(MustPlan(PackedShape(2176, 1352, 6736), unmeasured).mode, Mode::kStreamK);
 }
 
@@ -2172,7 +2194,8 @@ TEST(PlannerSplitYield, StreamKOn128x256OverOneToTwoRoundsYieldsToDataParallelsP
   for (const Case& c : {Case{1784, 2960, 7216, 192}, Case{1536, 3304, 7664, 320},
                         Case{1080, 6288, 5616, 256}, Case{2176, 3240, 5424, 256},
                         Case{5440, 1280, 4848, 256}}) {
-    const Plan p = ExpectSplitYielded(PackedShape(c.m, c.n, c.k), dev, Mode::kStreamK, dev.tile);
+    const Plan p =
+        ExpectSplitYielded(PackedShape(c.m, c.n, c.k), dev, Mode::kStreamK, dev.main().tile);
     EXPECT_EQ(p.tile_n, c.dp_tile_n) << p;
   }
   // Misaligned rows, every tile streamed, predicted under 1.03x as fast by the per-iteration
@@ -2200,7 +2223,8 @@ TEST(PlannerSplitYield, StreamKOn128x256OverOneToTwoRoundsYieldsToDataParallelsP
   }
   // The margins are the tile's measured constants: without them the picks stand.
   DeviceSpec unmeasured = dev;
-  unmeasured.cost.every_tile_streamk_gain = unmeasured.cost.one_round_tail_streamk_gain = 0;
+  unmeasured.main().cost.every_tile_streamk_gain =
+      unmeasured.main().cost.one_round_tail_streamk_gain = 0;
   for (const Problem& q : {PackedShape(1784, 2960, 7216), PackedShape(2176, 3240, 5424), mis})
     EXPECT_EQ(MustPlan(q, unmeasured).mode, Mode::kStreamK) << q.m << "x" << q.n << "x" << q.k;
 }
@@ -2241,7 +2265,8 @@ TEST(PlannerRepack, SmallShapesAndAlignedRowsAreNotCopied) {
   big.a.row_align = kVectorBytes;
   big.b.row_align = kVectorBytes;
   DeviceSpec no_rate = dev;
-  no_rate.cost.repack_bytes_per_us = no_rate.alt_cost.repack_bytes_per_us = 0;
+  no_rate.main().cost.repack_bytes_per_us =
+      no_rate.Find(KernelRole::kAlt)->cost.repack_bytes_per_us = 0;
   const Plan none = MustPlan(big, no_rate);
   EXPECT_FALSE(none.repack_a || none.repack_b) << none;
   EXPECT_TRUE(MustPlan(big, no_rate, on).repack_a);
@@ -2259,10 +2284,10 @@ TEST(PlannerRepack, CopiesOfABatchAreCountedPerEntry) {
   EXPECT_EQ(p.repack_ld, 1024);
   EXPECT_EQ(RepackedBytes(p, 'a'), 3 * 1000 * 1024 * 2);
   EXPECT_EQ(RepackedBytes(p, 'b'), 3 * 3000 * 1024 * 2);
-  EXPECT_DOUBLE_EQ(RepackMicros(q, true, false, dev.cost),
-                   dev.cost.repack_us +
-                       3 * 1000 * (1000 + 1024) * 2.0 / dev.cost.repack_bytes_per_us);
-  EXPECT_EQ(RepackMicros(q, false, false, dev.cost), 0);
+  EXPECT_DOUBLE_EQ(RepackMicros(q, true, false, dev.main().cost),
+                   dev.main().cost.repack_us +
+                       3 * 1000 * (1000 + 1024) * 2.0 / dev.main().cost.repack_bytes_per_us);
+  EXPECT_EQ(RepackMicros(q, false, false, dev.main().cost), 0);
 }
 
 // Operands the kernel cannot load as they are (OperandLayout::unaligned: K not a multiple of 8
@@ -2293,7 +2318,7 @@ TEST(PlannerRepack, UnalignedOperandsAreAlwaysCopied) {
     EXPECT_EQ(p->repack_a_offset % Plan::kWorkspaceAlignment, 0);
     EXPECT_EQ(p->repack_b_offset % Plan::kWorkspaceAlignment, 0);
     // Priced: the prediction holds the copies, and the reason says why they are made.
-    EXPECT_DOUBLE_EQ(why.repack_us, RepackMicros(q, true, true, dev.cost));
+    EXPECT_DOUBLE_EQ(why.repack_us, RepackMicros(q, true, true, dev.main().cost));
     EXPECT_GT(why.predicted_us, why.repack_us);
     EXPECT_NE(why.reason.find("A and B cannot be loaded as they are"), std::string::npos)
         << why.reason;
@@ -2320,7 +2345,7 @@ TEST(PlannerRepack, UnalignedOperandsAreAlwaysCopied) {
   more.a.row_align = kVectorBytes / 2;
   more.b.row_align = kVectorBytes;
   PlanOptions tile;
-  tile.tile = dev.tile;  // no clusters
+  tile.tile = dev.main().tile;  // no clusters
   const Plan copies = MustPlan(more, dev, tile);
   ASSERT_TRUE(copies.repack_a && copies.repack_b) << copies;
   EXPECT_EQ(copies.repack_b_offset, copies.repack_a_offset + RepackedBytes(copies, 'a'));
@@ -2406,7 +2431,7 @@ TEST(PlannerBehaviour, MisalignedRowsExplainEveryWayWeighed) {
     EXPECT_EQ(r.copies_us > 0, r.name != "2-SM clusters") << r.name;
   }
   EXPECT_EQ(why.rows_options[1].load_floor_us, 0);  // both copied: no misaligned loads left
-  EXPECT_DOUBLE_EQ(why.rows_options[1].copies_us, RepackMicros(q, true, true, dev.cost));
+  EXPECT_DOUBLE_EQ(why.rows_options[1].copies_us, RepackMicros(q, true, true, dev.main().cost));
   // The estimate, and the prediction: the aligned prediction against the L2's time.
   Plan as_aligned = *p;
   as_aligned.a = as_aligned.a.RowsAligned();
@@ -2490,8 +2515,8 @@ TEST(PlannerBehaviour, PingPongHidesEveryEpilogueButEachBlocksLast) {
   EXPECT_TRUE(kernels::PingPongOf(c, true)) << c;
   EXPECT_LT(PredictMicros(c, cost), PredictMicros(c, shared)) << c;
   // Only the 128 x 128 configuration has the variant.
-  for (const KernelConfiguration& c : kKernelConfigurations)
-    EXPECT_EQ((dev.*c.cost).pingpong_hidden_us > 0, c.tile == &DeviceSpec::alt_tile) << c.name;
+  for (const KernelConfig& c : dev.kernels)
+    EXPECT_EQ(c.cost.pingpong_hidden_us > 0, c.role == KernelRole::kAlt) << KernelRoleName(c.role);
 }
 
 // Priced (above), ping-pong takes shapes to 128 x 128 tiles from the 128 x 192 and 128 x 256 ones
@@ -2527,7 +2552,7 @@ TEST(PlannerBehaviour, AutoRunsPingPongWhereItBeatsTheWiderTiles) {
 // logits at 512 tokens (51 MB of D) ran 4% slower so and keep their tiles.
 TEST(PlannerBehaviour, PingPongGainsMoreWhereDOutgrowsTheL2) {
   const DeviceSpec dev = H200Spec();
-  const CostModel& cost = dev.alt_cost;
+  const CostModel& cost = dev.Find(KernelRole::kAlt)->cost;
   ASSERT_GT(cost.pingpong_stream_gain, 0.0);
   EXPECT_NEAR(cost.pingpong_stream_bytes, dev.l2_bytes, 1.0);
   PlanOptions dp;
@@ -2556,7 +2581,7 @@ TEST(PlannerBehaviour, PingPongGainsMoreWhereDOutgrowsTheL2) {
   // Auto's picks: the large D's on ping-pong, the logits at 512 tokens on 128 x 256 tiles; without
   // the term, the large ones on 128 x 256 tiles too.
   DeviceSpec without = dev;
-  without.alt_cost.pingpong_stream_gain = 0;
+  without.Find(KernelRole::kAlt)->cost.pingpong_stream_gain = 0;
   for (const Problem& shape : {Shape(8192, 8192, 768), Shape(50304, 4096, 768)}) {
     const Plan a = MustPlan(shape, dev);
     EXPECT_EQ(a.mode, Mode::kDataParallel) << a;
@@ -2594,7 +2619,7 @@ TEST(PlannerBehaviour, MisalignedRowsKeepAFastPartialRoundDataParallel) {
     EXPECT_EQ(p.dp_tiles, 0) << p;
   }
   // The busy rate carries more of the penalty than the lone one on the 128 x 256 kernel.
-  EXPECT_GT(dev.cost.misaligned_busy_load, dev.cost.misaligned_load);
+  EXPECT_GT(dev.main().cost.misaligned_busy_load, dev.main().cost.misaligned_load);
 }
 
 TEST(PlannerBehaviour, PartialRoundBlockAfterAStreamKShareRunsBesideTheFullRound) {
@@ -2609,21 +2634,21 @@ TEST(PlannerBehaviour, PartialRoundBlockAfterAStreamKShareRunsBesideTheFullRound
   o.sk_tiles = kPartialWaveTiles;
   o.blocks = 4;
   o.reduction = Reduction::kDeterministic;
-  o.tile = dev.tile;
+  o.tile = dev.main().tile;
   const Plan p = MustPlan(Shape(2432, 1792, 8192), dev, o);
   ASSERT_EQ(p.sk_blocks, 4);
   ASSERT_EQ(p.dp_tiles, 132);
   const double volume = 1.0 * p.tile_m * p.tile_n * p.tile_k / (128.0 * 128.0 * 32.0);
-  const double busy_iteration = dev.cost.iter_busy_us * volume;
+  const double busy_iteration = dev.main().cost.iter_busy_us * volume;
   const int iters = p.iters_per_tile;
-  EXPECT_GE(PredictMicros(p, dev.cost), (iters / 4 + iters) * busy_iteration) << p;
+  EXPECT_GE(PredictMicros(p, dev.main().cost), (iters / 4 + iters) * busy_iteration) << p;
   // Data-parallel blocks alone in a last round still run at the lone rate: 133 tiles
   // data-parallel cost less than two full rounds.
   o = PlanOptions{};
   o.mode = Mode::kDataParallel;
-  o.tile = dev.tile;
+  o.tile = dev.main().tile;
   const Plan dp = MustPlan(Shape(2432, 1792, 8192), dev, o);
-  EXPECT_LT(PredictMicros(dp, dev.cost), 2 * iters * busy_iteration) << dp;
+  EXPECT_LT(PredictMicros(dp, dev.main().cost), 2 * iters * busy_iteration) << dp;
 }
 
 TEST(PlannerBehaviour, AForcedDecompositionOneTileCannotTakeRunsOnTheOther) {
@@ -2636,7 +2661,7 @@ TEST(PlannerBehaviour, AForcedDecompositionOneTileCannotTakeRunsOnTheOther) {
   PlanExplanation why;
   const absl::StatusOr<Plan> p = MakePlan(Shape(1536, 1536, 4096), dev, o, &why);
   ASSERT_TRUE(p.ok()) << p.status();
-  EXPECT_EQ(p->tile_n, dev.alt_tile.n) << *p;
+  EXPECT_EQ(p->tile_n, dev.TileOf(KernelRole::kAlt).n) << *p;
   EXPECT_EQ(p->sk_tiles, 100) << *p;
   ASSERT_GE(why.chosen, 0);
   EXPECT_EQ(why.candidates[why.chosen].sk_tiles, 100);
@@ -2666,7 +2691,8 @@ TEST(PlannerBehaviour, AutoNeverPredictsWorseThanDataParallel) {
         PlanOptions dp;
         dp.mode = Mode::kDataParallel;
         double best_dp = std::numeric_limits<double>::infinity();
-        for (const TileShape& tile : {H200Spec().tile, H200Spec().alt_tile}) {
+        for (const TileShape& tile :
+             {H200Spec().main().tile, H200Spec().TileOf(KernelRole::kAlt)}) {
           dp.tile = tile;
           const Plan d = MustPlan(Shape(m, n, k), H200Spec(), dp);
           best_dp = std::min(best_dp, PredictMicros(d, KernelCost(H200Spec(), d)));
@@ -2727,13 +2753,13 @@ TEST(PlannerBehaviour, FewDeepTilesSplitWithASeparateReductionBehindTheStreamKBl
     const Plan p = MustPlan(shape, dev);
     EXPECT_EQ(p.mode, Mode::kSplitK) << p;
     EXPECT_EQ(p.reduction, Reduction::kSeparate) << p;
-    EXPECT_EQ(p.tile_n, dev.alt_tile.n) << p;
+    EXPECT_EQ(p.tile_n, dev.TileOf(KernelRole::kAlt).n) << p;
     EXPECT_LE(p.sk_blocks, p.avail_sms) << p;
     EXPECT_GE(p.sk_blocks, 4 * p.sk_tiles) << p;
     EXPECT_EQ(p.grid_blocks, p.avail_sms) << p;  // the reduction blocks queue behind
     // Where the configuration was not measured to gain from it, the turnstile reduces.
     DeviceSpec unmeasured = dev;
-    unmeasured.alt_cost.separate_after_streamk = false;
+    unmeasured.Find(KernelRole::kAlt)->cost.separate_after_streamk = false;
     EXPECT_NE(MustPlan(shape, unmeasured).reduction, Reduction::kSeparate);
   }
   // With three peers per tile the turnstile's chain is short and won: 488 x 1152 x 6016 (36
@@ -2744,7 +2770,7 @@ TEST(PlannerBehaviour, FewDeepTilesSplitWithASeparateReductionBehindTheStreamKBl
   EXPECT_EQ(three.reduction, Reduction::kDeterministic) << three;
   // On the 128 x 256 configuration (128 KiB partials) it lost: 4816 x 248 x 3496 as 3 splits
   // 39.6 us against 34.0 turnstile.
-  EXPECT_FALSE(dev.cost.separate_after_streamk);
+  EXPECT_FALSE(dev.main().cost.separate_after_streamk);
 }
 
 TEST(PlannerBehaviour, VeryFewDeepTilesSplitPastSixteenWaysWithASeparateReduction) {
@@ -2774,11 +2800,11 @@ TEST(PlannerBehaviour, VeryFewDeepTilesSplitPastSixteenWaysWithASeparateReductio
   PlanExplanation why;
   const absl::StatusOr<Plan> p = MakePlan(Shape(224, 392, 3184), dev, {}, &why);
   ASSERT_TRUE(p.ok()) << p.status();
-  EXPECT_EQ(p->tile_m, dev.small_tile.m) << FormatPlan(*p, &why);
+  EXPECT_EQ(p->tile_m, dev.TileOf(KernelRole::kSmall).m) << FormatPlan(*p, &why);
   EXPECT_EQ(p->mode, Mode::kSplitK) << *p;
   EXPECT_EQ(p->reduction, Reduction::kSeparate) << *p;
   EXPECT_GE(p->sk_blocks, 4 * p->sk_tiles) << *p;
-  EXPECT_TRUE(dev.small_cost.separate_after_streamk);
+  EXPECT_TRUE(dev.Find(KernelRole::kSmall)->cost.separate_after_streamk);
   // Where the other tiles' split-K fills the SMs with at most 16 peers per tile, the tile needs a
   // 15% predicted gain (kMinSmallOverFullWaveGain): 512 x 512 x 8192, 512 x 256 x 16384 and
   // 1024 x 128 x 16384 (8-16 tiles of 128 x 128 split 8-16 ways, 128 blocks) ran 0.88-0.99x as fast
@@ -2795,7 +2821,7 @@ TEST(PlannerBehaviour, VeryFewDeepTilesSplitPastSixteenWaysWithASeparateReductio
     EXPECT_NE(full_why.reason.find("splitk on 64x128x64: "), std::string::npos) << full_why.reason;
   }
   const Plan decode = MustPlan(Shape(4096, 16, 4096), dev);
-  EXPECT_EQ(decode.tile_m, dev.small_tile.m) << decode;
+  EXPECT_EQ(decode.tile_m, dev.TileOf(KernelRole::kSmall).m) << decode;
   EXPECT_EQ(decode.mode, Mode::kSplitK) << decode;
   EXPECT_EQ(decode.sk_blocks, 2 * decode.sk_tiles) << decode;
 }

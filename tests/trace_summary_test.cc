@@ -161,7 +161,7 @@ TEST(TraceSummary, ShortLaunchesAreTimedAtTheSmsOwnClock) {
   pr.m = 12 * 128, pr.n = 11 * 256, pr.k = 1024;
   PlanOptions o;
   o.mode = Mode::kDataParallel;
-  o.tile = dev.tile;
+  o.tile = dev.main().tile;
   absl::StatusOr<Plan> plan = MakePlan(pr, dev, o);
   ASSERT_TRUE(plan.ok()) << plan.status();
   ASSERT_EQ(plan->grid_blocks, 132);

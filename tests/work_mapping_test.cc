@@ -210,7 +210,8 @@ TEST(WorkMappingInvariants, Sweep) {
             Problem pr;
             pr.m = tm * 128 - (next() % 100);
             pr.n = tn * 128 - (next() % 100);
-            pr.k = iters * dev.tile.k - (next() % dev.tile.k);  // `iters` k-iterations
+            pr.k =
+                iters * dev.main().tile.k - (next() % dev.main().tile.k);  // `iters` k-iterations
             struct Variant {
               Mode mode;
               int splits, blocks;
@@ -230,14 +231,14 @@ TEST(WorkMappingInvariants, Sweep) {
               variants.push_back({Mode::kStreamK, 0, 0, red});
               // The third configuration's tile (tile_n 192: reduction slices and partial slots of
               // 24 fragment columns).
-              variants.push_back({Mode::kStreamK, 0, 0, red, dev.mid_tile});
-              variants.push_back({Mode::kSplitK, 0, 0, red, dev.mid_tile});
+              variants.push_back({Mode::kStreamK, 0, 0, red, dev.TileOf(KernelRole::kMid)});
+              variants.push_back({Mode::kSplitK, 0, 0, red, dev.TileOf(KernelRole::kMid)});
               // The fourth's (192 x 192: three 64-row passes of a separate reduction).
-              variants.push_back({Mode::kStreamK, 0, 0, red, dev.wide_tile});
-              variants.push_back({Mode::kSplitK, 0, 0, red, dev.wide_tile});
+              variants.push_back({Mode::kStreamK, 0, 0, red, dev.TileOf(KernelRole::kWide)});
+              variants.push_back({Mode::kSplitK, 0, 0, red, dev.TileOf(KernelRole::kWide)});
               // The sixth's (128 x 320: 40 fragment columns, 32-row passes).
-              variants.push_back({Mode::kStreamK, 0, 0, red, dev.broad_tile});
-              variants.push_back({Mode::kSplitK, 0, 0, red, dev.broad_tile});
+              variants.push_back({Mode::kStreamK, 0, 0, red, dev.TileOf(KernelRole::kBroad)});
+              variants.push_back({Mode::kSplitK, 0, 0, red, dev.TileOf(KernelRole::kBroad)});
             }
             for (const Variant& v : variants) {
               PlanOptions o;

@@ -107,13 +107,12 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   // The device with only the row's kernel configuration: PlanGemm then plans that tile. The
   // cluster configuration is planned where asked for only (Options::tile).
   DeviceSpec one = device;
-  for (const KernelConfiguration& c : kKernelConfigurations)
-    if (c.tile != &DeviceSpec::tile && !c.clusters) one.*c.tile = kNoTile;
+  for (const KernelConfig& c : device.kernels)
+    if (c.role != KernelRole::kMain && c.cluster_m == 1) one.Remove(c.role);
   std::optional<TileShape> cluster;
-  const KernelConfiguration* ran_on = nullptr;
-  for (const KernelConfiguration& c : kKernelConfigurations) {
-    const TileShape& t = device.*c.tile;
-    if (t != kNoTile && TileShape{r.tile_m, r.tile_n, t.k} == t) {
+  const KernelConfig* ran_on = nullptr;
+  for (const KernelConfig& c : device.kernels) {
+    if (c.tile != kNoTile && TileShape{r.tile_m, r.tile_n, c.tile.k} == c.tile) {
       ran_on = &c;
       break;
     }
@@ -121,10 +120,10 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   if (ran_on == nullptr)
     return absl::InvalidArgumentError(absl::StrCat(what, ": tile ", r.tile_m, "x", r.tile_n,
                                                    " is not one of ", device.name, "'s kernels"));
-  if (ran_on->clusters)
-    cluster = device.*ran_on->tile;
+  if (ran_on->cluster_m > 1)
+    cluster = ran_on->tile;
   else
-    one.tile = device.*ran_on->tile, one.cost = device.*ran_on->cost;
+    one.main().tile = ran_on->tile, one.main().cost = ran_on->cost;
   const std::optional<Mode> mode = ParseMode(r.plan_mode);
   const std::optional<Reduction> reduction = ParseReduction(r.reduction);
   if (!mode || !reduction)
@@ -369,7 +368,7 @@ void JointRegret(const std::vector<Replay>& before, const std::vector<Replay>& a
 }
 
 // One measured plan in FitDevice: its shape (an index), its configuration (an index into
-// kKernelConfigurations), log of its time, whether held out, and log(predicted / measured).
+// DeviceSpec::kernels), log of its time, whether held out, and log(predicted / measured).
 struct FitRow {
   int shape = 0, config = 0;
   Plan plan;
@@ -378,14 +377,14 @@ struct FitRow {
   double error = 0;
 };
 
-// The ranking error per configuration (indexed as kKernelConfigurations): rms over `rows` (held
+// The ranking error per configuration (indexed as DeviceSpec::kernels, `configs` of them): rms
+// over `rows` (held
 // or fitted ones, `held`) of each row's error less the mean error of the same rows of its shape,
 // over shapes with two or more such rows.
-std::vector<double> RankError(const std::vector<FitRow>& rows, bool held) {
+std::vector<double> RankError(const std::vector<FitRow>& rows, bool held, size_t configs) {
   std::map<int, std::pair<double, int>> mean;  // shape -> (sum, count)
   for (const FitRow& r : rows)
     if (r.held == held) mean[r.shape].first += r.error, ++mean[r.shape].second;
-  const size_t configs = std::size(kKernelConfigurations);
   std::vector<double> sum(configs, 0);
   std::vector<int> count(configs, 0);
   for (const FitRow& r : rows) {
@@ -405,11 +404,10 @@ std::vector<double> RankError(const std::vector<FitRow>& rows, bool held) {
 // resident round of blocks, and the 64 x 128 configuration only where one round of its tiles
 // holds the problem. The fit prices what the argmin weighs; a calibration run also times plans
 // outside that (e.g. 8-way splits of hundreds of tiles), which would pull the constants away.
-bool AutoWeighs(const Plan& p, const KernelConfiguration& c, const DeviceSpec& device) {
+bool AutoWeighs(const Plan& p, const KernelConfig& c) {
   const int64_t capacity = static_cast<int64_t>(p.avail_sms) * std::max(1, p.occupancy);
   if (p.mode == Mode::kSplitK && p.sk_blocks > capacity) return false;
-  if (c.tile == &DeviceSpec::small_tile && device.small_tile != kNoTile && p.tiles > capacity)
-    return false;
+  if (c.role == KernelRole::kSmall && p.tiles > capacity) return false;
   return true;
 }
 
@@ -422,14 +420,14 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
   out.device = start;
   out.rows = static_cast<int>(rows.size());
   out.holdout_share = holdout_share;
-  const size_t configs = std::size(kKernelConfigurations);
+  const size_t configs = start.kernels.size();
   // Every row rebuilt, with its shape and configuration.
   std::vector<FitRow> all;
   std::map<std::string, int> shape_index;
   for (const Measurement& r : rows) {
     int config = -1;
     for (size_t c = 0; c < configs; ++c) {
-      const TileShape t = start.*kKernelConfigurations[c].tile;
+      const TileShape t = start.kernels[c].tile;
       if (t != kNoTile && r.tile_m == t.m && r.tile_n == t.n) config = static_cast<int>(c);
     }
     absl::StatusOr<Plan> p = config >= 0 ? Replan(r, start)
@@ -438,7 +436,7 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
       ++out.not_rebuilt;
       continue;
     }
-    if (!AutoWeighs(*p, kKernelConfigurations[config], start)) {
+    if (!AutoWeighs(*p, start.kernels[config])) {
       ++out.outside_auto;
       continue;
     }
@@ -457,17 +455,16 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
   std::vector<std::vector<TimedPlan>> fit_rows(configs), held_rows(configs);
   for (const FitRow& r : all)
     (r.held ? held_rows : fit_rows)[r.config].push_back({r.plan, std::exp(r.log_time)});
-  for (size_t c = 0; c < configs; ++c) predict(c, start.*kKernelConfigurations[c].cost);
-  const std::vector<double> rank_before = RankError(all, /*held=*/true);
+  for (size_t c = 0; c < configs; ++c) predict(c, start.kernels[c].cost);
+  const std::vector<double> rank_before = RankError(all, /*held=*/true, configs);
 
   // Each configuration on its own rows: least squares on log time.
   std::vector<std::vector<std::string>> used(configs);
   std::vector<size_t> fitted;
   for (size_t c = 0; c < configs; ++c) {
-    const KernelConfiguration& k = kKernelConfigurations[c];
     const std::vector<TimedPlan>& fit = fit_rows[c];
-    if (start.*k.tile == kNoTile || fit.empty()) continue;
-    const CostModel& before = start.*k.cost;
+    if (start.kernels[c].tile == kNoTile || fit.empty()) continue;
+    const CostModel& before = start.kernels[c].cost;
     for (const std::string& f : fields.empty() ? PhysicalCostFields() : fields) {
       CostModel probe = before;
       double* v = CostField(probe, f);
@@ -476,22 +473,22 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
       *v *= 1.5;
       if (std::abs(LogRmsError(fit, probe) - base) > 1e-9) used[c].push_back(f);
     }
-    out.device.*k.cost = FitCosts(fit, before, used[c], max_evaluations).cost;
-    predict(c, out.device.*k.cost);
+    out.device.kernels[c].cost = FitCosts(fit, before, used[c], max_evaluations).cost;
+    predict(c, out.device.kernels[c].cost);
     fitted.push_back(c);
   }
-  const std::vector<double> rank_after = RankError(all, /*held=*/true);
+  const std::vector<double> rank_after = RankError(all, /*held=*/true, configs);
   for (size_t c : fitted) {
-    const KernelConfiguration& k = kKernelConfigurations[c];
+    const KernelConfig& k = start.kernels[c];
     const std::vector<TimedPlan>& fit = fit_rows[c];
     const std::vector<TimedPlan>& held = held_rows[c];
     ConfigurationFit cf;
-    cf.name = k.name, cf.tile = start.*k.tile, cf.fields = used[c];
+    cf.name = KernelRoleName(k.role), cf.tile = k.tile, cf.fields = used[c];
     cf.fit_rows = static_cast<int>(fit.size()), cf.held_rows = static_cast<int>(held.size());
-    cf.fit_before = LogRmsError(fit, start.*k.cost);
-    cf.fit_after = LogRmsError(fit, out.device.*k.cost);
-    cf.held_before = LogRmsError(held, start.*k.cost);
-    cf.held_after = LogRmsError(held, out.device.*k.cost);
+    cf.fit_before = LogRmsError(fit, k.cost);
+    cf.fit_after = LogRmsError(fit, out.device.kernels[c].cost);
+    cf.held_before = LogRmsError(held, k.cost);
+    cf.held_after = LogRmsError(held, out.device.kernels[c].cost);
     cf.held_rank_before = rank_before[c], cf.held_rank_after = rank_after[c];
     out.configurations.push_back(cf);
   }

@@ -107,7 +107,7 @@ const std::vector<std::string>& PhysicalCostFields();
 // One kernel configuration's fit (FitDevice): rms error of log time on the shapes fitted and on
 // those held out, with the start's constants and with the fitted ones.
 struct ConfigurationFit {
-  std::string name;  // kKernelConfigurations' name
+  std::string name;  // its role's name (KernelRoleName)
   TileShape tile;
   std::vector<std::string> fields;
   int fit_rows = 0, held_rows = 0;

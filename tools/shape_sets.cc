@@ -203,22 +203,22 @@ std::vector<BenchShape> CalibrationSet() {
 std::vector<std::string> CalibrationModes(const DeviceSpec& device) {
   std::vector<std::string> modes;
   auto name = [](const TileShape& t) { return absl::StrCat(t.m, "x", t.n, "x", t.k); };
-  for (const KernelConfiguration& c : kKernelConfigurations) {
-    const TileShape& t = device.*c.tile;
-    if (t == kNoTile) continue;
-    modes.push_back("dp/" + name(t));
+  for (const KernelConfig& c : device.kernels) {
+    if (c.tile == kNoTile) continue;
+    modes.push_back("dp/" + name(c.tile));
     // The cluster configuration streams too where the planner weighs it (misaligned rows).
-    if (c.clusters) modes.push_back("streamk/" + name(t));
+    if (c.cluster_m > 1) modes.push_back("streamk/" + name(c.tile));
   }
-  for (const TileShape* t : {&device.tile, &device.alt_tile, &device.small_tile}) {
-    if (*t == kNoTile) continue;
+  for (KernelRole role : {KernelRole::kMain, KernelRole::kAlt, KernelRole::kSmall}) {
+    const TileShape t = device.TileOf(role);
+    if (t == kNoTile) continue;
     for (const char* kind : {"splitk/", "streamk/", "streamk-tail/"})
-      modes.push_back(kind + name(*t));
+      modes.push_back(kind + name(t));
     // Fixed splits too, with each reduction: the best split under the model being fitted is
     // not the one the start's model picks, and the fit must have seen what it may pick.
-    modes.push_back("splitk:2/" + name(*t));
-    modes.push_back("splitk:4/" + name(*t) + "@separate");
-    modes.push_back("splitk:8/" + name(*t) + "@separate");
+    modes.push_back("splitk:2/" + name(t));
+    modes.push_back("splitk:4/" + name(t) + "@separate");
+    modes.push_back("splitk:8/" + name(t) + "@separate");
   }
   return modes;
 }

@@ -62,10 +62,10 @@ std::vector<BenchShape> LlmSet();
 // 4096-14336 and K 4096-8192. Fixed: every GPU is calibrated on the same shapes.
 std::vector<BenchShape> CalibrationSet();
 // The mode words --calibrate times on each shape: data-parallel on every kernel configuration of
-// `device` (and every tile Stream-K on its cluster one), and on the configurations the planner also splits or streams
-// (the device's first, second and fifth: DeviceSpec::tile, alt_tile, small_tile) split-K, every
-// tile Stream-K and the partial wave's tiles Stream-K, each the planner's best of its kind, and
-// split-K over 2 k-slices (turnstile) and 4 and 8 (separate reduction).
+// `device` (and every tile Stream-K on its cluster one), and on the configurations the planner also
+// splits or streams (the device's main, alt and small ones: KernelRole::kMain, kAlt, kSmall)
+// split-K, every tile Stream-K and the partial wave's tiles Stream-K, each the planner's best of
+// its kind, and split-K over 2 k-slices (turnstile) and 4 and 8 (separate reduction).
 std::vector<std::string> CalibrationModes(const DeviceSpec& device);
 
 }  // namespace streamk::tools

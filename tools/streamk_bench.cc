@@ -319,8 +319,9 @@ int main(int argc, char** argv) {
     } else if (set == "waveq") {
       // D is column-major: the kernel computes D^T, whose rows are D's columns, so a tile spans
       // tile.n of D's rows and tile.m of its columns.
-      add = WaveQuantizationSet(device->sms, device->tile.n, device->tile.m);
-      waveq_tile = absl::StrCat(device->tile.m, "x", device->tile.n, "x", device->tile.k);
+      add = WaveQuantizationSet(device->sms, device->main().tile.n, device->main().tile.m);
+      waveq_tile = absl::StrCat(device->main().tile.m, "x", device->main().tile.n, "x",
+                                device->main().tile.k);
     } else if (set == "llm") {
       add = LlmSet();
     } else if (set == "calib") {

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -68,14 +69,17 @@ int Fail(const std::string& what) {
   return 1;
 }
 
-// The kernel configurations' names (streamk::kKernelConfigurations), each followed by `suffix`,
+// The kernel configurations' roles' names (streamk::kKernelRoles), each followed by `suffix`,
 // joined by `sep` and by `last_sep` before the last: "main, alt, mid, wide, small or cluster".
 std::string ConfigurationNames(const char* sep, const char* last_sep, const char* suffix = "") {
   std::string names;
-  const size_t count = std::size(streamk::kKernelConfigurations);
+  const size_t count = std::size(streamk::kKernelRoles);
   for (size_t i = 0; i < count; ++i)
-    absl::StrAppend(&names, i == 0 ? "" : i + 1 == count ? last_sep : sep,
-                    streamk::kKernelConfigurations[i].name, suffix);
+    absl::StrAppend(&names,
+                    i == 0           ? ""
+                    : i + 1 == count ? last_sep
+                                     : sep,
+                    streamk::KernelRoleName(streamk::kKernelRoles[i]), suffix);
   return names;
 }
 
@@ -139,20 +143,14 @@ int main(int argc, char** argv) {
   if (const std::string held = absl::GetFlag(FLAGS_held); !held.empty()) return CheckHeld(held, *device);
   if (args.size() < 2) return Fail("give one or more streamk-bench --csv files");
   // Each configuration's model and tile, by --model's and --set's names.
-  auto configuration = [](absl::string_view name) -> const streamk::KernelConfiguration* {
-    for (const streamk::KernelConfiguration& c : streamk::kKernelConfigurations)
-      if (name == c.name) return &c;
-    return nullptr;
-  };
   streamk::DeviceSpec& spec = *device;
   const std::string model = absl::GetFlag(FLAGS_model);
-  const streamk::KernelConfiguration* fitted = configuration(model);
-  if (fitted == nullptr)
-    return Fail("--model " + model + ": expected " + ConfigurationNames(", ", " or "));
-  if (spec.*fitted->tile == streamk::kNoTile)
+  const std::optional<streamk::KernelRole> fitted = streamk::ParseKernelRole(model);
+  if (!fitted) return Fail("--model " + model + ": expected " + ConfigurationNames(", ", " or "));
+  if (spec.Find(*fitted) == nullptr)
     return Fail("--model " + model + ": " + device->name + " has no such kernel configuration");
-  streamk::CostModel& cost = spec.*fitted->cost;
-  const streamk::TileShape tile = spec.*fitted->tile;
+  streamk::CostModel& cost = spec.Find(*fitted)->cost;
+  const streamk::TileShape tile = spec.TileOf(*fitted);
 
   for (const std::string& kv : absl::GetFlag(FLAGS_set)) {
     std::vector<absl::string_view> p = absl::StrSplit(kv, '=');
@@ -162,11 +160,13 @@ int main(int argc, char** argv) {
     if (p.size() == 2) {
       const std::vector<absl::string_view> parts = absl::StrSplit(p[0], absl::MaxSplits('.', 1));
       if (parts.size() == 2) {
-        const streamk::KernelConfiguration* c = configuration(parts[0]);
-        if (c == nullptr || spec.*c->tile == streamk::kNoTile)
+        const std::optional<streamk::KernelRole> role =
+            streamk::ParseKernelRole(std::string(parts[0]));
+        streamk::KernelConfig* c = role ? spec.Find(*role) : nullptr;
+        if (c == nullptr)
           return Fail("--set " + kv + ": " + device->name + " has no kernel configuration '" +
                       std::string(parts[0]) + "'");
-        target = &(spec.*c->cost), p[0] = parts[1];
+        target = &c->cost, p[0] = parts[1];
       }
     }
     double v = 0;

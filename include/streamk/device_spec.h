@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "streamk/types.h"
@@ -173,74 +174,69 @@ constexpr bool operator==(const TileShape& a, const TileShape& b) {
   return a.m == b.m && a.n == b.n && a.k == b.k;
 }
 constexpr bool operator!=(const TileShape& a, const TileShape& b) { return !(a == b); }
-// "No tile": PlanOptions::tile for the device's choice, DeviceSpec::alt_tile for no second one.
+// "No tile": PlanOptions::tile for the device's choice; DeviceSpec::TileOf a role it has none of.
 inline constexpr TileShape kNoTile{0, 0, 0};
+
+// What each of a device's kernel configurations is for, and its name in device profiles and in
+// the tools' flags (streamk-fit --model main|alt|...). A device runs at most one configuration of
+// each role. On Hopper (the TMA wgmma kernel):
+//   kMain     128 x 256, two compute warp groups: the most of D per tile, for large GEMMs;
+//   kAlt      128 x 128: shapes whose 128 x 256 tiles would be mostly empty or too few;
+//   kMid      128 x 192, whose waves fall between those two tiles';
+//   kWide     192 x 192 on three compute warp groups, 12% fewer tiles than 128 x 256 (shapes a few
+//             tiles past one round of those fit in one; cuBLAS's Hopper kernels pick such tiles);
+//   kSmall    64 x 128 on one compute warp group, twice the 128 x 128 tile's count, for shapes
+//             whose 128 x 128 tiles leave most SMs idle (small GEMMs, decode projections);
+//   kBroad    128 x 320, 25% more of D per tile than 128 x 256 (shapes whose 128 x 256 tiles
+//             spill a few past one round fill one round of it);
+//   kCluster  256 x 256 on clusters of two SMs, each computing 128 x 256 of it, the two sharing
+//             B's loads by TMA multicast (KernelConfig::cluster_m).
+enum class KernelRole : uint8_t { kMain, kAlt, kMid, kWide, kSmall, kBroad, kCluster };
+inline constexpr KernelRole kKernelRoles[] = {
+    KernelRole::kMain,  KernelRole::kAlt,   KernelRole::kMid,    KernelRole::kWide,
+    KernelRole::kSmall, KernelRole::kBroad, KernelRole::kCluster};
+// "main", "alt", "mid", "wide", "small", "broad", "cluster".
+const char* KernelRoleName(KernelRole role);
+std::optional<KernelRole> ParseKernelRole(std::string_view name);
+
+// One kernel configuration a device runs: the tile one block (or cluster) computes, the constants
+// of the cost model for it, and how it is launched.
+struct KernelConfig {
+  KernelRole role = KernelRole::kMain;
+  TileShape tile;
+  CostModel cost;
+  // SMs per cluster: 2 runs the tile on clusters of two SMs (Plan::cluster_m). Its costs are then
+  // per cluster, and cluster_slots clusters are resident at once (they stand in for the SMs in
+  // its plans: Plan::avail_sms).
+  int cluster_m = 1;
+  int cluster_slots = 0;
+};
 
 struct DeviceSpec {
   std::string name;
   int sms = 0;            // streaming multiprocessors
-  int occupancy = 0;      // resident blocks per SM of the GEMM kernel configuration
+  int occupancy = 0;      // resident blocks per SM of the GEMM kernel configurations
   int64_t l2_bytes = 0;
-  CostModel cost;
-  TileShape tile;        // the tile of the GEMM kernel configuration (its cost is `cost`)
-  // A second kernel configuration (0 x 0 x 0: none) with its own tile and costs and the same
-  // occupancy; the planner picks per shape (Hopper: 128 x 128 tiles for shapes whose 128 x 256
-  // tiles would be mostly empty or too few).
-  TileShape alt_tile = kNoTile;
-  CostModel alt_cost;
-  // A third configuration without clusters (kNoTile: none) with its own tile and costs and the
-  // same occupancy. Hopper: 128 x 192, whose waves fall between the other two tiles'.
-  TileShape mid_tile = kNoTile;
-  CostModel mid_cost;
-  // A fourth configuration without clusters (kNoTile: none) with its own tile and costs and the
-  // same occupancy. Hopper: 192 x 192 on three compute warp groups, 12% fewer tiles than
-  // 128 x 256, so that some shapes a few tiles past one round of those fit in one (cuBLAS's
-  // Hopper kernels pick such tiles).
-  TileShape wide_tile = kNoTile;
-  CostModel wide_cost;
-  // A fifth configuration without clusters (kNoTile: none) with its own tile and costs and the
-  // same occupancy. Hopper: 64 x 128 on one compute warp group, twice the 128 x 128 tile's count,
-  // for shapes whose 128 x 128 tiles leave most SMs idle (small GEMMs, decode projections).
-  TileShape small_tile = kNoTile;
-  CostModel small_cost;
-  // A sixth configuration without clusters (kNoTile: none) with its own tile and costs and the
-  // same occupancy. Hopper: 128 x 320, 25% more of D per tile than 128 x 256, so that shapes whose
-  // 128 x 256 tiles spill a few past one round fill one round of it (on such shapes cuBLAS's
-  // Hopper kernels use tiles of 320 x 128).
-  TileShape broad_tile = kNoTile;
-  CostModel broad_cost;
-  // A configuration run by clusters of two SMs (kNoTile: none), planned where asked for
-  // (PlanOptions::tile): cluster_tile is the cluster's tile (Hopper: 256 x 256 x 64, each SM
-  // computing 128 x 256 of it, the two sharing B's loads by TMA multicast; Plan::cluster_m), its
-  // costs are per cluster, and cluster_slots clusters are resident at once (they stand in for
-  // the SMs in its plans: Plan::avail_sms).
-  TileShape cluster_tile = kNoTile;
-  CostModel cluster_cost;
-  int cluster_slots = 0;
+  // The kernel configurations the planner weighs, in the order of their roles (kKernelRoles), the
+  // main one first; each runs at `occupancy` blocks per SM (clusters: their own slots). The main
+  // one's cost also holds the device's own terms (memory rates, operand copies).
+  std::vector<KernelConfig> kernels = {KernelConfig{}};
   bool queried = false;  // true when read off a real device rather than a preset
   // The kernel's mainloop these configurations and costs describe (Plan::mainloop).
   Mainloop mainloop = Mainloop::kSm90Tma;
-};
 
-// A DeviceSpec's kernel configurations, the one list that code walking them reads: each one's
-// name in the tools' flags (streamk-fit --model main|alt|...), its tile and its constants (a tile
-// of kNoTile: the device has no such configuration), and whether it runs on 2-SM clusters.
-//   for (const KernelConfiguration& c : kKernelConfigurations)
-//     if (const TileShape& t = device.*c.tile; t != kNoTile) ... device.*c.cost ...
-struct KernelConfiguration {
-  const char* name;
-  TileShape DeviceSpec::*tile;
-  CostModel DeviceSpec::*cost;
-  bool clusters;
-};
-inline constexpr KernelConfiguration kKernelConfigurations[] = {
-    {"main", &DeviceSpec::tile, &DeviceSpec::cost, false},
-    {"alt", &DeviceSpec::alt_tile, &DeviceSpec::alt_cost, false},
-    {"mid", &DeviceSpec::mid_tile, &DeviceSpec::mid_cost, false},
-    {"wide", &DeviceSpec::wide_tile, &DeviceSpec::wide_cost, false},
-    {"small", &DeviceSpec::small_tile, &DeviceSpec::small_cost, false},
-    {"broad", &DeviceSpec::broad_tile, &DeviceSpec::broad_cost, false},
-    {"cluster", &DeviceSpec::cluster_tile, &DeviceSpec::cluster_cost, true},
+  // The configuration of `role`; nullptr where the device has none.
+  const KernelConfig* Find(KernelRole role) const;
+  KernelConfig* Find(KernelRole role);
+  // Its tile; kNoTile where the device has none.
+  TileShape TileOf(KernelRole role) const;
+  // The main configuration (kernels.front(); a DeviceSpec without one is not a device).
+  const KernelConfig& main() const { return kernels.front(); }
+  KernelConfig& main() { return kernels.front(); }
+  // Adds (or replaces) the configuration of config.role, keeping the roles' order; returns it.
+  KernelConfig& Set(KernelConfig config);
+  // Drops the configuration of `role` (none: nothing to do); the main one stays.
+  void Remove(KernelRole role);
 };
 
 // Every field of CostModel by name, in declaration order: a number (`number` set) or a switch
@@ -286,9 +282,9 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal = -1,
 //                       "cluster": {"tile": [256, 256, 64], "slots": 66, "cost": {...}}},
 //    "calibration": {...}}
 //
-// "configurations" holds the device's kernel configurations by their kKernelConfigurations
-// names (one missing: the device has none such); each cost lists CostModel's fields by name
-// (kCostModelFields; one missing: 0 or false). "calibration" is free-form provenance that
+// "configurations" holds the device's kernel configurations by their roles' names
+// (KernelRoleName; one missing: the device has none such); each cost lists CostModel's fields by
+// name (kCostModelFields; one missing: 0 or false). "calibration" is free-form provenance that
 // reading ignores (streamk-bench --calibrate records its command and the fit's errors there).
 // Reading is strict: an unknown key, a value of the wrong type or out of range, or a missing
 // "sms", "occupancy" or "configurations.main" is InvalidArgument naming the key.

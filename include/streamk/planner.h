@@ -97,12 +97,12 @@ struct PlanOptions {
   // of 8 columns). Other strategies: must be 0.
   int reduction_slices = 0;
   int avail_sms = 0;  // SMs to balance over; 0: all of the device's
-  // kNoTile: the device's kernel tile, or, where the device has two kernel configurations
-  // (DeviceSpec::alt_tile), whichever of the two is predicted faster for the shape, and for
-  // data-parallel plans the third (DeviceSpec::mid_tile) where predicted clearly faster still
-  // (MakePlan), or the fourth (DeviceSpec::wide_tile) or the sixth (DeviceSpec::broad_tile,
-  // where one round of its tiles holds the problem): the fastest of those that clear their
-  // margins (docs/planner.md); the fifth (small_tile) where one round of it holds the problem.
+  // kNoTile: the planner's pick among the device's kernel configurations (DeviceSpec::kernels):
+  // the main one's, or, where the device has more, the 128 x 128 (KernelRole::kAlt) one's where
+  // predicted faster for the shape, and for data-parallel plans the 128 x 192, 192 x 192 or
+  // 128 x 320 ones' (kMid, kWide, kBroad; the last where one round of its tiles holds the
+  // problem) where predicted clearly faster still: the fastest of those that clear their margins
+  // (docs/planner.md); the 64 x 128 one's (kSmall) where one round of it holds the problem.
   // The cluster configuration is weighed by auto for misaligned rows only.
   TileShape tile = kNoTile;
   // Operands with misaligned rows (OperandLayout::rows_misaligned) or narrow
@@ -216,9 +216,8 @@ double PredictRunningMicros(const Plan& plan, const CostModel& cost, int running
 // margin (docs/planner.md, "Schedule").
 inline constexpr double kHeldShares[] = {0.0, 0.125, 0.25, 0.5};
 
-// The cost model of the kernel configuration that runs `plan` on `device`: alt_cost for a plan
-// of the device's alt_tile, mid_cost for its mid_tile, wide_cost for its wide_tile (and so on
-// for each of kKernelConfigurations), cluster_cost for its cluster tile, cost otherwise.
+// The cost model of the kernel configuration that runs `plan` on `device`: the constants of the
+// configuration (DeviceSpec::kernels) whose tile the plan runs, the main one's otherwise.
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan);
 
 // Bytes of the copy of the plan's A ('a') or B ('b') with rows Plan::repack_ld apart, every batch

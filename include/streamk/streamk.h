@@ -89,8 +89,7 @@ struct Options {
   int reduction_slices = 0;
   int avail_sms = 0;                   // SMs to balance over (0: all)
   // The kernel configuration to run: kNoTile for the planner's pick, else one of the device's
-  // (kKernelConfigurations: DeviceSpec::tile, alt_tile, mid_tile, wide_tile, small_tile,
-  // broad_tile or cluster_tile; on an H200 128x256x64, 128x128x64, 128x192x64, 192x192x64,
+  // (DeviceSpec::kernels: on an H200 128x256x64, 128x128x64, 128x192x64, 192x192x64,
   // 64x128x64, 128x320x64 or 256x256x64 on 2-SM clusters). The planner picks among all of them
   // (the third, fourth and sixth for data-parallel plans only, docs/planner.md) and clusters for
   // misaligned rows.
