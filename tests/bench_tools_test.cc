@@ -493,6 +493,70 @@ TEST(BenchReport, ContentionTableAndSummary) {
   EXPECT_FALSE(ContentionFromCsv(csv + "llm,,1,2,x,auto,33,1,1,1.3333,0,,\n").ok());
 }
 
+// The planner's gates from a run's CSV: per set, auto's regret against the fastest plan timed,
+// the predictions' argmin's regret, auto over dp, and how the predictions rank and err.
+TEST(BenchReport, GatesFromARunOfEveryPlan) {
+  const std::string header =
+      "gpu,set,name,m,n,k,dtype,out_dtype,layout,mode,status,time_us,spread,tflops,rel_error,"
+      "plan_mode,dp_tiles,sk_tiles,sk_blocks,sk_regions,reduction,reduction_blocks,grid_blocks,"
+      "tile_m,tile_n,repack,predicted_us\n";
+  // One row: mode, time, and the plan (dp tiles, sk tiles, sk blocks, tile_n) with a prediction.
+  auto row = [](const char* set, int m, const char* mode, double us, const char* plan_mode,
+                int dp, int sk, int blocks, int tile_n, double predicted) {
+    if (std::string(mode) == "cublas")
+      return absl::StrFormat("G,%s,,%d,512,4096,fp16,fp16,tn,cublas,ok,%g,0,1,0,,,,,,,,,,,,\n",
+                             set, m, us);
+    return absl::StrFormat(
+        "G,%s,,%d,512,4096,fp16,fp16,tn,%s,ok,%g,0,1,0,%s,%d,%d,%d,%d,deterministic,0,132,128,%d,,"
+        "%g\n",
+        set, m, mode, us, plan_mode, dp, sk, blocks, sk > 0 ? 1 : 0, tile_n, predicted);
+  };
+  std::string csv = header;
+  // Shape 1 (waveq): auto ran the 128x256 dp plan (12 us); split-K on 128x128 ran 10 us and is
+  // predicted cheapest; the predictions rank the three plans as measured.
+  csv += row("waveq", 1000, "auto", 12, "dp", 8, 0, 0, 256, 11);
+  csv += row("waveq", 1000, "dp", 12, "dp", 8, 0, 0, 256, 11);
+  csv += row("waveq", 1000, "dp/128x256x64", 12.2, "dp", 8, 0, 0, 256, 11);
+  csv += row("waveq", 1000, "splitk/128x128x64", 10, "splitk", 0, 16, 64, 128, 9);
+  csv += row("waveq", 1000, "dp/128x128x64", 14, "dp", 16, 0, 0, 128, 13);
+  csv += row("waveq", 1000, "cublas", 9, "", 0, 0, 0, 0, 0);
+  // Shape 2: auto ran the fastest plan (20 us); the predictions rank the three plans in reverse
+  // (18 us predicted for the slowest, 25 measured): rank correlation -1.
+  csv += row("waveq", 2000, "auto", 20, "dp", 16, 0, 0, 128, 22);
+  csv += row("waveq", 2000, "dp", 21, "dp", 8, 0, 0, 256, 21);
+  csv += row("waveq", 2000, "streamk/128x128x64", 25, "streamk", 0, 16, 132, 128, 18);
+  csv += row("waveq", 2000, "cublas", 20, "", 0, 0, 0, 0, 0);
+  // A shape cuBLAS did not time is left out.
+  csv += row("llm", 64, "auto", 5, "dp", 1, 0, 0, 256, 5);
+  absl::StatusOr<BenchReport> r = FromCsv(csv);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::vector<GateSummary> gates = SummarizeGates(*r);
+  ASSERT_EQ(gates.size(), 1u);
+  const GateSummary& g = gates[0];
+  EXPECT_EQ(g.set, "waveq");
+  EXPECT_EQ(g.shapes, 2);
+  EXPECT_NEAR(g.regret, std::sqrt(12.0 / 10 * 20.0 / 20), 1e-9);
+  EXPECT_NEAR(g.worst_regret, 1.2, 1e-9);
+  EXPECT_EQ(g.worst_regret_shape, "1000x512x4096");
+  EXPECT_NEAR(g.argmin_regret, std::sqrt(10.0 / 10 * 25.0 / 20), 1e-9);
+  EXPECT_NEAR(g.worst_argmin_regret, 1.25, 1e-9);
+  EXPECT_EQ(g.worst_argmin_shape, "2000x512x4096");
+  EXPECT_NEAR(g.auto_over_cublas, std::sqrt(9.0 / 12 * 20.0 / 20), 1e-9);
+  EXPECT_NEAR(g.best_over_cublas, std::sqrt(9.0 / 10 * 20.0 / 20), 1e-9);
+  EXPECT_NEAR(g.worst_auto_over_dp, 1.0, 1e-9);
+  // Shape 1's plans: auto, dp and dp/128x256x64 ran one plan (12.07 us on average), ranked
+  // second of three as predicted: correlation 1; shape 2's -1. The median of the two is 0.
+  EXPECT_EQ(g.rank_shapes, 2);
+  EXPECT_NEAR(g.rank_median, 0, 1e-9);
+  // |predicted / measured - 1| over the six plans: 1 - 11 / 12.07, 0.1, 1 / 14, 0.1, 0, 0.28;
+  // the median is the mean of the third and fourth.
+  EXPECT_NEAR(g.abs_error_median, (1 - 11 / (36.2 / 3) + 0.1) / 2, 1e-9);
+  EXPECT_EQ(g.plans, 6);
+  const std::string text = FormatGates(gates);
+  EXPECT_NE(text.find("waveq"), std::string::npos) << text;
+  EXPECT_NE(text.find("1000x512x4096"), std::string::npos) << text;
+}
+
 TEST(BenchReport, CsvRoundTripKeepsTheSummaries) {
   const BenchReport r = TwoShapeReport();
   absl::StatusOr<BenchReport> back = FromCsv(ToCsv(r));

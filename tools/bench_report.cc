@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <utility>
@@ -898,6 +899,140 @@ std::string CompareRuns(const BenchReport& before, const BenchReport& after,
     }
   }
   return s;
+}
+
+namespace {
+
+// Spearman's rank correlation of x and y (ties ranked by order; n >= 2).
+double RankCorrelation(const std::vector<double>& x, const std::vector<double>& y) {
+  const size_t n = x.size();
+  auto ranks = [n](const std::vector<double>& v) {
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&v](size_t a, size_t b) { return v[a] < v[b]; });
+    std::vector<double> r(n);
+    for (size_t i = 0; i < n; ++i) r[order[i]] = static_cast<double>(i);
+    return r;
+  };
+  const std::vector<double> rx = ranks(x), ry = ranks(y);
+  double d2 = 0;
+  for (size_t i = 0; i < n; ++i) d2 += (rx[i] - ry[i]) * (rx[i] - ry[i]);
+  const double nn = static_cast<double>(n);
+  return 1 - 6 * d2 / (nn * (nn * nn - 1));
+}
+
+double Median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t h = v.size() / 2;
+  return v.size() % 2 == 1 ? v[h] : (v[h - 1] + v[h]) / 2;
+}
+
+}  // namespace
+
+std::vector<GateSummary> SummarizeGates(const BenchReport& r) {
+  struct Sums {
+    GateSummary g;
+    double auto_cublas = 0, best_cublas = 0, regret = 0, argmin = 0;
+    std::vector<double> ranks, errors;
+  };
+  std::vector<Sums> sets;
+  auto of = [&sets](const std::string& set) -> Sums& {
+    for (Sums& s : sets)
+      if (s.g.set == set) return s;
+    sets.push_back({});
+    sets.back().g.set = set;
+    return sets.back();
+  };
+  auto timed = [](const ModeResult* m) { return m != nullptr && m->status == "ok" && m->us > 0; };
+  for (const ShapeResult& row : r.rows) {
+    const ModeResult* a = row.Find("auto");
+    const ModeResult* c = row.Find("cublas");
+    if (!timed(a) || !timed(c)) continue;
+    // The distinct plans timed (modes that ran the same plan averaged), with their predictions.
+    struct Timed {
+      const Plan* plan;
+      double us = 0, predicted = 0;
+      int count = 0;
+    };
+    std::vector<Timed> plans;
+    for (const ModeResult& m : row.modes) {
+      if (!timed(&m) || !m.plan) continue;
+      auto same = std::find_if(plans.begin(), plans.end(),
+                               [&m](const Timed& t) { return SamePlan(*t.plan, *m.plan); });
+      if (same == plans.end()) {
+        plans.push_back({&*m.plan, 0, m.predicted_us, 0});
+        same = plans.end() - 1;
+      }
+      same->us += m.us, ++same->count;
+    }
+    double best = std::numeric_limits<double>::infinity();
+    const Timed* argmin = nullptr;
+    for (Timed& t : plans) {
+      t.us /= t.count;
+      best = std::min(best, t.us);
+      if (t.predicted > 0 && (argmin == nullptr || t.predicted < argmin->predicted)) argmin = &t;
+    }
+    Sums& s = of(row.shape.set);
+    const std::string name = absl::StrCat(row.shape.m, "x", row.shape.n, "x", row.shape.k);
+    ++s.g.shapes;
+    s.auto_cublas += std::log(c->us / a->us);
+    s.best_cublas += std::log(c->us / best);
+    const double regret = a->us / best;
+    s.regret += std::log(regret);
+    if (regret > s.g.worst_regret) s.g.worst_regret = regret, s.g.worst_regret_shape = name;
+    const double argmin_regret = argmin != nullptr ? argmin->us / best : regret;
+    s.argmin += std::log(argmin_regret);
+    if (argmin_regret > s.g.worst_argmin_regret)
+      s.g.worst_argmin_regret = argmin_regret, s.g.worst_argmin_shape = name;
+    if (const ModeResult* dp = row.Find("dp"); timed(dp) && a->us / dp->us > s.g.worst_auto_over_dp)
+      s.g.worst_auto_over_dp = a->us / dp->us, s.g.worst_dp_shape = name;
+    std::vector<double> predicted, measured;
+    for (const Timed& t : plans) {
+      if (t.predicted <= 0) continue;
+      predicted.push_back(t.predicted), measured.push_back(t.us);
+      s.errors.push_back(std::abs(t.predicted / t.us - 1));
+    }
+    if (predicted.size() >= 3) s.ranks.push_back(RankCorrelation(predicted, measured));
+  }
+  std::vector<GateSummary> out;
+  for (Sums& s : sets) {
+    const double n = s.g.shapes;
+    s.g.auto_over_cublas = std::exp(s.auto_cublas / n);
+    s.g.best_over_cublas = std::exp(s.best_cublas / n);
+    s.g.regret = std::exp(s.regret / n);
+    s.g.argmin_regret = std::exp(s.argmin / n);
+    s.g.rank_shapes = static_cast<int>(s.ranks.size());
+    s.g.rank_median = Median(s.ranks);
+    s.g.plans = static_cast<int>(s.errors.size());
+    s.g.abs_error_median = Median(s.errors);
+    out.push_back(s.g);
+  }
+  return out;
+}
+
+std::string FormatGates(const std::vector<GateSummary>& gates) {
+  std::string out = absl::StrFormat(
+      "%-6s %6s %11s %11s %15s %15s %11s %10s %9s\n", "set", "shapes", "auto/cublas",
+      "best/cublas", "regret (worst)", "argmin (worst)", "auto/dp max", "rank med", "|err| med");
+  for (const GateSummary& g : gates)
+    absl::StrAppendFormat(&out, "%-6s %6d %11.3f %11.3f %7.3f (%5.3f) %7.3f (%5.3f) %11.3f %10.3f %9.3f\n",
+                          g.set, g.shapes, g.auto_over_cublas, g.best_over_cublas, g.regret,
+                          g.worst_regret, g.argmin_regret, g.worst_argmin_regret,
+                          g.worst_auto_over_dp, g.rank_median, g.abs_error_median);
+  for (const GateSummary& g : gates)
+    absl::StrAppendFormat(&out,
+                          "%s: auto's worst regret %s; the predictions' argmin's worst %s; auto "
+                          "over dp worst %s; rank correlation over %d shapes, errors over %d "
+                          "plans\n",
+                          g.set, g.worst_regret_shape, g.worst_argmin_shape,
+                          g.worst_dp_shape.empty() ? "-" : g.worst_dp_shape, g.rank_shapes,
+                          g.plans);
+  absl::StrAppend(&out,
+                  "(regret: auto's time over the fastest streamk plan timed for the shape; "
+                  "argmin: the time of the plan the run's predictions rank first, over the same; "
+                  "geometric means)\n");
+  return out;
 }
 
 }  // namespace streamk::tools

@@ -152,6 +152,32 @@ absl::StatusOr<BenchReport> FromCsv(const std::string& csv);
 // A build against the build before it, or auto with a device profile against the built-in model.
 std::string CompareRuns(const BenchReport& before, const BenchReport& after,
                         const std::string& mode = "auto");
+// The planner's gates over a run that timed, per shape, auto, cuBLAS and every streamk plan auto
+// may pick (each kernel configuration's dp/, splitk/, streamk/ and streamk-tail/ modes): per set,
+// over the shapes where auto and cuBLAS were timed (streamk-bench --gates FILE.csv).
+struct GateSummary {
+  std::string set;
+  int shapes = 0;
+  double auto_over_cublas = 0;  // geometric mean of cuBLAS's time over auto's
+  double best_over_cublas = 0;  // the same for the fastest streamk plan per shape
+  // Auto's regret: its time over the fastest measured streamk plan's (geometric mean, worst).
+  double regret = 0, worst_regret = 0;
+  std::string worst_regret_shape;
+  // The same for the plan the run's own predictions rank first among the measured ones: what
+  // the model's argmin over these candidates would have run.
+  double argmin_regret = 0, worst_argmin_regret = 0;
+  std::string worst_argmin_shape;
+  double worst_auto_over_dp = 0;  // auto's time over mode dp's, the worst shape (0: no dp)
+  std::string worst_dp_shape;
+  // Predicted against measured time over the distinct plans of a shape: Spearman's rank
+  // correlation (median over the shapes with three or more plans; rank_shapes of them), and the
+  // median of |predicted / measured - 1| over every plan.
+  double rank_median = 0, abs_error_median = 0;
+  int rank_shapes = 0, plans = 0;
+};
+std::vector<GateSummary> SummarizeGates(const BenchReport& r);
+std::string FormatGates(const std::vector<GateSummary>& gates);
+
 std::string ToJson(const BenchReport& r);
 std::string ToSvg(const BenchReport& r);
 // `s` as a JSON string, quotes included.

@@ -124,6 +124,11 @@ ABSL_FLAG(std::vector<std::string>, compare, {},
           "its own run, and the shapes whose plan differs (a change against the build before "
           "it, or --profile against the built-in model)");
 ABSL_FLAG(std::string, compare_mode, "auto", "--compare: the mode compared");
+ABSL_FLAG(std::vector<std::string>, gates, {},
+          "instead of running (no GPU): the planner's gates over these CSV files, each a run of "
+          "auto, dp, cublas and every kernel configuration's dp/, splitk/, streamk/ and "
+          "streamk-tail/ modes: auto's regret against the fastest plan timed, the predictions' "
+          "argmin's, rank correlation and error of the predictions, per set");
 ABSL_FLAG(std::string, replot, "",
           "no GPU work: read a CSV this tool wrote (--csv, or --hold-csv) and print its table (and "
           "--svg) again");
@@ -216,6 +221,17 @@ int main(int argc, char** argv) {
       runs.push_back(*std::move(report));
     }
     std::printf("%s", CompareRuns(runs[0], runs[1], absl::GetFlag(FLAGS_compare_mode)).c_str());
+    return 0;
+  }
+  if (const std::vector<std::string> files = absl::GetFlag(FLAGS_gates); !files.empty()) {
+    for (const std::string& path : files) {
+      const std::optional<std::string> text = ReadText(path);
+      if (!text) return Fail(absl::StrCat("--gates ", path, ": cannot read"));
+      absl::StatusOr<BenchReport> report = FromCsv(*text);
+      if (!report.ok()) return Fail(absl::StrCat(path, ": ", report.status().message()));
+      std::printf("# %s (%s, %s)\n%s", path.c_str(), report->gpu.c_str(), report->dtype.c_str(),
+                  FormatGates(SummarizeGates(*report)).c_str());
+    }
     return 0;
   }
   if (const std::string path = absl::GetFlag(FLAGS_replot); !path.empty()) {
