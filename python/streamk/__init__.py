@@ -47,8 +47,7 @@ def _options(lib: "_lib.Library", mode: str, splits: int, blocks: int, reduction
         raise ValueError(f"mode = {mode!r}: must be one of {', '.join(_lib.MODES)}")
     if reduction not in _lib.REDUCTIONS:
         raise ValueError(f"reduction = {reduction!r}: must be deterministic, atomic or separate")
-    if schedule not in _lib.SCHEDULES:
-        raise ValueError(f"schedule = {schedule!r}: must be static or dynamic")
+    schedule_code = _lib.schedule_code(schedule)
     if mainloop not in _lib.MAINLOOPS:
         raise ValueError(f"mainloop = {mainloop!r}: must be None, sm80, sm90-cpasync or sm90-tma")
     if pingpong not in (None, True, False):
@@ -56,7 +55,7 @@ def _options(lib: "_lib.Library", mode: str, splits: int, blocks: int, reduction
     if store_d not in _lib.STORE_D:
         raise ValueError(f"store_d = {store_d!r}: must be None, threads, tma, rows or rows-warp")
     o = lib.new_options()
-    o.schedule = _lib.SCHEDULES[schedule]
+    o.schedule = schedule_code
     o.mainloop = _lib.MAINLOOPS[mainloop]
     o.pingpong = _lib.TOGGLES[pingpong]
     o.full_width_wgmma = 0 if narrow_wgmma else 1

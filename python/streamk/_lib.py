@@ -32,6 +32,13 @@ STORE_D = {None: 0, "threads": 1, "tma": 2, "rows": 3, "rows-warp": 4}
 DTYPES = {"fp16": F16, "float16": F16, "bf16": BF16, "bfloat16": BF16, "fp32": F32, "float32": F32}
 
 
+def schedule_code(schedule: str) -> int:
+    """streamk::Schedule's value for `schedule` ("static" or "dynamic"); ValueError otherwise."""
+    if schedule not in SCHEDULES:
+        raise ValueError(f"schedule = {schedule!r}: must be static or dynamic")
+    return SCHEDULES[schedule]
+
+
 class GemmArgs(ctypes.Structure):
     _fields_ = [
         ("struct_size", ctypes.c_size_t),

@@ -79,8 +79,7 @@ def _validate(a: torch.Tensor, b: torch.Tensor) -> None:
 
 
 def _check_schedule(schedule: str, avail_sms: int) -> None:
-    if schedule not in _lib.SCHEDULES:
-        raise ValueError(f"schedule = {schedule!r}: must be static or dynamic")
+    _lib.schedule_code(schedule)
     if not isinstance(avail_sms, int) or avail_sms < 0:
         raise ValueError(f"avail_sms = {avail_sms!r}: must be an int >= 0 (0: every SM)")
 
@@ -113,7 +112,7 @@ def _run(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], out: torch
         args.ldc = cc.stride(-2) if m > 1 else n
         args.stride_c = cc.stride(0) if cc.dim() == 3 else 0
     options = lib.new_options()
-    options.schedule = _lib.SCHEDULES[schedule]
+    options.schedule = _lib.schedule_code(schedule)
     options.avail_sms = avail_sms
     index = out.device.index
     if index != torch.cuda.current_device():  # the library plans and runs on the current one
