@@ -566,13 +566,18 @@ absl::StatusOr<DeviceSpec> QueryLocalDevice(int device_ordinal, std::optional<Ma
   if (prop.major >= 9) {
     // The kernel's own constants, then the memory's terms again (the constants replace the
     // preset's, memory terms and all: without them, on a GPU the 128 x 256 tile's plans would have
-    // no memory floor and repacking would never be predicted to pay).
+    // no memory floor and repacking would never be predicted to pay). HopperTmaSpec adds them.
     switch (arch) {
       case kernels::Arch::kSm90Tma: spec = HopperTmaSpec(spec); break;
-      case kernels::Arch::kSm90: spec.main().cost = kHopperWgmmaCost; break;
-      case kernels::Arch::kSm80: spec.main().cost = kHopperMmaSyncCost; break;  // the portable one
+      case kernels::Arch::kSm90:
+        spec.main().cost = kHopperWgmmaCost;
+        spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
+        break;
+      case kernels::Arch::kSm80:  // the portable kernel
+        spec.main().cost = kHopperMmaSyncCost;
+        spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
+        break;
     }
-    spec = WithMemoryTerms(spec, kH200HbmBytesPerUs);
   }
   spec.mainloop = arch;
   const kernels::KernelTile tile = kernels::TileOf(arch);
