@@ -1016,10 +1016,13 @@ std::string FormatGates(const std::vector<GateSummary>& gates) {
       "%-6s %6s %11s %11s %15s %15s %11s %10s %9s\n", "set", "shapes", "auto/cublas",
       "best/cublas", "regret (worst)", "argmin (worst)", "auto/dp max", "rank med", "|err| med");
   for (const GateSummary& g : gates)
-    absl::StrAppendFormat(&out, "%-6s %6d %11.3f %11.3f %7.3f (%5.3f) %7.3f (%5.3f) %11.3f %10.3f %9.3f\n",
+    absl::StrAppendFormat(&out,
+                          "%-6s %6d %11.3f %11.3f %7.3f (%5.3f) %7.3f (%5.3f) %11s %10.3f %9.3f\n",
                           g.set, g.shapes, g.auto_over_cublas, g.best_over_cublas, g.regret,
                           g.worst_regret, g.argmin_regret, g.worst_argmin_regret,
-                          g.worst_auto_over_dp, g.rank_median, g.abs_error_median);
+                          g.worst_auto_over_dp > 0 ? absl::StrFormat("%.3f", g.worst_auto_over_dp)
+                                                   : "-",
+                          g.rank_median, g.abs_error_median);
   for (const GateSummary& g : gates)
     absl::StrAppendFormat(&out,
                           "%s: auto's worst regret %s; the predictions' argmin's worst %s; auto "
