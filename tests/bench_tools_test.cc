@@ -2,6 +2,7 @@
 // table / CSV / JSON / SVG renderings.
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "cost_fit.h"
 #include "decomposition_flags.h"
 #include "flag_names.h"
+#include "model_argmin.h"
 #include "streamk/plan_print.h"
 #include "streamk/planner.h"
 #include "streamk/streamk.h"
@@ -945,6 +947,70 @@ TEST(BenchModes, ScheduleAndSmsSuffixes) {
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << word;
     EXPECT_NE(s.message().find(want), std::string::npos) << s.message();
   }
+}
+
+TEST(BenchModes, ArgminTakesScheduleAndSmsButNoTileOrReduction) {
+  absl::StatusOr<std::vector<streamk::tools::ModeSpec>> modes =
+      streamk::tools::ParseModes({"argmin", "argmin+dynamic+sms:100"});
+  ASSERT_TRUE(modes.ok()) << modes.status();
+  EXPECT_TRUE((*modes)[0].argmin);
+  EXPECT_FALSE((*modes)[0].cublas);
+  EXPECT_TRUE((*modes)[1].argmin);
+  EXPECT_EQ((*modes)[1].options.schedule, streamk::Schedule::kDynamic);
+  EXPECT_EQ((*modes)[1].options.avail_sms, 100);
+  for (const char* word : {"argmin/128x128x64", "argmin@atomic"}) {
+    const absl::Status s = streamk::tools::ParseModes({word}).status();
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument) << word;
+    EXPECT_NE(s.message().find("argmin picks its own tile and reduction"), std::string::npos)
+        << s.message();
+  }
+}
+
+// ModelArgmin weighs every configuration, decomposition and copy auto weighs, without its rules:
+// over random problems (layouts tn and nn, rows padded or packed), its pick is never predicted
+// slower than auto's, its forced options plan to the prediction it reports, and on some problems
+// it is predicted faster (where a rule held auto back).
+TEST(ModelArgmin, NeverPredictedSlowerThanAutoAndPlansAsReported) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> log_size(std::log(16.0), std::log(16384.0));
+  const streamk::DeviceSpec devices[] = {streamk::H200Spec(), streamk::H100Spec(),
+                                         streamk::A100Spec()};
+  int faster = 0, checked = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const streamk::DeviceSpec& dev = devices[i % 3];
+    streamk::tools::BenchShape shape{"t", "", static_cast<int64_t>(std::exp(log_size(rng))),
+                                     static_cast<int64_t>(std::exp(log_size(rng))),
+                                     static_cast<int64_t>(std::exp(log_size(rng)))};
+    const bool packed = i % 4 == 0;  // rows of any length: misaligned, or copied first
+    streamk::GemmArgs g =
+        streamk::tools::BenchGemmArgs(shape, streamk::DType::kF16, streamk::DType::kF16,
+                                      *streamk::tools::ParseBenchLayout(i % 5 == 0 ? "nn" : "tn"),
+                                      1, packed);
+    void* const aligned = reinterpret_cast<void*>(uintptr_t{256});
+    g.a = g.b = g.d = aligned;
+    const std::string what = absl::StrCat(dev.name, " ", shape.m, "x", shape.n, "x", shape.k);
+    streamk::PlanExplanation auto_why;
+    absl::StatusOr<streamk::Plan> pick = streamk::PlanGemm(g, dev, {}, &auto_why);
+    ASSERT_TRUE(pick.ok()) << what << ": " << pick.status();
+    absl::StatusOr<streamk::tools::ArgminPick> argmin = streamk::tools::ModelArgmin(g, dev);
+    ASSERT_TRUE(argmin.ok()) << what << ": " << argmin.status();
+    EXPECT_GT(argmin->weighed, 0) << what;
+    EXPECT_LE(argmin->predicted_us, auto_why.predicted_us * (1 + 1e-9))
+        << what << ": argmin " << argmin->name << "\n"
+        << streamk::FormatPlan(*pick, &auto_why);
+    streamk::PlanExplanation why;
+    absl::StatusOr<streamk::Plan> p = streamk::PlanGemm(g, dev, argmin->options, &why);
+    ASSERT_TRUE(p.ok()) << what << ": " << p.status();
+    EXPECT_DOUBLE_EQ(why.predicted_us, argmin->predicted_us) << what;
+    EXPECT_NE(argmin->options.tile, streamk::kNoTile) << what;
+    EXPECT_NE(argmin->options.mode, streamk::Mode::kAuto) << what;
+    faster += argmin->predicted_us < auto_why.predicted_us * (1 - 1e-9);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 3000);
+  // The rules hold auto back on some of them (docs/planner.md, "Decision rules").
+  EXPECT_GT(faster, 0);
+  std::printf("argmin predicted faster than auto on %d of %d problems\n", faster, checked);
 }
 
 TEST(DecompositionFlags, ScheduleAndAvailableSms) {

@@ -720,7 +720,7 @@ absl::StatusOr<ContentionReport> ContentionFromCsv(const std::string& csv) {
   return r;
 }
 
-// A mode word: auto | dp | splitk | splitk:S | streamk | streamk:B | streamk-tail |
+// A mode word: auto | argmin | dp | splitk | splitk:S | streamk | streamk:B | streamk-tail |
 // streamk-tail:B | streamk-tiles:T | streamk-tiles:T:B | cublas, optionally followed by
 // /BMxBNxBK to force the kernel configuration
 // (not for cublas), then by @deterministic, @atomic, @separate or @separate:R to force the
@@ -775,6 +775,8 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
     };
     if (w == "cublas") {
       m.cublas = true;
+    } else if (w == "argmin") {
+      m.argmin = true;
     } else if (w == "auto") {
       m.options.mode = Mode::kAuto;
     } else if (w == "dp") {
@@ -799,8 +801,8 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
     } else {
       return absl::InvalidArgumentError(absl::StrCat(
           "--modes: unknown mode '", word,
-          "' (auto, dp, splitk, splitk:S, streamk, streamk:B, streamk-tail, streamk-tail:B, "
-          "streamk-tiles:T, streamk-tiles:T:B, cublas)"));
+          "' (auto, argmin, dp, splitk, splitk:S, streamk, streamk:B, streamk-tail, "
+          "streamk-tail:B, streamk-tiles:T, streamk-tiles:T:B, cublas)"));
     }
     if (m.cublas && m.options.schedule == Schedule::kDynamic)
       return absl::InvalidArgumentError(
@@ -811,6 +813,9 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
     if (m.cublas && m.options.tile != kNoTile)
       return absl::InvalidArgumentError(
           absl::StrCat("--modes: '", word, "': cublas picks its own kernel; no /tile"));
+    if (m.argmin && (m.options.tile != kNoTile || m.options.reduction))
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--modes: '", word, "': argmin picks its own tile and reduction; no /tile or @"));
     if (m.options.reduction && (m.cublas || m.options.mode == Mode::kDataParallel))
       return absl::InvalidArgumentError(
           absl::StrCat("--modes: '", word, "': dp and cublas have no reduction to choose"));

@@ -98,6 +98,9 @@ bool SamePlan(const Plan& a, const Plan& b);
 struct ModeSpec {
   std::string name;
   bool cublas = false;
+  // "argmin": the cost model's own pick per shape (ModelArgmin, model_argmin.h), run as forced
+  // options; `options` carries the schedule and SMs the word set.
+  bool argmin = false;
   Options options;
 };
 

@@ -34,6 +34,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "bench_report.h"
+#include "model_argmin.h"
 #include "cost_fit.h"
 #include "cublas_gemm.h"
 #include "decomposition_flags.h"
@@ -57,7 +58,9 @@ ABSL_FLAG(int, align, 8,
           "--set paper: sizes are multiples of this (1: any size, 8: the set as published)");
 ABSL_FLAG(std::vector<std::string>, modes,
           std::vector<std::string>({"auto", "dp", "splitk", "streamk", "cublas"}),
-          "auto, dp (data-parallel on whichever of the GPU's tiles the planner predicts fastest "
+          "auto, argmin (the cost model's cheapest plan over every kernel configuration, "
+          "decomposition and operand copy, without auto's rules: ModelArgmin), dp "
+          "(data-parallel on whichever of the GPU's tiles the planner predicts fastest "
           "for it), splitk (best split) or splitk:S, streamk (all tiles Stream-K) or streamk:B "
           "(B blocks), streamk-tail (the partial wave's tiles Stream-K, the rest data-parallel) or "
           "streamk-tail:B, streamk-tiles:T or streamk-tiles:T:B (T tiles Stream-K, the rest "
@@ -443,23 +446,31 @@ int main(int argc, char** argv) {
     for (const ModeSpec& m : *modes) {
       ModeResult r;
       r.mode = m.name;
-      auto launch = [&buf, &m, &cublas, stream, copies](int i) -> absl::Status {
+      // The options this mode runs: argmin's are the model's pick for the shape.
+      Options options = m.options;
+      absl::Status st = absl::OkStatus();
+      if (m.argmin) {
+        absl::StatusOr<ArgminPick> pick = ModelArgmin(buf->args, *device, m.options);
+        if (pick.ok()) options = pick->options;
+        else st = pick.status();
+      }
+      auto launch = [&buf, &m, options, &cublas, stream, copies](int i) -> absl::Status {
         GemmArgs g = buf->args;
         g.a = buf->a[i % copies].get();
         g.b = buf->b[i % copies].get();
-        return m.cublas ? cublas.Gemm(g, stream) : gemm(g, stream, m.options);
+        return m.cublas ? cublas.Gemm(g, stream) : gemm(g, stream, options);
       };
       const GemmArgs& g = buf->args;
       if (m.name == "auto" && row.auto_plan) {  // planned above with the same options
         r.plan = *row.auto_plan, r.predicted_us = row.auto_why->predicted_us;
-      } else if (!m.cublas) {
+      } else if (!m.cublas && st.ok()) {
         PlanExplanation why;
-        absl::StatusOr<Plan> plan = PlanGemm(g, *device, m.options, &why);
+        absl::StatusOr<Plan> plan = PlanGemm(g, *device, options, &why);
         if (plan.ok()) r.plan = *plan, r.predicted_us = why.predicted_us;
       }
-      absl::Status st = CudaStatus(
-          Fill(buf->d.get(), *out, g.stride_d * batch, 0, /*nan=*/true, stream), "poison",
-          __FILE__, __LINE__);
+      if (st.ok())
+        st = CudaStatus(Fill(buf->d.get(), *out, g.stride_d * batch, 0, /*nan=*/true, stream),
+                        "poison", __FILE__, __LINE__);
       if (st.ok()) st = launch(0);
       if (st.ok()) st = CudaStatus(cudaStreamSynchronize(stream), "kernel", __FILE__, __LINE__);
       if (!st.ok()) {
