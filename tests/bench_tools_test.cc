@@ -527,6 +527,7 @@ TEST(BenchReport, GatesFromARunOfEveryPlan) {
   csv += row("waveq", 2000, "auto", 20, "dp", 16, 0, 0, 128, 22);
   csv += row("waveq", 2000, "dp", 21, "dp", 8, 0, 0, 256, 21);
   csv += row("waveq", 2000, "streamk/128x128x64", 25, "streamk", 0, 16, 132, 128, 18);
+  csv += row("waveq", 2000, "argmin", 25, "streamk", 0, 16, 132, 128, 18);
   csv += row("waveq", 2000, "cublas", 20, "", 0, 0, 0, 0, 0);
   // A shape cuBLAS did not time is left out.
   csv += row("llm", 64, "auto", 5, "dp", 1, 0, 0, 256, 5);
@@ -554,7 +555,13 @@ TEST(BenchReport, GatesFromARunOfEveryPlan) {
   // the median is the mean of the third and fourth.
   EXPECT_NEAR(g.abs_error_median, (1 - 11 / (36.2 / 3) + 0.1) / 2, 1e-9);
   EXPECT_EQ(g.plans, 6);
+  // Mode argmin ran shape 2's Stream-K plan, 1.25x auto's time (one shape timed it).
+  EXPECT_EQ(g.argmin_shapes, 1);
+  EXPECT_NEAR(g.argmin_over_auto, 1.25, 1e-9);
+  EXPECT_EQ(g.most_argmin_shape, "2000x512x4096");
   const std::string text = FormatGates(gates);
+  EXPECT_NE(text.find("mode argmin's time over auto's 1.250 over 1 shapes"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("waveq"), std::string::npos) << text;
   EXPECT_NE(text.find("1000x512x4096"), std::string::npos) << text;
 }

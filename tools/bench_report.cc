@@ -938,7 +938,7 @@ double Median(std::vector<double> v) {
 std::vector<GateSummary> SummarizeGates(const BenchReport& r) {
   struct Sums {
     GateSummary g;
-    double auto_cublas = 0, best_cublas = 0, regret = 0, argmin = 0;
+    double auto_cublas = 0, best_cublas = 0, regret = 0, argmin = 0, argmin_mode = 0;
     std::vector<double> ranks, errors;
   };
   std::vector<Sums> sets;
@@ -992,6 +992,15 @@ std::vector<GateSummary> SummarizeGates(const BenchReport& r) {
       s.g.worst_argmin_regret = argmin_regret, s.g.worst_argmin_shape = name;
     if (const ModeResult* dp = row.Find("dp"); timed(dp) && a->us / dp->us > s.g.worst_auto_over_dp)
       s.g.worst_auto_over_dp = a->us / dp->us, s.g.worst_dp_shape = name;
+    if (const ModeResult* m = row.Find("argmin"); timed(m)) {
+      const double ratio = m->us / a->us;
+      s.argmin_mode += std::log(ratio);
+      if (s.g.argmin_shapes == 0 || ratio < s.g.least_argmin_over_auto)
+        s.g.least_argmin_over_auto = ratio, s.g.least_argmin_shape = name;
+      if (s.g.argmin_shapes == 0 || ratio > s.g.most_argmin_over_auto)
+        s.g.most_argmin_over_auto = ratio, s.g.most_argmin_shape = name;
+      ++s.g.argmin_shapes;
+    }
     std::vector<double> predicted, measured;
     for (const Timed& t : plans) {
       if (t.predicted <= 0) continue;
@@ -1007,6 +1016,7 @@ std::vector<GateSummary> SummarizeGates(const BenchReport& r) {
     s.g.best_over_cublas = std::exp(s.best_cublas / n);
     s.g.regret = std::exp(s.regret / n);
     s.g.argmin_regret = std::exp(s.argmin / n);
+    if (s.g.argmin_shapes > 0) s.g.argmin_over_auto = std::exp(s.argmin_mode / s.g.argmin_shapes);
     s.g.rank_shapes = static_cast<int>(s.ranks.size());
     s.g.rank_median = Median(s.ranks);
     s.g.plans = static_cast<int>(s.errors.size());
@@ -1036,6 +1046,13 @@ std::string FormatGates(const std::vector<GateSummary>& gates) {
                           g.set, g.worst_regret_shape, g.worst_argmin_shape,
                           g.worst_dp_shape.empty() ? "-" : g.worst_dp_shape, g.rank_shapes,
                           g.plans);
+  for (const GateSummary& g : gates)
+    if (g.argmin_shapes > 0)
+      absl::StrAppendFormat(&out,
+                            "%s: mode argmin's time over auto's %.3f over %d shapes (%.3f at %s to "
+                            "%.3f at %s)\n",
+                            g.set, g.argmin_over_auto, g.argmin_shapes, g.least_argmin_over_auto,
+                            g.least_argmin_shape, g.most_argmin_over_auto, g.most_argmin_shape);
   absl::StrAppend(&out,
                   "(regret: auto's time over the fastest streamk plan timed for the shape; "
                   "argmin: the time of the plan the run's predictions rank first, over the same; "

@@ -172,6 +172,11 @@ struct GateSummary {
   std::string worst_argmin_shape;
   double worst_auto_over_dp = 0;  // auto's time over mode dp's, the worst shape (0: no dp)
   std::string worst_dp_shape;
+  // Where the run timed mode argmin (the model's own pick): its time over auto's, geometric mean
+  // and range over those shapes (argmin_shapes of them; 0: none timed).
+  int argmin_shapes = 0;
+  double argmin_over_auto = 0, least_argmin_over_auto = 0, most_argmin_over_auto = 0;
+  std::string least_argmin_shape, most_argmin_shape;
   // Predicted against measured time over the distinct plans of a shape: Spearman's rank
   // correlation (median over the shapes with three or more plans; rank_shapes of them), and the
   // median of |predicted / measured - 1| over every plan.
