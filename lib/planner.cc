@@ -1288,17 +1288,21 @@ double DataParallelMicros(const PlanExplanation& why) {
 // The plan on the options' tile, else on the device's tile or the faster of its two.
 absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& device,
                                   const PlanOptions& o, PlanExplanation* why) {
-  if (o.tile != kNoTile || device.TileOf(KernelRole::kAlt) == kNoTile) {
+  const KernelConfig* alt_config = device.Find(KernelRole::kAlt);
+  if (o.tile != kNoTile || alt_config == nullptr || alt_config->tile == kNoTile) {
     const TileShape tile = TileOf(o, device);
     return PlanForKernel(problem, device, o, tile, CostOfTile(device, tile), why);
   }
 
   // Two kernel configurations: plan both, keep the one predicted faster (the main one on a tie).
+  const KernelConfig& main_config = device.main();
+  // The tile and constants of the main configuration, or of the alt one.
+  auto config = [&](bool alt) -> const KernelConfig& { return alt ? *alt_config : main_config; };
   PlanExplanation main_why = Inner(why), alt_why = Inner(why);
   absl::StatusOr<Plan> main =
-      PlanForKernel(problem, device, o, device.main().tile, device.main().cost, &main_why);
-  absl::StatusOr<Plan> alt = PlanForKernel(problem, device, o, device.TileOf(KernelRole::kAlt),
-                                           RoleCost(device, KernelRole::kAlt), &alt_why);
+      PlanForKernel(problem, device, o, main_config.tile, main_config.cost, &main_why);
+  absl::StatusOr<Plan> alt =
+      PlanForKernel(problem, device, o, alt_config->tile, alt_config->cost, &alt_why);
   // A forced decomposition one tile cannot take (e.g. more splits than its k-iterations per tile)
   // runs on the other; where neither can, the main tile's rule is the error.
   if (!main.ok() || !alt.ok()) {
@@ -1323,15 +1327,14 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
     const double min_gain = own_tile_dp ? MinPredictedGain(*plan) : kMinPredictedGain;
     const double pick_us = (use_alt ? alt_why : main_why).predicted_us;
     if (pick_us > best_dp * (1 - min_gain)) {
-      const TileShape& pick_tile = use_alt ? device.TileOf(KernelRole::kAlt) : device.main().tile;
+      const TileShape& pick_tile = config(use_alt).tile;
       const Mode pick_mode = plan->mode;
       use_alt = dp_alt < dp_main;
       PlanOptions dp = o;
       dp.mode = Mode::kDataParallel;
       PlanExplanation& w = use_alt ? alt_why : main_why;
-      plan = PlanForKernel(
-          problem, device, dp, use_alt ? device.TileOf(KernelRole::kAlt) : device.main().tile,
-          use_alt ? RoleCost(device, KernelRole::kAlt) : device.main().cost, nullptr);
+      plan =
+          PlanForKernel(problem, device, dp, config(use_alt).tile, config(use_alt).cost, nullptr);
       w.chosen = 0;  // auto's first candidate is data-parallel
       w.predicted_us = best_dp;
       // The pick that lost, and why the data-parallel tile's own candidates did not win there (a
@@ -1341,17 +1344,15 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
             "%s on %s (%.1f us) is not predicted to beat data-parallel on %s (%.1f us) by %g%% or "
             "more; on %s: %s",
             ModeName(pick_mode), TileShapeName(pick_tile), pick_us,
-            TileShapeName(use_alt ? device.TileOf(KernelRole::kAlt) : device.main().tile), best_dp,
-            min_gain * 100,
-            TileShapeName(use_alt ? device.TileOf(KernelRole::kAlt) : device.main().tile),
-            w.reason);
+            TileShapeName(config(use_alt).tile), best_dp, min_gain * 100,
+            TileShapeName(config(use_alt).tile), w.reason);
     }
   }
   if (why != nullptr) {
     const PlanExplanation& chosen = use_alt ? alt_why : main_why;
     const PlanExplanation& other = use_alt ? main_why : alt_why;
-    const TileShape& chosen_tile = use_alt ? device.TileOf(KernelRole::kAlt) : device.main().tile;
-    const TileShape& other_tile = use_alt ? device.main().tile : device.TileOf(KernelRole::kAlt);
+    const TileShape& chosen_tile = config(use_alt).tile;
+    const TileShape& other_tile = config(!use_alt).tile;
     *why = chosen;
     for (Candidate c : other.candidates) {
       absl::StrAppend(&c.name, " [", TileShapeName(other_tile), "]");
@@ -1531,7 +1532,8 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
 absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device,
                                 const PlanOptions& o, PlanExplanation* why) {
   absl::StatusOr<Plan> plan = PlanFourTiles(problem, device, o, why);
-  const TileShape& small = device.TileOf(KernelRole::kSmall);
+  const TileShape small = device.TileOf(KernelRole::kSmall);
+  const CostModel& small_cost = RoleCost(device, KernelRole::kSmall);
   if (!plan.ok() || o.tile != kNoTile || small == kNoTile ||
       (o.mode != Mode::kAuto && o.mode != Mode::kDataParallel))
     return plan;
@@ -1541,11 +1543,10 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
   const CostModel& pick_cost = KernelCost(device, *plan);
   const double pick_us = PredictMicros(*plan, pick_cost);
   PlanExplanation small_why = Inner(why);
-  absl::StatusOr<Plan> alt =
-      PlanForKernel(problem, device, o, small, RoleCost(device, KernelRole::kSmall),
-                    why != nullptr ? &small_why : nullptr);
+  absl::StatusOr<Plan> alt = PlanForKernel(problem, device, o, small, small_cost,
+                                           why != nullptr ? &small_why : nullptr);
   if (!alt.ok()) return plan;
-  const double small_us = PredictMicros(*alt, RoleCost(device, KernelRole::kSmall));
+  const double small_us = PredictMicros(*alt, small_cost);
   const bool full_wave = plan->sk_blocks > 0 && alt->sk_blocks > 0 &&
                          plan->sk_blocks >= kFullWaveShare * static_cast<double>(slots) &&
                          plan->sk_blocks <= kMaxAutoSplits * plan->sk_tiles;
@@ -1566,11 +1567,10 @@ absl::StatusOr<Plan> PlanKernel(const Problem& problem, const DeviceSpec& device
     const absl::StatusOr<Plan> small_dp =
         alt->mode == Mode::kDataParallel
             ? alt
-            : PlanForKernel(problem, device, dp, small, RoleCost(device, KernelRole::kSmall),
-                            nullptr);
+            : PlanForKernel(problem, device, dp, small, small_cost, nullptr);
     const absl::StatusOr<Plan> other_dp = PlanFourTiles(problem, device, dp, nullptr);
     if (small_dp.ok() && other_dp.ok()) {
-      const double small_dp_us = PredictMicros(*small_dp, RoleCost(device, KernelRole::kSmall));
+      const double small_dp_us = PredictMicros(*small_dp, small_cost);
       const double other_dp_us = PredictMicros(*other_dp, KernelCost(device, *other_dp));
       take = small_dp_us < other_dp_us * (1 - kMinSmallTileGain) &&
              pick_us > small_dp_us * (1 - kMinPredictedGain);
@@ -2126,8 +2126,8 @@ absl::StatusOr<Plan> PlanDynamic(const Problem& problem, const DeviceSpec& devic
   std::vector<Plan> options = {*free};
   std::vector<std::string> names = {"auto's pick for the free GPU"};
   std::vector<TileShape> tiles = {TileShape{free->tile_m, free->tile_n, free->tile_k}};
-  if (device.TileOf(KernelRole::kAlt) != kNoTile && device.TileOf(KernelRole::kAlt) != tiles[0])
-    tiles.push_back(device.TileOf(KernelRole::kAlt));
+  if (const TileShape alt = device.TileOf(KernelRole::kAlt); alt != kNoTile && alt != tiles[0])
+    tiles.push_back(alt);
   const int sms = free->avail_sms;
   for (const KernelConfig& c : device.kernels) {
     const TileShape tile = c.tile;
