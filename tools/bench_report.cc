@@ -567,6 +567,8 @@ bool SameShape(const BenchShape& a, const BenchShape& b) {
 }
 
 bool Timed(const HeldTiming* t) { return t != nullptr && t->us > 0 && !t->gave_up; }
+// Whether the mode ran correctly and was timed.
+bool Timed(const ModeResult* m) { return m != nullptr && m->status == "ok" && m->us > 0; }
 
 double Ideal(int sms, int held) { return held < sms ? static_cast<double>(sms) / (sms - held) : 0; }
 
@@ -832,7 +834,7 @@ std::string CompareRuns(const BenchReport& before, const BenchReport& after,
   };
   auto timed = [](const ShapeResult& r, const std::string& m) -> const ModeResult* {
     const ModeResult* x = r.Find(m);
-    return x != nullptr && x->status == "ok" && x->us > 0 ? x : nullptr;
+    return Timed(x) ? x : nullptr;
   };
   // A CSV may hold a shape in more than one row group (runs appended): the one that timed `mode`.
   std::map<std::string, const ShapeResult*> earlier;
@@ -949,22 +951,21 @@ std::vector<GateSummary> SummarizeGates(const BenchReport& r) {
     sets.back().g.set = set;
     return sets.back();
   };
-  auto timed = [](const ModeResult* m) { return m != nullptr && m->status == "ok" && m->us > 0; };
   for (const ShapeResult& row : r.rows) {
     const ModeResult* a = row.Find("auto");
     const ModeResult* c = row.Find("cublas");
-    if (!timed(a) || !timed(c)) continue;
+    if (!Timed(a) || !Timed(c)) continue;
     // The distinct plans timed (modes that ran the same plan averaged), with their predictions.
-    struct Timed {
+    struct PlanTime {
       const Plan* plan;
       double us = 0, predicted = 0;
       int count = 0;
     };
-    std::vector<Timed> plans;
+    std::vector<PlanTime> plans;
     for (const ModeResult& m : row.modes) {
-      if (!timed(&m) || !m.plan) continue;
+      if (!Timed(&m) || !m.plan) continue;
       auto same = std::find_if(plans.begin(), plans.end(),
-                               [&m](const Timed& t) { return SamePlan(*t.plan, *m.plan); });
+                               [&m](const PlanTime& t) { return SamePlan(*t.plan, *m.plan); });
       if (same == plans.end()) {
         plans.push_back({&*m.plan, 0, m.predicted_us, 0});
         same = plans.end() - 1;
@@ -972,8 +973,8 @@ std::vector<GateSummary> SummarizeGates(const BenchReport& r) {
       same->us += m.us, ++same->count;
     }
     double best = std::numeric_limits<double>::infinity();
-    const Timed* argmin = nullptr;
-    for (Timed& t : plans) {
+    const PlanTime* argmin = nullptr;
+    for (PlanTime& t : plans) {
       t.us /= t.count;
       best = std::min(best, t.us);
       if (t.predicted > 0 && (argmin == nullptr || t.predicted < argmin->predicted)) argmin = &t;
@@ -990,9 +991,9 @@ std::vector<GateSummary> SummarizeGates(const BenchReport& r) {
     s.argmin += std::log(argmin_regret);
     if (argmin_regret > s.g.worst_argmin_regret)
       s.g.worst_argmin_regret = argmin_regret, s.g.worst_argmin_shape = name;
-    if (const ModeResult* dp = row.Find("dp"); timed(dp) && a->us / dp->us > s.g.worst_auto_over_dp)
+    if (const ModeResult* dp = row.Find("dp"); Timed(dp) && a->us / dp->us > s.g.worst_auto_over_dp)
       s.g.worst_auto_over_dp = a->us / dp->us, s.g.worst_dp_shape = name;
-    if (const ModeResult* m = row.Find("argmin"); timed(m)) {
+    if (const ModeResult* m = row.Find("argmin"); Timed(m)) {
       const double ratio = m->us / a->us;
       s.argmin_mode += std::log(ratio);
       if (s.g.argmin_shapes == 0 || ratio < s.g.least_argmin_over_auto)
@@ -1002,7 +1003,7 @@ std::vector<GateSummary> SummarizeGates(const BenchReport& r) {
       ++s.g.argmin_shapes;
     }
     std::vector<double> predicted, measured;
-    for (const Timed& t : plans) {
+    for (const PlanTime& t : plans) {
       if (t.predicted <= 0) continue;
       predicted.push_back(t.predicted), measured.push_back(t.us);
       s.errors.push_back(std::abs(t.predicted / t.us - 1));

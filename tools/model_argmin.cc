@@ -1,29 +1,14 @@
 #include "model_argmin.h"
 
-#include <algorithm>
 #include <optional>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/strings/str_cat.h"
+#include "bench_report.h"
 #include "streamk/planner.h"
 
 namespace streamk::tools {
-namespace {
-
-const char* CopiesName(RepackOperands r) {
-  switch (r) {
-    case RepackOperands::kNone: return "";
-    case RepackOperands::kA: return " (A copied)";
-    case RepackOperands::kB: return " (B copied)";
-    case RepackOperands::kAll: return " (copies)";
-  }
-  return "";
-}
-
-}  // namespace
-
 absl::StatusOr<ArgminPick> ModelArgmin(const GemmArgs& args, const DeviceSpec& device,
                                        const Options& base) {
   Options plain = base;
@@ -77,14 +62,7 @@ absl::StatusOr<ArgminPick> ModelArgmin(const GemmArgs& args, const DeviceSpec& d
         }
         ++weighed;
         if (best && w.predicted_us >= best->predicted_us) continue;
-        best = ArgminPick{forced, w.predicted_us, "", 0};
-        best->name = absl::StrCat(
-            ModeName(p->mode), " ", p->tile_m, "x", p->tile_n,
-            p->mode == Mode::kSplitK ? absl::StrCat(" x", p->sk_blocks / std::max(1, p->sk_tiles))
-            : p->sk_blocks > 0       ? absl::StrCat(" dp", p->dp_tiles, "+sk", p->sk_tiles, "/",
-                                                    p->sk_blocks)
-                                     : "",
-            CopiesName(way));
+        best = ArgminPick{forced, w.predicted_us, PlanName(*p), 0};
       }
     }
   }

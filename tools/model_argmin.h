@@ -19,7 +19,7 @@ namespace streamk::tools {
 struct ArgminPick {
   Options options;          // forced: mode, tile, splits or Stream-K tiles and blocks, reduction
   double predicted_us = 0;  // PlanGemm's prediction for them (copies included)
-  std::string name;         // "splitk 128x192 x3 (B copied)"
+  std::string name;         // PlanName: "splitk 128x192 dp0+sk50/150 repack-b"
   int weighed = 0;          // the forced plans priced
 };
 
