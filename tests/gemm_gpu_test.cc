@@ -644,12 +644,17 @@ TEST(GemmGpu, ClusterTileEveryLayoutModeAndTail) {
   }
 }
 
-// A kernel configuration of its own (`tile`) in every layout, dtype, mode and reduction on
-// `shapes`; then, in every mode and reduction, every output type with beta and C = D, and a batch
-// of `padded` shapes whose padded rows of D past n may not be written; and operands whose rows
-// start at odd multiples of 16 bytes.
-void ExpectTileCorrectEverywhere(const TileShape& tile, const std::vector<Shape>& shapes,
+// The test device's kernel configuration of `role` on its own (skipped where it has none) in
+// every layout, dtype, mode and reduction on `shapes`; then, in every mode and reduction, every
+// output type with beta and C = D, and a batch of `padded` shapes whose padded rows of D past n
+// may not be written; and operands whose rows start at odd multiples of 16 bytes.
+void ExpectTileCorrectEverywhere(KernelRole role, const std::vector<Shape>& shapes,
                                  const Shape& padded_shape) {
+  absl::StatusOr<DeviceSpec> dev = TestDevice();
+  ASSERT_TRUE(dev.ok()) << dev.status();
+  const TileShape tile = dev->TileOf(role);
+  if (tile == kNoTile)
+    GTEST_SKIP() << dev->name << " has no " << KernelRoleName(role) << " configuration";
   ExpectCorrectEverywhere(shapes, tile);
   for (Options o : EveryModeAndReduction()) {
     o.tile = tile;
@@ -679,11 +684,7 @@ void ExpectTileCorrectEverywhere(const TileShape& tile, const std::vector<Shape>
 // boxes), in m and in k, a batch (ExpectTileCorrectEverywhere).
 TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = TestDevice();
-  ASSERT_TRUE(dev.ok()) << dev.status();
-  if (dev->TileOf(KernelRole::kMid) == kNoTile)
-    GTEST_SKIP() << dev->name << " has no third configuration";
-  ExpectTileCorrectEverywhere(dev->TileOf(KernelRole::kMid),
+  ExpectTileCorrectEverywhere(KernelRole::kMid,
                               {{100, 200, 45, 1},
                                {300, 520, 700, 1},
                                {129, 383, 1000, 1},
@@ -698,11 +699,7 @@ TEST(GemmGpu, MidTileEveryLayoutModeAndEpilogue) {
 // (ExpectTileCorrectEverywhere).
 TEST(GemmGpu, WideTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = TestDevice();
-  ASSERT_TRUE(dev.ok()) << dev.status();
-  if (dev->TileOf(KernelRole::kWide) == kNoTile)
-    GTEST_SKIP() << dev->name << " has no fourth configuration";
-  ExpectTileCorrectEverywhere(dev->TileOf(KernelRole::kWide),
+  ExpectTileCorrectEverywhere(KernelRole::kWide,
                               {{100, 200, 45, 1},
                                {200, 520, 700, 1},
                                {520, 193, 1000, 1},
@@ -719,11 +716,7 @@ TEST(GemmGpu, WideTileEveryLayoutModeAndEpilogue) {
 // (ExpectTileCorrectEverywhere; the kernel's rows are D's columns where D is row-major).
 TEST(GemmGpu, FifthTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = TestDevice();
-  ASSERT_TRUE(dev.ok()) << dev.status();
-  if (dev->TileOf(KernelRole::kSmall) == kNoTile)
-    GTEST_SKIP() << dev->name << " has no fifth configuration";
-  ExpectTileCorrectEverywhere(dev->TileOf(KernelRole::kSmall),
+  ExpectTileCorrectEverywhere(KernelRole::kSmall,
                               {{100, 65, 45, 1},
                                {200, 520, 700, 1},
                                {136, 127, 1000, 1},
@@ -741,11 +734,7 @@ TEST(GemmGpu, FifthTileEveryLayoutModeAndEpilogue) {
 // (ExpectTileCorrectEverywhere), in both orientations of the call's m and n.
 TEST(GemmGpu, BroadTileEveryLayoutModeAndEpilogue) {
   STREAMK_SKIP_WITHOUT_GPU();
-  absl::StatusOr<DeviceSpec> dev = TestDevice();
-  ASSERT_TRUE(dev.ok()) << dev.status();
-  if (dev->TileOf(KernelRole::kBroad) == kNoTile)
-    GTEST_SKIP() << dev->name << " has no sixth configuration";
-  ExpectTileCorrectEverywhere(dev->TileOf(KernelRole::kBroad),
+  ExpectTileCorrectEverywhere(KernelRole::kBroad,
                               {{100, 328, 45, 1},
                                {328, 100, 45, 1},
                                {200, 456, 700, 1},
