@@ -7,8 +7,8 @@
 #                        [--dtype fp16|bf16] [--reps R] [--set-timeout SECONDS]
 #
 # --bin       a folder with streamk-bench, or a bundle made by ../shared/scripts/gpu-bundle
-# --sets      run one set after another, each into its own CSV (a device call's time limit ends
-#             a run, not the sets already written); default waveq,llm,paper
+# --sets      run one set after another, each into its own CSV, rewritten after every shape (a
+#             time limit ends a run, not the shapes already measured); default waveq,llm,paper
 # --count     paper shapes (default 300), drawn with --seed (default 2026) at any size (--align 1)
 # --set-timeout  ends one set's run (default 540 s)
 set -uo pipefail

@@ -108,7 +108,9 @@ ABSL_FLAG(double, hold_timeout, 3,
           "--hold-sms: seconds after which the holding blocks give up (a mode that waits for "
           "every SM then reads as stalled instead of hanging)");
 ABSL_FLAG(std::string, hold_csv, "", "--hold-sms: write the contention figures to this CSV");
-ABSL_FLAG(std::string, csv, "", "write every figure to this CSV file");
+ABSL_FLAG(std::string, csv, "",
+          "write every figure to this CSV file (rewritten after each shape, so a run cut short "
+          "keeps the shapes it measured)");
 ABSL_FLAG(std::string, json, "", "write every figure to this JSON file");
 ABSL_FLAG(std::string, svg, "", "draw auto vs dp and vs cublas per shape into this SVG file");
 ABSL_FLAG(std::string, profile, "",
@@ -610,6 +612,9 @@ int main(int argc, char** argv) {
       }
     }
     report.rows.push_back(row);
+    // Rewritten after every shape, so a run stopped by a time limit keeps the shapes it measured.
+    if (const std::string f = absl::GetFlag(FLAGS_csv); !f.empty())
+      std::ofstream(f) << ToCsv(report);
   }
 
   std::printf("%s", FormatTable(report).c_str());
