@@ -4,17 +4,19 @@
 # kernel configurations, timed in graph replay, then summarized by streamk-bench --gates.
 #
 #   scripts/gpu_gates.sh --bin BUNDLE [--out DIR] [--sets waveq,llm,paper] [--count N] [--seed S]
-#                        [--dtype fp16|bf16] [--reps R] [--set-timeout SECONDS]
+#                        [--dtype fp16|bf16] [--reps R] [--set-timeout SECONDS] [--profile FILE]
 #
 # --bin       a folder with streamk-bench, or a bundle made by ../shared/scripts/gpu-bundle
 # --sets      run one set after another, each into its own CSV, rewritten after every shape (a
 #             time limit ends a run, not the shapes already measured); default waveq,llm,paper
 # --count     paper shapes (default 300), drawn with --seed (default 2026) at any size (--align 1)
 # --set-timeout  ends one set's run (default 540 s)
+# --profile   plan with this device profile (streamk-bench --calibrate) instead of the built-in
+#             model; the CSVs are named SET-DTYPE-profile
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bundle="" out=experiments/gates-$(date -u +%Y%m%d-%H%M%S) sets=waveq,llm,paper count=300
-seed=2026 dtype=fp16 reps=7 set_timeout=540
+seed=2026 dtype=fp16 reps=7 set_timeout=540 profile=""
 while (($#)); do
   case $1 in
     --bin) bundle=$2; shift 2 ;;
@@ -25,7 +27,8 @@ while (($#)); do
     --dtype) dtype=$2; shift 2 ;;
     --reps) reps=$2; shift 2 ;;
     --set-timeout) set_timeout=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    --profile) profile=$2; shift 2 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "gpu_gates.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -49,11 +52,11 @@ mkdir -p "$out"
 } > "$out/gpu.txt" 2>&1
 status=0
 for set in ${sets//,/ }; do
-  f=$out/$set-$dtype
+  f=$out/$set-$dtype${profile:+-profile}
   # shellcheck disable=SC2086  # $bench is a command and its first argument
   timeout "$set_timeout" $bench --set "$set" --count "$count" --seed "$seed" --align 1 \
     --modes "$modes" --dtype "$dtype" --timing graph --reps "$reps" --csv "$f.csv" \
-    > "$f.txt" 2> "$f.err"
+    ${profile:+--profile "$profile"} > "$f.txt" 2> "$f.err"
   rc=$?
   echo "== $set ($dtype): exit $rc"
   ((rc)) && status=1
