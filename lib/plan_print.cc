@@ -7,6 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include <nlohmann/json.hpp>
 #include "tma_operands.h"
 #include "work_mapping.h"
 
@@ -29,31 +30,6 @@ PeerStats ComputePeerStats(const Plan& p) {
     s.shared_tiles += c > 1;
   }
   return s;
-}
-
-// A JSON number with three decimals; null for what JSON has no number for (an infinite
-// prediction: a plan the model cannot price, e.g. a copy on a preset without a copy rate).
-std::string JsonMicros(double us) {
-  return std::isfinite(us) ? absl::StrFormat("%.3f", us) : std::string("null");
-}
-
-std::string JsonString(std::string_view s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          out += absl::StrFormat("\\u%04x", c);
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
 }
 
 std::string Bytes(int64_t b) {
@@ -351,88 +327,89 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
 
 std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::string& device,
                        const std::string& epilogue) {
-  const PeerStats peers = ComputePeerStats(p);
-  std::string s = "{";
-  auto field = [&s](std::string_view key, const std::string& value) {
-    if (s.size() > 1) s += ", ";
-    absl::StrAppend(&s, JsonString(key), ": ", value);
+  using Json = nlohmann::ordered_json;
+  // Microseconds to three decimals; null where JSON has no number (an infinite prediction: a
+  // plan the model cannot price, e.g. a copy on a preset without a copy rate).
+  auto micros = [](double us) -> Json {
+    return std::isfinite(us) ? Json(std::round(us * 1e3) / 1e3) : Json(nullptr);
   };
-  auto num = [&field](std::string_view key, int64_t v) { field(key, absl::StrCat(v)); };
-  field("device", JsonString(device));
-  field("mode", JsonString(ModeName(p.mode)));
-  num("m", p.m), num("n", p.n), num("k", p.k), num("batch", p.batch);
-  field("tile", absl::StrFormat("[%d, %d, %d]", p.tile_m, p.tile_n, p.tile_k));
-  num("tiles_m", p.tiles_m), num("tiles_n", p.tiles_n), num("tiles", p.tiles);
-  num("iters_per_tile", p.iters_per_tile);
-  field("a_rows_misaligned", p.a.rows_misaligned() ? "true" : "false");
-  field("b_rows_misaligned", p.b.rows_misaligned() ? "true" : "false");
-  field("d_tma_store", p.d_tma_store ? "true" : "false");
-  field("a_rows_on_lines", p.a.rows_on_lines() ? "true" : "false");
-  field("b_rows_on_lines", p.b.rows_on_lines() ? "true" : "false");
-  field("a_mn_major", p.a.mn_major() ? "true" : "false");
-  field("b_mn_major", p.b.mn_major() ? "true" : "false");
-  num("dp_tiles", p.dp_tiles), num("sk_tiles", p.sk_tiles), num("sk_blocks", p.sk_blocks);
-  num("sk_regions", p.sk_regions), num("sk_blocks_per_region", p.sk_blocks_per_region);
-  num("sk_iters_per_region", p.sk_iters_per_region);
-  num("sk_iters_per_normal_block", p.sk_iters_per_normal_block);
-  num("sk_big_blocks_per_region", p.sk_big_blocks_per_region);
-  num("sk_waves", p.sk_waves), num("peers_min", peers.min), num("peers_max", peers.max);
-  num("dp_blocks", p.dp_blocks), num("dp_first_wave_tiles", p.dp_first_wave_tiles);
-  num("dp_blocks_before_sk", p.dp_blocks_before_sk);
-  field("reduction", JsonString(ReductionName(p.reduction)));
-  num("reduction_slices", p.reduction_slices), num("reduction_blocks", p.reduction_blocks);
-  num("work_blocks", p.work_blocks), num("grid_blocks", p.grid_blocks);
-  num("avail_sms", p.avail_sms), num("occupancy", p.occupancy), num("cluster_m", p.cluster_m);
-  field("raster", JsonString(RasterName(p.raster))), num("swizzle", p.swizzle);
-  num("partials_offset", p.partials_offset), num("partials_bytes", p.partials_bytes);
-  num("flags_offset", p.flags_offset), num("flags_bytes", p.flags_bytes);
-  field("schedule", JsonString(ScheduleName(p.schedule)));
-  num("counter_offset", p.counter_offset);
-  field("mainloop", JsonString(MainloopName(p.mainloop)));
-  field("pingpong", p.pingpong ? "true" : "false");
-  field("narrow_wgmma", p.narrow_wgmma ? "true" : "false");
-  field("store_d", JsonString(StoreDName(p.store_d)));
-  num("workspace_bytes", p.workspace_bytes);
-  field("repack_a", p.repack_a ? "true" : "false");
-  field("repack_b", p.repack_b ? "true" : "false");
-  field("a_unaligned", p.a_unaligned ? "true" : "false");
-  field("b_unaligned", p.b_unaligned ? "true" : "false");
-  num("repack_ld", p.repack_ld);
-  num("repack_a_offset", p.repack_a_offset), num("repack_b_offset", p.repack_b_offset);
+  // An operand as the kernel loads it (after any copy), and whether the launch copies it first.
+  auto operand = [](const OperandLayout& l, bool repack, bool unaligned) {
+    return Json{{"major", l.major == Major::kK ? "k" : "mn"},
+                {"row_align", l.row_align},
+                {"repack", repack},
+                {"unaligned", unaligned}};
+  };
+  const PeerStats peers = ComputePeerStats(p);
+  Json j;
+  j["device"] = device;
+  j["mode"] = ModeName(p.mode);
+  j["m"] = p.m, j["n"] = p.n, j["k"] = p.k, j["batch"] = p.batch;
+  j["tile"] = {p.tile_m, p.tile_n, p.tile_k};
+  j["tiles_m"] = p.tiles_m, j["tiles_n"] = p.tiles_n, j["tiles"] = p.tiles;
+  j["iters_per_tile"] = p.iters_per_tile;
+  j["a"] = operand(p.a, p.repack_a, p.a_unaligned);
+  j["b"] = operand(p.b, p.repack_b, p.b_unaligned);
+  j["repack_ld"] = p.repack_ld;
+  j["repack_a_offset"] = p.repack_a_offset, j["repack_b_offset"] = p.repack_b_offset;
+  j["d_tma_store"] = p.d_tma_store;
+  j["dp_tiles"] = p.dp_tiles, j["sk_tiles"] = p.sk_tiles, j["sk_blocks"] = p.sk_blocks;
+  j["sk_regions"] = p.sk_regions, j["sk_blocks_per_region"] = p.sk_blocks_per_region;
+  j["sk_iters_per_region"] = p.sk_iters_per_region;
+  j["sk_iters_per_normal_block"] = p.sk_iters_per_normal_block;
+  j["sk_big_blocks_per_region"] = p.sk_big_blocks_per_region;
+  j["sk_waves"] = p.sk_waves, j["peers_min"] = peers.min, j["peers_max"] = peers.max;
+  j["dp_blocks"] = p.dp_blocks, j["dp_first_wave_tiles"] = p.dp_first_wave_tiles;
+  j["dp_blocks_before_sk"] = p.dp_blocks_before_sk;
+  j["reduction"] = ReductionName(p.reduction);
+  j["reduction_slices"] = p.reduction_slices, j["reduction_blocks"] = p.reduction_blocks;
+  j["work_blocks"] = p.work_blocks, j["grid_blocks"] = p.grid_blocks;
+  j["avail_sms"] = p.avail_sms, j["occupancy"] = p.occupancy, j["cluster_m"] = p.cluster_m;
+  j["raster"] = RasterName(p.raster), j["swizzle"] = p.swizzle;
+  j["partials_offset"] = p.partials_offset, j["partials_bytes"] = p.partials_bytes;
+  j["flags_offset"] = p.flags_offset, j["flags_bytes"] = p.flags_bytes;
+  j["schedule"] = ScheduleName(p.schedule);
+  j["counter_offset"] = p.counter_offset;
+  j["mainloop"] = MainloopName(p.mainloop);
+  j["pingpong"] = p.pingpong;
+  j["narrow_wgmma"] = p.narrow_wgmma;
+  j["store_d"] = StoreDName(p.store_d);
+  j["workspace_bytes"] = p.workspace_bytes;
   if (why != nullptr) {
-    field("predicted_us", JsonMicros(why->predicted_us));
-    field("repack_us", JsonMicros(why->repack_us));
-    field("reason", JsonString(why->reason));
-    std::string list = "[";
+    j["predicted_us"] = micros(why->predicted_us);
+    j["repack_us"] = micros(why->repack_us);
+    j["reason"] = why->reason;
+    Json candidates = Json::array();
     for (size_t i = 0; i < why->candidates.size(); ++i) {
       const Candidate& c = why->candidates[i];
-      absl::StrAppendFormat(
-          &list,
-          "%s{\"name\": %s, \"mode\": %s, \"dp_tiles\": %d, \"sk_tiles\": %d, \"sk_blocks\": %d, "
-          "\"splits\": %d, \"reduction\": %s, \"reduction_slices\": %d, \"predicted_us\": %s, "
-          "\"feasible\": %s, \"chosen\": %s, \"note\": %s}",
-          i == 0 ? "" : ", ", JsonString(c.name), JsonString(ModeName(c.mode)), c.dp_tiles,
-          c.sk_tiles, c.sk_blocks, c.splits, JsonString(ReductionName(c.reduction)),
-          c.reduction_slices, JsonMicros(c.predicted_us), c.feasible ? "true" : "false",
-          static_cast<int>(i) == why->chosen ? "true" : "false", JsonString(c.note));
+      candidates.push_back({{"name", c.name},
+                            {"mode", ModeName(c.mode)},
+                            {"dp_tiles", c.dp_tiles},
+                            {"sk_tiles", c.sk_tiles},
+                            {"sk_blocks", c.sk_blocks},
+                            {"splits", c.splits},
+                            {"reduction", ReductionName(c.reduction)},
+                            {"reduction_slices", c.reduction_slices},
+                            {"predicted_us", micros(c.predicted_us)},
+                            {"feasible", c.feasible},
+                            {"chosen", static_cast<int>(i) == why->chosen},
+                            {"note", c.note}});
     }
-    field("candidates", list + "]");
-    std::string rows = "[";
-    for (size_t i = 0; i < why->rows_options.size(); ++i) {
-      const RowsOption& r = why->rows_options[i];
-      absl::StrAppendFormat(&rows,
-                            "%s{\"name\": %s, \"plan\": %s, \"estimated_us\": %s, "
-                            "\"load_floor_us\": %s, \"copies_us\": %s, \"chosen\": %s, "
-                            "\"narrow_loads\": %s}",
-                            i == 0 ? "" : ", ", JsonString(r.name), JsonString(r.plan),
-                            JsonMicros(r.estimated_us), JsonMicros(r.load_floor_us),
-                            JsonMicros(r.copies_us),
-                            r.chosen ? "true" : "false", r.narrow_loads ? "true" : "false");
+    j["candidates"] = std::move(candidates);
+    Json rows = Json::array();
+    for (const RowsOption& r : why->rows_options) {
+      rows.push_back({{"name", r.name},
+                      {"plan", r.plan},
+                      {"estimated_us", micros(r.estimated_us)},
+                      {"load_floor_us", micros(r.load_floor_us)},
+                      {"copies_us", micros(r.copies_us)},
+                      {"chosen", r.chosen},
+                      {"narrow_loads", r.narrow_loads}});
     }
-    field("rows_options", rows + "]");
+    j["rows_options"] = std::move(rows);
   }
-  if (!epilogue.empty()) field("epilogue", JsonString(epilogue));
-  return s + "}";
+  if (!epilogue.empty()) j["epilogue"] = epilogue;
+  return j.dump();
 }
 
 }  // namespace streamk

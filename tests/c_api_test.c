@@ -116,7 +116,7 @@ static void TestPlanJson(void) {
   CHECK(s == STREAMK_OK, "plan gave %d: %s", (int)s, streamk_last_error());
   CHECK(strstr(json, "\"candidates\"") != NULL && strstr(json, "\"reason\"") != NULL,
         "json lacks candidates or reason: %.200s", json);
-  CHECK(strstr(json, "\"device\": \"H200\"") != NULL && strstr(json, "\"m\": 1536") != NULL,
+  CHECK(strstr(json, "\"device\":\"H200\"") != NULL && strstr(json, "\"m\":1536") != NULL,
         "json names another device or shape: %.200s", json);
 
   free(json);
@@ -126,7 +126,7 @@ static void TestPlanJson(void) {
   streamk_options_init(&options);
   options.mode = STREAMK_MODE_STREAM_K;
   s = streamk_plan_json(&args, &options, "h200", json, needed, NULL);
-  CHECK(s == STREAMK_OK && strstr(json, "\"mode\": \"streamk\", \"m\": 1536") != NULL,
+  CHECK(s == STREAMK_OK && strstr(json, "\"mode\":\"streamk\",\"m\":1536") != NULL,
         "forced Stream-K gave %d: %.200s", (int)s, s == STREAMK_OK ? json : streamk_last_error());
 
   streamk_options_init(&options);
@@ -137,7 +137,7 @@ static void TestPlanJson(void) {
   CHECK(s == STREAMK_OK || s == STREAMK_RESOURCE_EXHAUSTED, "split-K plan gave %d: %s", (int)s,
         streamk_last_error());
   if (s == STREAMK_OK)
-    CHECK(strstr(json, "\"sk_regions\": 72") != NULL, "split-K 4: %.300s", json);
+    CHECK(strstr(json, "\"sk_regions\":72") != NULL, "split-K 4: %.300s", json);
 
   /* A workspace cap the split-K plan cannot meet: refused, naming the cap. */
   options.max_workspace_bytes = 1024;
@@ -166,7 +166,7 @@ static void TestPlanJson(void) {
           f);
     fclose(f);
     s = streamk_plan_json(&args, &options, path, json, (size_t)1 << 20, NULL);
-    CHECK(s == STREAMK_OK && strstr(json, "\"device\": \"c-test\"") != NULL,
+    CHECK(s == STREAMK_OK && strstr(json, "\"device\":\"c-test\"") != NULL,
           "plan with a profile gave %d: %s %.200s", (int)s, streamk_last_error(), json);
     f = fopen(path, "w");
     if (f != NULL) {
@@ -186,13 +186,13 @@ static void TestPlanJson(void) {
   streamk_options_init(&options);
   InitShape(&args, 5120, 2560, 1024);
   s = streamk_plan_json(&args, &options, "h200", json, needed, NULL);
-  CHECK(s == STREAMK_OK && strstr(json, "\"mainloop\": \"sm90-tma\", \"pingpong\": true") != NULL,
+  CHECK(s == STREAMK_OK && strstr(json, "\"mainloop\":\"sm90-tma\",\"pingpong\":true") != NULL,
         "ping-pong plan gave %d: %.300s", (int)s, json);
   options.pingpong = STREAMK_TOGGLE_OFF;
   options.full_width_wgmma = 1;
   s = streamk_plan_json(&args, &options, "h200", json, needed, NULL);
   CHECK(s == STREAMK_OK &&
-            strstr(json, "\"pingpong\": false, \"narrow_wgmma\": false, \"store_d\": \"tma\"") !=
+            strstr(json, "\"pingpong\":false,\"narrow_wgmma\":false,\"store_d\":\"tma\"") !=
                 NULL,
         "ping-pong off gave %d: %.300s", (int)s, json);
   streamk_options_init(&options);
@@ -208,7 +208,7 @@ static void TestPlanJson(void) {
   CHECK(s == STREAMK_INVALID_ARGUMENT && strstr(streamk_last_error(), "mainloop = sm80") != NULL,
         "sm80 on the h200 model gave %d: %s", (int)s, streamk_last_error());
   s = streamk_plan_json(&args, &options, "a100", json, needed, NULL);
-  CHECK(s == STREAMK_OK && strstr(json, "\"mainloop\": \"sm80\"") != NULL,
+  CHECK(s == STREAMK_OK && strstr(json, "\"mainloop\":\"sm80\"") != NULL,
         "sm80 on the a100 model gave %d: %.300s", (int)s, json);
   options.mainloop = (streamk_mainloop)9;
   s = streamk_plan_json(&args, &options, "h200", NULL, 0, &needed);

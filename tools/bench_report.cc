@@ -14,6 +14,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include <nlohmann/json.hpp>
 #include "streamk/plan_print.h"
 
 namespace streamk::tools {
@@ -43,23 +44,6 @@ std::string Xml(const std::string& s) {
 }
 
 }  // namespace
-
-std::string Json(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
-    }
-    if (static_cast<unsigned char>(c) < 0x20) {  // other controls: JSON allows them escaped only
-      out += absl::StrFormat("\\u%04x", static_cast<unsigned char>(c));
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
 
 std::string PlanName(const Plan& p) {
   const std::string tile = absl::StrCat(p.tile_m, "x", p.tile_n, p.cluster_m > 1 ? "/2sm" : "");
@@ -356,39 +340,50 @@ absl::StatusOr<BenchReport> FromCsv(const std::string& csv) {
 }
 
 std::string ToJson(const BenchReport& r) {
-  std::string j = absl::StrFormat(
-      "{\"gpu\": %s, \"versions\": %s, \"sms\": %d, \"occupancy\": %d, \"mainloop\": %s, "
-      "\"timing\": %s, \"waveq_tile\": %s, \"dtype\": %s, \"out_dtype\": %s, \"layout\": %s, "
-      "\"shapes\": [",
-      Json(r.gpu), Json(r.versions), r.sms, r.occupancy, Json(r.mainloop), Json(r.timing),
-      Json(r.waveq_tile), Json(r.dtype), Json(r.out_dtype), Json(r.layout));
-  for (size_t i = 0; i < r.rows.size(); ++i) {
-    const ShapeResult& row = r.rows[i];
-    absl::StrAppendFormat(&j, "%s\n {\"set\": %s, \"name\": %s, \"m\": %d, \"n\": %d, \"k\": %d",
-                          i ? "," : "", Json(row.shape.set), Json(row.shape.name), row.shape.m,
-                          row.shape.n, row.shape.k);
-    if (!row.error.empty()) absl::StrAppend(&j, ", \"error\": ", Json(row.error));
+  using Json = nlohmann::ordered_json;
+  // Rounded as the text table rounds; null where a figure is not finite.
+  auto rounded = [](double x, double scale) -> Json {
+    return std::isfinite(x) ? Json(std::round(x * scale) / scale) : Json(nullptr);
+  };
+  Json j{{"gpu", r.gpu},
+         {"versions", r.versions},
+         {"sms", r.sms},
+         {"occupancy", r.occupancy},
+         {"mainloop", r.mainloop},
+         {"timing", r.timing},
+         {"waveq_tile", r.waveq_tile},
+         {"dtype", r.dtype},
+         {"out_dtype", r.out_dtype},
+         {"layout", r.layout}};
+  Json shapes = Json::array();
+  for (const ShapeResult& row : r.rows) {
+    Json s{{"set", row.shape.set},
+           {"name", row.shape.name},
+           {"m", row.shape.m},
+           {"n", row.shape.n},
+           {"k", row.shape.k}};
+    if (!row.error.empty()) s["error"] = row.error;
     if (row.auto_plan)
-      absl::StrAppend(&j, ", \"auto_plan\": ",
-                      PlanToJson(*row.auto_plan, row.auto_why ? &*row.auto_why : nullptr));
-    j += ", \"results\": [";
-    for (size_t k = 0; k < row.modes.size(); ++k) {
-      const ModeResult& m = row.modes[k];
-      absl::StrAppendFormat(&j,
-                            "%s{\"mode\": %s, \"status\": %s, \"time_us\": %.3f, \"spread\": %.4f, "
-                            "\"tflops\": %.2f, \"rel_error\": %.3g, \"note\": %s%s%s}",
-                            k ? ", " : "", Json(m.mode), Json(m.status), m.us, m.spread, m.tflops,
-                            std::isfinite(m.error) ? m.error : -1.0, Json(m.note),
-                            m.predicted_us > 0
-                                ? absl::StrFormat(", \"predicted_us\": %.3f", m.predicted_us)
-                                : "",
-                            m.launches_us > 0
-                                ? absl::StrFormat(", \"launches_us\": %.3f", m.launches_us)
-                                : "");
+      s["auto_plan"] =
+          Json::parse(PlanToJson(*row.auto_plan, row.auto_why ? &*row.auto_why : nullptr));
+    Json results = Json::array();
+    for (const ModeResult& m : row.modes) {
+      Json x{{"mode", m.mode},
+             {"status", m.status},
+             {"time_us", rounded(m.us, 1e3)},
+             {"spread", rounded(m.spread, 1e4)},
+             {"tflops", rounded(m.tflops, 1e2)},
+             {"rel_error", std::isfinite(m.error) ? Json(m.error) : Json(nullptr)},
+             {"note", m.note}};
+      if (m.predicted_us > 0) x["predicted_us"] = rounded(m.predicted_us, 1e3);
+      if (m.launches_us > 0) x["launches_us"] = rounded(m.launches_us, 1e3);
+      results.push_back(std::move(x));
     }
-    j += "]}";
+    s["results"] = std::move(results);
+    shapes.push_back(std::move(s));
   }
-  return j + "\n]}\n";
+  j["shapes"] = std::move(shapes);
+  return j.dump() + "\n";
 }
 
 std::string ToSvg(const BenchReport& r) {

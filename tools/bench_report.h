@@ -188,7 +188,5 @@ std::string FormatGates(const std::vector<GateSummary>& gates);
 
 std::string ToJson(const BenchReport& r);
 std::string ToSvg(const BenchReport& r);
-// `s` as a JSON string, quotes included.
-std::string Json(const std::string& s);
 
 }  // namespace streamk::tools

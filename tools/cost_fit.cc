@@ -16,6 +16,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "bench_report.h"
+#include <nlohmann/json.hpp>
 #include "shape_sets.h"
 #include "streamk/plan_print.h"
 #include "streamk/planner.h"
@@ -533,22 +534,27 @@ std::string FormatDeviceFit(const DeviceFit& fit) {
 }
 
 std::string DeviceFitJson(const DeviceFit& fit, const std::string& command) {
-  std::string s = absl::StrFormat(
-      "{\"command\": %s, \"rows\": %d, \"holdout_share\": %.3f, "
-      "\"held_regret_before\": %.4f, \"held_regret_after\": %.4f, \"configurations\": {",
-      Json(command), fit.rows, fit.holdout_share, fit.held_regret_before,
-      fit.held_regret_after);
-  for (size_t i = 0; i < fit.configurations.size(); ++i) {
-    const ConfigurationFit& c = fit.configurations[i];
-    absl::StrAppendFormat(&s,
-                          "%s\"%s\": {\"fit_rows\": %d, \"held_rows\": %d, \"fit_rms\": %.4f, "
-                          "\"held_rms_before\": %.4f, \"held_rms\": %.4f, "
-                          "\"held_rank_rms_before\": %.4f, \"held_rank_rms\": %.4f}",
-                          i == 0 ? "" : ", ", c.name, c.fit_rows, c.held_rows, c.fit_after,
-                          c.held_before, c.held_after, c.held_rank_before, c.held_rank_after);
+  using Json = nlohmann::ordered_json;
+  auto r4 = [](double x) -> Json {
+    return std::isfinite(x) ? Json(std::round(x * 1e4) / 1e4) : Json(nullptr);
+  };
+  Json configurations = Json::object();
+  for (const ConfigurationFit& c : fit.configurations) {
+    configurations[c.name] = {{"fit_rows", c.fit_rows},
+                              {"held_rows", c.held_rows},
+                              {"fit_rms", r4(c.fit_after)},
+                              {"held_rms_before", r4(c.held_before)},
+                              {"held_rms", r4(c.held_after)},
+                              {"held_rank_rms_before", r4(c.held_rank_before)},
+                              {"held_rank_rms", r4(c.held_rank_after)}};
   }
-  s += "}}";
-  return s;
+  return Json{{"command", command},
+              {"rows", fit.rows},
+              {"holdout_share", std::round(fit.holdout_share * 1e3) / 1e3},
+              {"held_regret_before", r4(fit.held_regret_before)},
+              {"held_regret_after", r4(fit.held_regret_after)},
+              {"configurations", std::move(configurations)}}
+      .dump();
 }
 
 std::vector<HeldCheck> CheckHeld(const ContentionReport& report, const DeviceSpec& device) {
