@@ -686,8 +686,12 @@ absl::Status ValidatePlanOptions(const PlanOptions& o) {
   if (o.max_workspace_bytes < 0)
     return absl::InvalidArgumentError(absl::StrCat(
         "max_workspace_bytes = ", o.max_workspace_bytes, ": must be >= 0 (0: no cap)"));
-  if (o.splits < 0) return absl::InvalidArgumentError("splits must be >= 0");
-  if (o.blocks < 0) return absl::InvalidArgumentError("blocks must be >= 0");
+  if (o.splits < 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat("splits = ", o.splits, ": must be >= 0 (0: the planner picks)"));
+  if (o.blocks < 0)
+    return absl::InvalidArgumentError(
+        absl::StrCat("blocks = ", o.blocks, ": must be >= 0 (0: the planner picks)"));
   if (o.sk_tiles < kPartialWaveTiles)
     return absl::InvalidArgumentError(absl::StrCat(
         "sk_tiles = ", o.sk_tiles, ": must be >= 0, or kPartialWaveTiles (-1)"));
@@ -703,14 +707,17 @@ absl::Status ValidatePlanOptions(const PlanOptions& o) {
     return absl::InvalidArgumentError(absl::StrCat("blocks = ", o.blocks, " with mode ",
                                                    ModeName(o.mode),
                                                    ": blocks only applies to mode streamk"));
-  if (o.reduction_slices < 0) return absl::InvalidArgumentError("reduction_slices must be >= 0");
+  if (o.reduction_slices < 0)
+    return absl::InvalidArgumentError(absl::StrCat("reduction_slices = ", o.reduction_slices,
+                                                   ": must be >= 0 (0: the planner picks)"));
   if (o.reduction_slices != 0 && o.reduction != Reduction::kSeparate)
     return absl::InvalidArgumentError(absl::StrCat(
         "reduction_slices = ", o.reduction_slices,
         ": only a separate reduction is sliced (set reduction to separate)"));
   if (o.reduction.has_value() && o.mode == Mode::kDataParallel)
     return absl::InvalidArgumentError(
-        "reduction set with mode dp: data-parallel tiles have no partial sums to reduce");
+        absl::StrCat("reduction = ", ReductionName(*o.reduction),
+                     " with mode dp: data-parallel tiles have no partial sums to reduce"));
   return absl::OkStatus();
 }
 
@@ -2323,9 +2330,12 @@ absl::StatusOr<Plan> PlanWithinCap(const Problem& problem, const DeviceSpec& dev
   };
   if (o.mode != Mode::kAuto || o.repack.has_value()) return refuse(*plan, "the forced plan");
   // The cap takes every plan that needs more out of the candidates; of those left, data-parallel
-  // needs none but the copies of operands the kernel cannot load as they are.
+  // needs none but the copies of operands the kernel cannot load as they are. The reduction the
+  // caller asked for applies to the partial sums data-parallel tiles do not have.
   PlanOptions dp = o;
   dp.mode = Mode::kDataParallel;
+  dp.reduction.reset();
+  dp.reduction_slices = 0;
   dp.repack = RepackOperands::kNone;
   dp.max_workspace_bytes = 0;
   PlanExplanation dp_why = Inner(why);

@@ -287,9 +287,13 @@ TEST(PlannerProperties, WorkspaceCapIsRespected) {
   std::mt19937_64 rng(5);
   int fell_back = 0;
   for (const Case& c : RandomCases(kCases / 3, 5)) {
-    absl::StatusOr<Plan> free = MakePlan(c.problem, c.device);
+    // Auto with the reduction unset or asked for: the fallback is data-parallel either way.
+    PlanOptions base;
+    if (const int r = static_cast<int>(rng() % 4); r < 3)
+      base.reduction = static_cast<Reduction>(r);
+    absl::StatusOr<Plan> free = MakePlan(c.problem, c.device, base);
     ASSERT_TRUE(free.ok()) << c.text;
-    PlanOptions capped;
+    PlanOptions capped = base;
     capped.max_workspace_bytes = 1 + static_cast<int64_t>(rng() % (8 << 20));
     PlanExplanation why;
     absl::StatusOr<Plan> p = MakePlan(c.problem, c.device, capped, &why);
@@ -310,7 +314,9 @@ TEST(PlannerProperties, WorkspaceCapIsRespected) {
     // Forced: refused when over the cap, never silently changed.
     PlanOptions forced = capped;
     forced.mode = Mode::kStreamK;
-    absl::StatusOr<Plan> f_free = MakePlan(c.problem, c.device, PlanOptions{Mode::kStreamK});
+    PlanOptions forced_free = base;
+    forced_free.mode = Mode::kStreamK;
+    absl::StatusOr<Plan> f_free = MakePlan(c.problem, c.device, forced_free);
     absl::StatusOr<Plan> f = MakePlan(c.problem, c.device, forced);
     ASSERT_TRUE(f_free.ok()) << c.text;
     if (f_free->workspace_bytes > capped.max_workspace_bytes) {

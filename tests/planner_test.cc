@@ -1277,7 +1277,7 @@ TEST(PlannerValidation, StreamKTilesAndReductionSlicesNameTheRule) {
   o.tile = {128, 128, 32};
   EXPECT_NE(message(o, Shape(512, 512, 512)).find("reduction_slices = 3"), std::string::npos);
   o.reduction_slices = -1;
-  EXPECT_NE(message(o, Shape(512, 512, 512)).find("reduction_slices must be >= 0"),
+  EXPECT_NE(message(o, Shape(512, 512, 512)).find("reduction_slices = -1: must be >= 0"),
             std::string::npos);
 }
 
