@@ -3,10 +3,13 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "absl/strings/str_format.h"
 
 #include "streamk/plan_print.h"
 #include "streamk/streamk.h"
@@ -406,6 +409,153 @@ TEST(GemmValidation, RepackOperandsNamesParseBack) {
   EXPECT_EQ(SwapOperands(RepackOperands::kB), RepackOperands::kA);
   EXPECT_EQ(SwapOperands(RepackOperands::kAll), RepackOperands::kAll);
   EXPECT_EQ(SwapOperands(RepackOperands::kNone), RepackOperands::kNone);
+}
+
+// Random calls, most of them wrong in one or more ways (sizes from -3 to 2^40, leading
+// dimensions and strides anywhere, pointers null or between elements, every option), through
+// the public entry points: ValidateGemmArgs accepts a call or names what it rejects
+// (InvalidArgument, "NAME = VALUE: RULE" or "NAME is null ..."); a rejected gemm() returns the same
+// status and leaves D untouched; an accepted call plans on the H200 model or is refused with a
+// status (a forced decomposition the problem cannot take, a workspace cap), and a plan covers
+// the problem it was given.
+TEST(GemmValidation, RandomCallsAreAcceptedOrNamed) {
+  Fixture f;
+  std::mt19937_64 rng(20261207);
+  auto pick = [&rng](std::initializer_list<int64_t> v) { return *(v.begin() + rng() % v.size()); };
+  auto size = [&]() -> int64_t {
+    switch (rng() % 6) {
+      case 0: return pick({-3, -1, 0, 1, 2, 7, 8, 15, 16, 17});
+      case 1: return pick({int64_t{1} << 31, (int64_t{1} << 31) - 1, int64_t{1} << 40});
+      default: return 1 + static_cast<int64_t>(rng() % 5000);
+    }
+  };
+  auto pointer = [&](void* base) -> void* {
+    switch (rng() % 8) {
+      case 0: return nullptr;
+      case 1: return static_cast<char*>(base) + 1;  // between 16-bit elements
+      case 2: return static_cast<char*>(base) + 2;  // a 16-bit element, not a 32-bit one
+      case 3: return static_cast<char*>(base) + 16;
+      default: return base;
+    }
+  };
+  const TileShape tiles[] = {kNoTile,        {128, 256, 64}, {128, 128, 64}, {64, 128, 64},
+                             {256, 256, 64}, {128, 100, 64}, {16, 16, 4}};
+  int accepted = 0, planned = 0, rejected = 0;
+  for (int i = 0; i < 20000; ++i) {
+    // Half the calls anything at all; the other half plausible, each argument wrong 1 time in 40.
+    const bool any = i % 2 == 0;
+    auto wrong = [&]() { return any ? rng() % 3 == 0 : rng() % 40 == 0; };
+    GemmArgs g;
+    auto dim = [&]() { return wrong() ? size() : 1 + static_cast<int64_t>(rng() % 5000); };
+    g.m = dim(), g.n = dim(), g.k = dim();
+    g.batch = wrong() ? pick({-1, 0, 1000}) : rng() % 4 == 0 ? pick({2, 3}) : 1;
+    g.input = wrong() ? DType::kF32 : static_cast<DType>(rng() % 2);
+    g.output = static_cast<DType>(rng() % 3);
+    g.a_layout = rng() % 2 ? Layout::kRowMajor : Layout::kColMajor;
+    g.b_layout = rng() % 2 ? Layout::kRowMajor : Layout::kColMajor;
+    g.cd_layout = rng() % 2 ? Layout::kRowMajor : Layout::kColMajor;
+    auto ptr = [&](void* base) { return wrong() ? pointer(base) : base; };
+    g.a = ptr(f.a), g.b = ptr(f.b), g.c = ptr(f.c), g.d = ptr(f.d);
+    // A leading dimension at least what the layout needs (any count of elements), or anything.
+    auto ld = [&](int64_t rows, int64_t cols, bool row_major) -> int64_t {
+      const int64_t need = row_major ? cols : rows;
+      return wrong() ? need + pick({-1, -61}) : need + pick({0, 0, 1, 8, 61});
+    };
+    g.lda = ld(g.m, g.k, g.a_layout == Layout::kRowMajor);
+    g.ldb = ld(g.k, g.n, g.b_layout == Layout::kRowMajor);
+    g.ldd = ld(g.m, g.n, g.cd_layout == Layout::kRowMajor);
+    g.ldc = rng() % 2 ? g.ldd : ld(g.m, g.n, g.cd_layout == Layout::kRowMajor);
+    if (g.batch > 1) {
+      auto stride = [&](int64_t extent) { return wrong() ? size() : extent + pick({0, 8, 100}); };
+      g.stride_a =
+          rng() % 4 == 0 ? 0 : stride(g.lda * (g.a_layout == Layout::kRowMajor ? g.m : g.k));
+      g.stride_b =
+          rng() % 4 == 0 ? 0 : stride(g.ldb * (g.b_layout == Layout::kRowMajor ? g.k : g.n));
+      g.stride_d = stride(g.ldd * (g.cd_layout == Layout::kRowMajor ? g.m : g.n));
+      g.stride_c =
+          rng() % 2 ? g.stride_d : stride(g.ldc * (g.cd_layout == Layout::kRowMajor ? g.m : g.n));
+    }
+    g.alpha = rng() % 8 ? 1.0f : 0.5f;
+    g.beta = rng() % 3 ? 0.0f : 1.0f;
+    Options o;
+    o.mode = static_cast<Mode>(rng() % 4);
+    const bool splitk = o.mode == Mode::kSplitK, streamk = o.mode == Mode::kStreamK;
+    if ((splitk && rng() % 2) || wrong())
+      o.splits = static_cast<int>(pick({-1, 1, 2, 4, 64, 100000}));
+    if ((streamk && rng() % 2) || wrong()) o.blocks = static_cast<int>(pick({-1, 1, 7, 132, 1000}));
+    if ((streamk && rng() % 3 == 0) || wrong())
+      o.sk_tiles = static_cast<int>(pick({-2, kPartialWaveTiles, 1, 5, 1 << 20}));
+    if ((o.mode != Mode::kDataParallel && rng() % 3 == 0) || wrong())
+      o.reduction = static_cast<Reduction>(rng() % 3);
+    if ((o.reduction == Reduction::kSeparate && rng() % 2) || wrong())
+      o.reduction_slices = static_cast<int>(pick({-1, 1, 2, 3, 4, 16, 64}));
+    if (rng() % 4 == 0) o.avail_sms = static_cast<int>(wrong() ? -1 : pick({1, 100, 132, 1000}));
+    o.tile = tiles[rng() % std::size(tiles)];
+    if (rng() % 4 == 0) o.repack = static_cast<RepackOperands>(rng() % 4);
+    if (rng() % 4 == 0) o.max_workspace_bytes = wrong() ? -1 : pick({1024, int64_t{1} << 30});
+    if (rng() % 4 == 0) o.schedule = Schedule::kDynamic;
+    if (rng() % 6 == 0) o.pingpong = rng() % 2 == 0;
+    if (rng() % 6 == 0) o.narrow_wgmma = false;
+    if (rng() % 6 == 0) o.store_d = static_cast<StoreD>(rng() % 4);
+    const std::string call = absl::StrFormat(
+        "call %d: %dx%dx%d batch %d, layouts %d%d%d, in %d out %d, beta %g, ld %d/%d/%d/%d, mode "
+        "%s, "
+        "splits %d, blocks %d, sk_tiles %d, reduction %s/%d, avail_sms %d, tile %s, repack %d, "
+        "cap %d, schedule %s",
+        i, g.m, g.n, g.k, g.batch, static_cast<int>(g.a_layout), static_cast<int>(g.b_layout),
+        static_cast<int>(g.cd_layout), static_cast<int>(g.input), static_cast<int>(g.output),
+        g.beta, g.lda, g.ldb, g.ldc, g.ldd, ModeName(o.mode), o.splits, o.blocks, o.sk_tiles,
+        o.reduction ? ReductionName(*o.reduction) : "unset", o.reduction_slices, o.avail_sms,
+        TileShapeName(o.tile), o.repack ? static_cast<int>(*o.repack) : -1, o.max_workspace_bytes,
+        ScheduleName(o.schedule));
+
+    const absl::Status v = ValidateGemmArgs(g, o);
+    if (!v.ok()) {
+      ++rejected;
+      ASSERT_EQ(v.code(), absl::StatusCode::kInvalidArgument) << call << ": " << v;
+      const std::string m(v.message());
+      const size_t name_end = m.find_first_not_of("abcdefghijklmnopqrstuvwxyz_.");
+      ASSERT_GT(name_end, 0u) << call << ": '" << m << "' does not start with a name";
+      ASSERT_TRUE(m.substr(name_end, 3) == " = " || m.substr(name_end, 4) == " is ")
+          << call << ": '" << m << "'";
+      if (i % 10 == 0) {  // gemm() refuses it before any CUDA work
+        std::memset(f.d, 0x5a, sizeof(f.d));
+        ASSERT_EQ(gemm(g, nullptr, o), v) << call;
+        for (uint16_t x : f.d) ASSERT_EQ(x, 0x5a5a) << call << ": D was written";
+      }
+      continue;
+    }
+    ++accepted;
+    absl::StatusOr<Plan> p = PlanGemm(g, H200Spec(), o);
+    if (!p.ok()) {
+      const absl::StatusCode c = p.status().code();
+      ASSERT_TRUE(c == absl::StatusCode::kInvalidArgument ||
+                  c == absl::StatusCode::kResourceExhausted)
+          << call << ": " << p.status();
+      ASSERT_FALSE(p.status().message().empty()) << call;
+      // Auto's own fallbacks plan what the call allows (a reduction asked for once made the
+      // workspace cap's data-parallel fallback an invalid call).
+      if (o.mode == Mode::kAuto)
+        ASSERT_EQ(p.status().message().find("with mode dp"), std::string::npos) << call;
+      continue;
+    }
+    ++planned;
+    // D row-major as planned: m and n trade places for a column-major D.
+    const bool transposed = g.cd_layout == Layout::kColMajor;
+    ASSERT_EQ(p->m, transposed ? g.n : g.m) << call;
+    ASSERT_EQ(p->n, transposed ? g.m : g.n) << call;
+    ASSERT_EQ(p->k, g.k) << call;
+    ASSERT_EQ(p->batch, g.batch) << call;
+    ASSERT_GE(int64_t{p->tiles_m} * p->tile_m, p->m) << call;
+    ASSERT_GE(int64_t{p->tiles_n} * p->tile_n, p->n) << call;
+    ASSERT_GE(int64_t{p->iters_per_tile} * p->tile_k, p->k) << call;
+    ASSERT_EQ(p->dp_tiles + p->sk_tiles, p->tiles) << call;
+    ASSERT_GE(p->workspace_bytes, 0) << call;
+    if (o.max_workspace_bytes > 0) ASSERT_LE(p->workspace_bytes, o.max_workspace_bytes) << call;
+  }
+  // Most random calls are wrong; enough are right to plan thousands.
+  EXPECT_GT(rejected, 5000);
+  EXPECT_GT(planned, 2000) << accepted << " accepted";
 }
 
 TEST(GemmValidation, NoGpuIsAStatusNotACrash) {
