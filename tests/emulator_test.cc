@@ -339,6 +339,70 @@ TEST(EmulatorDynamic, MatchesReferenceWithBlocksThatStartLateOrNever) {
   }
 }
 
+// Random plans: problems of 1-120 x 1-120 x 1-160 (batch 1-3) on 16x16x4 tiles or 2-SM clusters
+// of 32x16x4, on 1-40 SMs with 1-4 blocks each, every mode with random splits, blocks, Stream-K
+// tiles, reductions, slices and schedules (dynamic ones with blocks that start late or never).
+// Whatever the planner makes of them, the kernel's mapping and protocol compute every
+// (tile, k-iteration) once, write every element once, match the reference and leave the flags
+// zero. The cases above pin the shapes the protocol was designed around; these look for the ones
+// nobody thought of.
+TEST(EmulatorProperties, RandomPlansMatchReference) {
+  std::mt19937 rng(20261207);
+  auto below = [&rng](int n) { return static_cast<int>(rng() % static_cast<uint32_t>(n)); };
+  int emulated = 0, shared = 0, refused = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const bool cluster = below(6) == 0;
+    DeviceSpec dev = H200Spec();
+    dev.sms = cluster ? 2 + 2 * below(20) : 1 + below(40);
+    dev.occupancy = cluster ? 1 : 1 + below(4);
+    dev.Find(KernelRole::kCluster)->tile = {32, 16, 4};
+    dev.Find(KernelRole::kCluster)->cluster_slots = dev.sms / 2;
+    Problem pr;
+    pr.m = 1 + below(120), pr.n = 1 + below(120), pr.k = 1 + below(160);
+    pr.batch = below(4) == 0 ? 2 + below(2) : 1;
+    PlanOptions o;
+    o.tile = cluster ? dev.TileOf(KernelRole::kCluster) : TileShape{16, 16, 4};
+    o.mode = static_cast<Mode>(below(4));
+    const int iters = (static_cast<int>(pr.k) + 3) / 4;
+    if (o.mode == Mode::kSplitK && below(2)) o.splits = 1 + below(std::min(iters, 12));
+    if (o.mode == Mode::kStreamK) {
+      if (below(2)) o.blocks = 1 + below(3 * dev.sms * dev.occupancy);
+      const int pick = below(3);
+      o.sk_tiles = pick == 0 ? 0 : pick == 1 ? kPartialWaveTiles : 1 + below(8);
+    }
+    if (o.mode != Mode::kDataParallel && below(4)) o.reduction = static_cast<Reduction>(below(3));
+    if (o.reduction == Reduction::kSeparate && below(2)) o.reduction_slices = below(2) ? 1 : 2;
+    if (!cluster && below(3) == 0) o.schedule = Schedule::kDynamic;
+    if (below(5) == 0) o.avail_sms = 1 + below(dev.sms);
+    absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
+    if (!p.ok()) {
+      // What a random option may ask for that the problem cannot take, named.
+      ASSERT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << p.status();
+      ++refused;
+      continue;
+    }
+    std::vector<int> starts;
+    if (p->schedule == Schedule::kDynamic && below(2)) {
+      const int g = p->grid_blocks;
+      const int never = below(g), late = below(g - never + 1);
+      starts = HeldStarts(g, std::min(late, g - 1 - std::min(never, g - 1)), std::min(never, g - 1),
+                          rng);
+    }
+    shared += p->sk_blocks > p->sk_tiles;
+    ExpectMatchesReference(*p, 1000 + i, below(2) ? 0.5f : 0.0f,
+                           starts.empty() ? nullptr : &starts);
+    if (HasFatalFailure()) {
+      ADD_FAILURE() << "case " << i << ": " << pr.m << "x" << pr.n << "x" << pr.k << " batch "
+                    << pr.batch << " on " << dev.sms << " SMs x " << dev.occupancy << "\n"
+                    << PlanSummary(*p);
+      return;
+    }
+    ++emulated;
+  }
+  EXPECT_GT(emulated, 1900) << refused << " refused";
+  EXPECT_GT(shared, 500) << "too few plans whose tiles are shared by several blocks";
+}
+
 // The same plans scheduled statically deadlock or leave work undone when a block that others
 // wait for never starts: what the dynamic schedule is for (and what makes the test above bite).
 TEST(EmulatorDynamic, StaticPlansNeedEveryBlock) {
