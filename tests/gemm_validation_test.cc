@@ -438,8 +438,9 @@ TEST(GemmValidation, RandomCallsAreAcceptedOrNamed) {
       default: return base;
     }
   };
-  const TileShape tiles[] = {kNoTile,        {128, 256, 64}, {128, 128, 64}, {64, 128, 64},
-                             {256, 256, 64}, {128, 100, 64}, {16, 16, 4}};
+  const TileShape tiles[] = {kNoTile,         {128, 256, 64}, {128, 128, 64}, {64, 128, 64},
+                             {256, 256, 64},  {128, 100, 64}, {16, 16, 4},    {0, 128, 64},
+                             {-128, 256, 64}, {128, 256, 0}};
   int accepted = 0, planned = 0, rejected = 0;
   for (int i = 0; i < 20000; ++i) {
     // Half the calls anything at all; the other half plausible, each argument wrong 1 time in 40.
