@@ -1031,7 +1031,9 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
         return absl::InvalidArgumentError(absl::StrCat(
             "splits = ", o.splits, ": must not exceed the k-iterations per tile (",
             p.iters_per_tile, " = ceil(k ", p.k, " / tile_k ", p.tile_k, "))"));
-      const int lo = o.splits > 0 ? o.splits : 1;
+      // Its best count splits each tile at least in two where a tile has two iterations: one
+      // split is data-parallel run through the Stream-K path, not what was asked for.
+      const int lo = o.splits > 0 ? o.splits : std::min(2, p.iters_per_tile);
       const int hi = o.splits > 0 ? o.splits : std::min(p.iters_per_tile, kMaxAutoSplits);
       chosen = *BestSplitK(scratch, cost, lo, hi, reduction, slices);
       reason = o.splits > 0 ? absl::StrCat("mode splitk with ", o.splits, " splits requested")

@@ -263,6 +263,23 @@ TEST(PlannerProperties, DataParallelModeNeverStreams) {
   }
 }
 
+// Split-K forced without a count splits every tile in two or more wherever a tile has two
+// k-iterations or more (one split would be data-parallel through the Stream-K path).
+TEST(PlannerProperties, SplitKModeSplits) {
+  PlanOptions splitk;
+  splitk.mode = Mode::kSplitK;
+  int split = 0;
+  for (const Case& c : RandomCases(kCases / 3, 13)) {
+    absl::StatusOr<Plan> p = MakePlan(c.problem, c.device, splitk);
+    ASSERT_TRUE(p.ok()) << c.text << ": " << p.status();
+    if (p->iters_per_tile < 2) continue;
+    ASSERT_EQ(p->sk_regions, p->tiles) << c.text << "\n" << *p;
+    EXPECT_GE(p->sk_blocks, 2 * p->tiles) << c.text << "\n" << *p;
+    ++split;
+  }
+  EXPECT_GT(split, kCases / 6);
+}
+
 // A deeper K never costs less: data-parallel on one tile, predicted by the one model, grows with
 // K (more k-iterations per tile, more bytes).
 TEST(PlannerProperties, DataParallelCostIsMonotoneInK) {
