@@ -748,6 +748,14 @@ TEST(CostFit, RecoversTheConstantsThatMadeTheTimes) {
     EXPECT_GT(r.dp_us, 0) << r.m << "x" << r.n << "x" << r.k;
     EXPECT_GT(r.best_us, 0);
     EXPECT_LE(r.best_us, r.dp_us);
+    EXPECT_GE(r.argmin_us, r.best_us);
+  }
+  // Under the constants that made the times, the model's fastest measured plan is the fastest.
+  DeviceSpec made = dev;
+  made.main().cost = truth;
+  for (const Replay& r : ReplayAuto(*rows, made)) {
+    EXPECT_EQ(r.argmin_us, r.best_us) << r.m << "x" << r.n << "x" << r.k << ": " << r.argmin
+                                      << " predicted fastest, " << r.best << " measured so";
   }
 }
 
@@ -866,6 +874,11 @@ TEST(CostFit, FitDeviceRecoversEveryConfigurationOnHeldOutShapes) {
   }
   EXPECT_GT(fit.held_compared, 0);
   EXPECT_LE(fit.held_regret_after, fit.held_regret_before + 1e-9);
+  // The argmin over the measured plans under the fitted constants: within the noise (2%) of
+  // the fastest measured plan.
+  EXPECT_GT(fit.held_argmin_compared, 0);
+  EXPECT_LE(fit.held_argmin_after, 1.02) << FormatDeviceFit(fit);
+  EXPECT_GE(fit.held_argmin_after, 1.0);
   const std::string table = FormatDeviceFit(fit);
   EXPECT_NE(table.find("held:now"), std::string::npos) << table;
   // The fitted model is a device profile.

@@ -103,7 +103,7 @@ absl::StatusOr<std::vector<Measurement>> ParseBenchCsv(const std::string& path,
   return rows;
 }
 
-absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
+absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device, double* predicted_us) {
   const std::string what = absl::StrCat(r.m, "x", r.n, "x", r.k, " ", r.mode);
   // The device with only the row's kernel configuration: PlanGemm then plans that tile. The
   // cluster configuration is planned where asked for only (Options::tile).
@@ -151,8 +151,11 @@ absl::StatusOr<Plan> Replan(const Measurement& r, const DeviceSpec& device) {
   // names as the call's).
   const RepackOperands recorded = ParseRepackOperands(r.repack).value_or(RepackOperands::kNone);
   o.repack = args->cd_layout == Layout::kColMajor ? SwapOperands(recorded) : recorded;
-  absl::StatusOr<Plan> p = PlanGemm(*args, one, o);
+  PlanExplanation why;
+  why.text = false;
+  absl::StatusOr<Plan> p = PlanGemm(*args, one, o, predicted_us != nullptr ? &why : nullptr);
   if (!p.ok()) return p.status();
+  if (predicted_us != nullptr) *predicted_us = why.predicted_us;
   if (p->dp_tiles != r.dp_tiles || p->sk_tiles != r.sk_tiles || p->sk_blocks != r.sk_blocks ||
       p->reduction_blocks != r.reduction_blocks || RepackName(*p) != r.repack)
     return absl::FailedPreconditionError(absl::StrCat(
@@ -301,27 +304,35 @@ std::vector<Replay> ReplayAuto(const std::vector<Measurement>& rows, const Devic
     const Measurement& first = *shape.front();
     Replay rp;
     rp.set = first.set, rp.name = first.name, rp.m = first.m, rp.n = first.n, rp.k = first.k;
-    std::map<std::string, std::pair<double, int>> measured;  // plan name -> (sum, count)
+    struct Timed {
+      double sum = 0, predicted = 0;
+      int count = 0;
+    };
+    std::map<std::string, Timed> measured;  // by plan name
     double dp_sum = 0;
     int dp_count = 0;
     for (const Measurement* r : shape) {
       if (r->mode == "dp") dp_sum += r->time_us, ++dp_count;
-      absl::StatusOr<Plan> p = Replan(*r, device);
+      double predicted = 0;
+      absl::StatusOr<Plan> p = Replan(*r, device, &predicted);
       if (!p.ok()) continue;
-      auto& m = measured[PlanName(*p)];
-      m.first += r->time_us, ++m.second;
+      Timed& m = measured[PlanName(*p)];
+      m.sum += r->time_us, ++m.count, m.predicted = predicted;
     }
     if (dp_count > 0) rp.dp_us = dp_sum / dp_count;
+    double argmin_predicted = 0;
     for (const auto& [name, m] : measured) {
-      const double us = m.first / m.second;
+      const double us = m.sum / m.count;
       if (rp.best_us == 0 || us < rp.best_us) rp.best_us = us, rp.best = name;
+      if (rp.argmin.empty() || m.predicted < argmin_predicted)
+        rp.argmin = name, rp.argmin_us = us, argmin_predicted = m.predicted;
     }
     absl::StatusOr<GemmArgs> args = BenchArgs(first);
     absl::StatusOr<Plan> pick = args.ok() ? PlanGemm(*args, device) : args.status();
     if (pick.ok()) {
       rp.pick = PlanName(*pick);
       if (auto it = measured.find(rp.pick); it != measured.end())
-        rp.pick_us = it->second.first / it->second.second;
+        rp.pick_us = it->second.sum / it->second.count;
     } else {
       rp.pick = std::string(pick.status().message());
     }
@@ -502,6 +513,18 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
   for (const Replay& r : before) out.held_measured_before += r.pick_us > 0;
   for (const Replay& r : after) out.held_measured_after += r.pick_us > 0;
   JointRegret(before, after, &out.held_regret_before, &out.held_regret_after, &out.held_compared);
+  // The argmin over the measured plans: as JointRegret, with its pick.
+  double argmin_before = 0, argmin_after = 0;
+  for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
+    if (before[i].argmin_us <= 0 || after[i].argmin_us <= 0 || before[i].best_us <= 0) continue;
+    argmin_before += std::log(before[i].argmin_us / before[i].best_us);
+    argmin_after += std::log(after[i].argmin_us / after[i].best_us);
+    ++out.held_argmin_compared;
+  }
+  if (out.held_argmin_compared > 0) {
+    out.held_argmin_before = std::exp(argmin_before / out.held_argmin_compared);
+    out.held_argmin_after = std::exp(argmin_after / out.held_argmin_compared);
+  }
   return out;
 }
 
@@ -530,6 +553,12 @@ std::string FormatDeviceFit(const DeviceFit& fit) {
       "with the fitted ones\n",
       fit.held_shapes, fit.held_measured_before, fit.held_measured_after, fit.held_compared,
       fit.held_regret_before, fit.held_regret_after);
+  absl::StrAppendFormat(
+      &s,
+      "the model's argmin over the measured plans (the plan it predicts fastest, without auto's "
+      "rules) on %d held-out shapes: its time over the fastest measured plan, geometric mean: "
+      "%.3f with the start's constants, %.3f with the fitted ones\n",
+      fit.held_argmin_compared, fit.held_argmin_before, fit.held_argmin_after);
   return s;
 }
 
@@ -553,6 +582,8 @@ std::string DeviceFitJson(const DeviceFit& fit, const std::string& command) {
               {"holdout_share", std::round(fit.holdout_share * 1e3) / 1e3},
               {"held_regret_before", r4(fit.held_regret_before)},
               {"held_regret_after", r4(fit.held_regret_after)},
+              {"held_argmin_before", r4(fit.held_argmin_before)},
+              {"held_argmin_after", r4(fit.held_argmin_after)},
               {"configurations", std::move(configurations)}}
       .dump();
 }

@@ -39,7 +39,9 @@ absl::StatusOr<std::vector<Measurement>> ParseBenchCsv(const std::string& path,
 
 // The plan a measurement ran, rebuilt by the planner for `device` with the decomposition the row
 // records. An error when the row's fields cannot be reproduced (a different planner or device).
-absl::StatusOr<Plan> Replan(const Measurement& row, const DeviceSpec& device);
+// `predicted_us`, where given: the time PlanGemm predicts for it under `device` (copies included).
+absl::StatusOr<Plan> Replan(const Measurement& row, const DeviceSpec& device,
+                            double* predicted_us = nullptr);
 
 // The cost constants FitCosts can vary, by their CostModel field names.
 const std::vector<std::string>& CostFieldNames();
@@ -74,6 +76,10 @@ struct Replay {
   double dp_us = 0;         // measured time of mode dp (0: none)
   double best_us = 0;       // fastest measured plan of the shape
   std::string best;         // and its description
+  // The measured plan the model predicts fastest under the device's constants (the cost model's
+  // argmin over the plans the run timed, without auto's rules), and its measured time.
+  std::string argmin;
+  double argmin_us = 0;
 };
 
 // The model of held SMs checked against streamk-bench --hold-sms: for each shape and streamk mode
@@ -90,7 +96,8 @@ struct HeldCheck {
 struct ContentionReport;  // bench_report.h
 std::vector<HeldCheck> CheckHeld(const ContentionReport& report, const DeviceSpec& device);
 
-// For every shape in `rows` (fp16 or bf16 as recorded, layout tn), auto's plan under `device`.
+// For every shape in `rows` (fp16 or bf16 as recorded, layout tn), auto's plan under `device`,
+// and the measured plan the model under `device` predicts fastest.
 std::vector<Replay> ReplayAuto(const std::vector<Measurement>& rows, const DeviceSpec& device);
 
 // Whether row `r`'s shape is held out of a fit that holds out `share` (0-1) of the shapes: a fixed
@@ -130,6 +137,10 @@ struct DeviceFit {
   // shapes where both models' picks were measured.
   double held_regret_before = 0, held_regret_after = 0;
   int held_shapes = 0, held_measured_before = 0, held_measured_after = 0, held_compared = 0;
+  // The same for the model's argmin over the measured plans (Replay::argmin), on the held-out
+  // shapes where it was found under both.
+  double held_argmin_before = 0, held_argmin_after = 0;
+  int held_argmin_compared = 0;
 };
 // Fits each kernel configuration of `start` that has rows (rows of its tile) on the shapes not
 // held out: `fields` (empty: PhysicalCostFields()) by least squares on log time (FitCosts), each
