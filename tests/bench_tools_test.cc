@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "bench_report.h"
 #include "cost_fit.h"
 #include "decomposition_flags.h"
@@ -818,8 +819,9 @@ TEST(CostFit, FitDeviceRecoversEveryConfigurationOnHeldOutShapes) {
   truth.main().cost.partial_us *= 0.5;
   absl::StatusOr<std::vector<ModeSpec>> modes = ParseModes(CalibrationModes(start));
   ASSERT_TRUE(modes.ok()) << modes.status();
-  // dp on seven configurations and Stream-K on the cluster one; six kinds on three.
-  EXPECT_EQ(modes->size(), 7u + 1u + 3u * 6u);
+  // dp on seven configurations and Stream-K on the cluster one; six kinds on three, three on
+  // three more.
+  EXPECT_EQ(modes->size(), 7u + 1u + 3u * 6u + 3u * 3u);
   const std::vector<BenchShape> shapes = CalibrationSet();
   ASSERT_EQ(shapes.size(), 48u);
   std::string csv =
@@ -871,6 +873,9 @@ TEST(CostFit, FitDeviceRecoversEveryConfigurationOnHeldOutShapes) {
     EXPECT_LT(c.held_rank_after, c.held_rank_before) << c.name;
     EXPECT_NE(std::find(c.fields.begin(), c.fields.end(), "iter_busy_us"), c.fields.end())
         << c.name;
+    // Every configuration's partial sums are fitted: each has split or streamed rows.
+    EXPECT_NE(std::find(c.fields.begin(), c.fields.end(), "partial_us"), c.fields.end())
+        << c.name << ": " << absl::StrJoin(c.fields, ",");
   }
   EXPECT_GT(fit.held_compared, 0);
   EXPECT_LE(fit.held_regret_after, fit.held_regret_before + 1e-9);

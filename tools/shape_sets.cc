@@ -220,6 +220,15 @@ std::vector<std::string> CalibrationModes(const DeviceSpec& device) {
     modes.push_back("splitk:4/" + name(t) + "@separate");
     modes.push_back("splitk:8/" + name(t) + "@separate");
   }
+  // The other configurations' split and streamed plans, the planner's best of each kind: auto
+  // runs them data-parallel only, but a planner that weighs every candidate by the model needs
+  // their Stream-K constants fitted too (docs/results/2026-12-07-h100/planner-gates.md).
+  for (KernelRole role : {KernelRole::kMid, KernelRole::kWide, KernelRole::kBroad}) {
+    const TileShape t = device.TileOf(role);
+    if (t == kNoTile) continue;
+    for (const char* kind : {"splitk/", "streamk/", "streamk-tail/"})
+      modes.push_back(kind + name(t));
+  }
   return modes;
 }
 

@@ -65,7 +65,8 @@ std::vector<BenchShape> CalibrationSet();
 // `device` (and every tile Stream-K on its cluster one), and on the configurations the planner also
 // splits or streams (the device's main, alt and small ones: KernelRole::kMain, kAlt, kSmall)
 // split-K, every tile Stream-K and the partial wave's tiles Stream-K, each the planner's best of
-// its kind, and split-K over 2 k-slices (turnstile) and 4 and 8 (separate reduction).
+// its kind, and split-K over 2 k-slices (turnstile) and 4 and 8 (separate reduction); on the
+// others (kMid, kWide, kBroad) the best split-K, every tile Stream-K and the partial wave's.
 std::vector<std::string> CalibrationModes(const DeviceSpec& device);
 
 }  // namespace streamk::tools

@@ -408,6 +408,9 @@ int main(int argc, char** argv) {
   contention.gpu = report.gpu, contention.timing = report.timing, contention.sms = device->sms;
   contention.held = held_counts, contention.modes = report.modes;
 
+  // --calibrate: mode-shape pairs whose forced options the shape cannot take (8 splits of a
+  // tile of 4 k-iterations), left out of the run.
+  int inapplicable = 0;
   for (size_t si = 0; si < shapes.size(); ++si) {
     const BenchShape& s = shapes[si];
     std::fprintf(stderr, "[%zu/%zu] %s %lldx%lldx%lld\n", si + 1, shapes.size(), s.set.c_str(),
@@ -468,7 +471,12 @@ int main(int argc, char** argv) {
       } else if (!m.cublas && st.ok()) {
         PlanExplanation why;
         absl::StatusOr<Plan> plan = PlanGemm(g, *device, options, &why);
-        if (plan.ok()) r.plan = *plan, r.predicted_us = why.predicted_us;
+        if (plan.ok()) {
+          r.plan = *plan, r.predicted_us = why.predicted_us;
+        } else if (!calibrate.empty() && absl::IsInvalidArgument(plan.status())) {
+          ++inapplicable;
+          continue;
+        }
       }
       if (st.ok())
         st = CudaStatus(Fill(buf->d.get(), *out, g.stride_d * batch, 0, /*nan=*/true, stream),
@@ -617,6 +625,11 @@ int main(int argc, char** argv) {
       std::ofstream(f) << ToCsv(report);
   }
 
+  if (inapplicable > 0)
+    std::fprintf(stderr,
+                 "--calibrate: %d mode-shape pairs left out, their forced options not applying to "
+                 "the shape (e.g. more splits than a tile's k-iterations)\n",
+                 inapplicable);
   std::printf("%s", FormatTable(report).c_str());
   if (!held_counts.empty()) {
     std::printf("\n%s", FormatContention(contention).c_str());
