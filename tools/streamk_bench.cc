@@ -23,6 +23,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/flags/flag.h"
@@ -411,6 +412,13 @@ int main(int argc, char** argv) {
   // --calibrate: mode-shape pairs whose forced options the shape cannot take (8 splits of a
   // tile of 4 k-iterations), left out of the run.
   int inapplicable = 0;
+  // Each shape's results, and the CSV rewritten with them: a run a time limit stops keeps the
+  // shapes it measured.
+  const std::string csv = absl::GetFlag(FLAGS_csv);
+  auto add_row = [&report, &csv](ShapeResult row) {
+    report.rows.push_back(std::move(row));
+    if (!csv.empty()) std::ofstream(csv) << ToCsv(report);
+  };
   for (size_t si = 0; si < shapes.size(); ++si) {
     const BenchShape& s = shapes[si];
     std::fprintf(stderr, "[%zu/%zu] %s %lldx%lldx%lld\n", si + 1, shapes.size(), s.set.c_str(),
@@ -423,7 +431,7 @@ int main(int argc, char** argv) {
                  si + 1, stream);
     if (!buf.ok()) {
       row.error = std::string(buf.status().message());
-      report.rows.push_back(row);
+      add_row(std::move(row));
       continue;
     }
     GemmArgs ref_args = buf->args;
@@ -436,7 +444,7 @@ int main(int argc, char** argv) {
                                                   : absl::StatusOr<std::vector<float>>(ref_status);
     if (!want.ok()) {
       row.error = absl::StrCat("cuBLAS reference failed: ", want.status().message());
-      report.rows.push_back(row);
+      add_row(std::move(row));
       continue;
     }
     PlanExplanation auto_why;
@@ -619,10 +627,7 @@ int main(int argc, char** argv) {
         }
       }
     }
-    report.rows.push_back(row);
-    // Rewritten after every shape, so a run stopped by a time limit keeps the shapes it measured.
-    if (const std::string f = absl::GetFlag(FLAGS_csv); !f.empty())
-      std::ofstream(f) << ToCsv(report);
+    add_row(std::move(row));
   }
 
   if (inapplicable > 0)
@@ -639,10 +644,7 @@ int main(int argc, char** argv) {
     }
     cudaStreamDestroy(hold_stream);
   }
-  if (const std::string f = absl::GetFlag(FLAGS_csv); !f.empty()) {
-    std::ofstream(f) << ToCsv(report);
-    std::fprintf(stderr, "wrote %s\n", f.c_str());
-  }
+  if (!csv.empty()) std::fprintf(stderr, "wrote %s\n", csv.c_str());
   if (const std::string f = absl::GetFlag(FLAGS_json); !f.empty()) {
     std::ofstream(f) << ToJson(report);
     std::fprintf(stderr, "wrote %s\n", f.c_str());
