@@ -328,11 +328,9 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
 std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::string& device,
                        const std::string& epilogue) {
   using Json = nlohmann::ordered_json;
-  // Microseconds to three decimals; null where JSON has no number (an infinite prediction: a
-  // plan the model cannot price, e.g. a copy on a preset without a copy rate).
-  auto micros = [](double us) -> Json {
-    return std::isfinite(us) ? Json(std::round(us * 1e3) / 1e3) : Json(nullptr);
-  };
+  // Microseconds to three decimals; nlohmann/json writes an infinite prediction (a plan the
+  // model cannot price, e.g. a copy on a preset without a copy rate) as null.
+  auto micros = [](double us) { return std::round(us * 1e3) / 1e3; };
   // An operand as the kernel loads it (after any copy), and whether the launch copies it first.
   auto operand = [](const OperandLayout& l, bool repack, bool unaligned) {
     return Json{{"major", l.major == Major::kK ? "k" : "mn"},

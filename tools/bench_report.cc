@@ -339,12 +339,13 @@ absl::StatusOr<BenchReport> FromCsv(const std::string& csv) {
   return r;
 }
 
+double RoundedTo(double x, int decimals) {
+  const double scale = std::pow(10.0, decimals);
+  return std::round(x * scale) / scale;
+}
+
 std::string ToJson(const BenchReport& r) {
   using Json = nlohmann::ordered_json;
-  // Rounded as the text table rounds; null where a figure is not finite.
-  auto rounded = [](double x, double scale) -> Json {
-    return std::isfinite(x) ? Json(std::round(x * scale) / scale) : Json(nullptr);
-  };
   Json j{{"gpu", r.gpu},
          {"versions", r.versions},
          {"sms", r.sms},
@@ -370,13 +371,13 @@ std::string ToJson(const BenchReport& r) {
     for (const ModeResult& m : row.modes) {
       Json x{{"mode", m.mode},
              {"status", m.status},
-             {"time_us", rounded(m.us, 1e3)},
-             {"spread", rounded(m.spread, 1e4)},
-             {"tflops", rounded(m.tflops, 1e2)},
-             {"rel_error", std::isfinite(m.error) ? Json(m.error) : Json(nullptr)},
+             {"time_us", RoundedTo(m.us, 3)},
+             {"spread", RoundedTo(m.spread, 4)},
+             {"tflops", RoundedTo(m.tflops, 2)},
+             {"rel_error", m.error},
              {"note", m.note}};
-      if (m.predicted_us > 0) x["predicted_us"] = rounded(m.predicted_us, 1e3);
-      if (m.launches_us > 0) x["launches_us"] = rounded(m.launches_us, 1e3);
+      if (m.predicted_us > 0) x["predicted_us"] = RoundedTo(m.predicted_us, 3);
+      if (m.launches_us > 0) x["launches_us"] = RoundedTo(m.launches_us, 3);
       results.push_back(std::move(x));
     }
     s["results"] = std::move(results);

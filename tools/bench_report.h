@@ -187,6 +187,9 @@ std::vector<GateSummary> SummarizeGates(const BenchReport& r);
 std::string FormatGates(const std::vector<GateSummary>& gates);
 
 std::string ToJson(const BenchReport& r);
+// `x` rounded to `decimals` places, as the tools write figures into JSON (nlohmann/json writes a
+// value that is not finite as null).
+double RoundedTo(double x, int decimals);
 std::string ToSvg(const BenchReport& r);
 
 }  // namespace streamk::tools

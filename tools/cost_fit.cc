@@ -564,9 +564,7 @@ std::string FormatDeviceFit(const DeviceFit& fit) {
 
 std::string DeviceFitJson(const DeviceFit& fit, const std::string& command) {
   using Json = nlohmann::ordered_json;
-  auto r4 = [](double x) -> Json {
-    return std::isfinite(x) ? Json(std::round(x * 1e4) / 1e4) : Json(nullptr);
-  };
+  auto r4 = [](double x) { return RoundedTo(x, 4); };
   Json configurations = Json::object();
   for (const ConfigurationFit& c : fit.configurations) {
     configurations[c.name] = {{"fit_rows", c.fit_rows},
@@ -579,7 +577,7 @@ std::string DeviceFitJson(const DeviceFit& fit, const std::string& command) {
   }
   return Json{{"command", command},
               {"rows", fit.rows},
-              {"holdout_share", std::round(fit.holdout_share * 1e3) / 1e3},
+              {"holdout_share", RoundedTo(fit.holdout_share, 3)},
               {"held_regret_before", r4(fit.held_regret_before)},
               {"held_regret_after", r4(fit.held_regret_after)},
               {"held_argmin_before", r4(fit.held_argmin_before)},
