@@ -363,16 +363,17 @@ const std::vector<std::string>& PhysicalCostFields() {
 
 namespace {
 
-// Geometric means of pick time over the best measured time under two models' replays of the same
-// rows, over the shapes where both picks were measured.
+// Geometric means of a pick's time (`pick`: Replay::pick_us, auto's, or Replay::argmin_us) over
+// the best measured time under two models' replays of the same rows, over the shapes where both
+// picks were measured.
 void JointRegret(const std::vector<Replay>& before, const std::vector<Replay>& after,
-                 double* regret_before, double* regret_after, int* both) {
+                 double Replay::*pick, double* regret_before, double* regret_after, int* both) {
   double sum_before = 0, sum_after = 0;
   *both = 0;
   for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
-    if (before[i].pick_us <= 0 || after[i].pick_us <= 0 || before[i].best_us <= 0) continue;
-    sum_before += std::log(before[i].pick_us / before[i].best_us);
-    sum_after += std::log(after[i].pick_us / after[i].best_us);
+    if (before[i].*pick <= 0 || after[i].*pick <= 0 || before[i].best_us <= 0) continue;
+    sum_before += std::log(before[i].*pick / before[i].best_us);
+    sum_after += std::log(after[i].*pick / after[i].best_us);
     ++*both;
   }
   *regret_before = *both > 0 ? std::exp(sum_before / *both) : 0;
@@ -512,19 +513,10 @@ DeviceFit FitDevice(const std::vector<Measurement>& rows, const DeviceSpec& star
   out.held_shapes = static_cast<int>(before.size());
   for (const Replay& r : before) out.held_measured_before += r.pick_us > 0;
   for (const Replay& r : after) out.held_measured_after += r.pick_us > 0;
-  JointRegret(before, after, &out.held_regret_before, &out.held_regret_after, &out.held_compared);
-  // The argmin over the measured plans: as JointRegret, with its pick.
-  double argmin_before = 0, argmin_after = 0;
-  for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
-    if (before[i].argmin_us <= 0 || after[i].argmin_us <= 0 || before[i].best_us <= 0) continue;
-    argmin_before += std::log(before[i].argmin_us / before[i].best_us);
-    argmin_after += std::log(after[i].argmin_us / after[i].best_us);
-    ++out.held_argmin_compared;
-  }
-  if (out.held_argmin_compared > 0) {
-    out.held_argmin_before = std::exp(argmin_before / out.held_argmin_compared);
-    out.held_argmin_after = std::exp(argmin_after / out.held_argmin_compared);
-  }
+  JointRegret(before, after, &Replay::pick_us, &out.held_regret_before, &out.held_regret_after,
+              &out.held_compared);
+  JointRegret(before, after, &Replay::argmin_us, &out.held_argmin_before, &out.held_argmin_after,
+              &out.held_argmin_compared);
   return out;
 }
 
