@@ -340,7 +340,7 @@ class PlanCache {
                   o.tile.k,
                   o.repack.has_value() ? static_cast<int>(*o.repack) : -1,
                   o.max_workspace_bytes,
-                  static_cast<int>(o.schedule),
+                  o.schedule.has_value() ? static_cast<int>(*o.schedule) : -1,
                   o.pingpong.has_value() ? (*o.pingpong ? 1 : 0) : -1,
                   o.narrow_wgmma ? 1 : 0,
                   o.store_d.has_value() ? static_cast<int>(*o.store_d) : -1};

@@ -101,10 +101,13 @@ absl::Status Convert(const streamk_options* c, streamk::Options* o) {
   if (c->max_workspace_bytes > static_cast<size_t>(INT64_MAX))
     return Invalid("max_workspace_bytes: must be < 2^63");
   o->max_workspace_bytes = static_cast<int64_t>(c->max_workspace_bytes);
-  if (c->schedule != STREAMK_SCHEDULE_STATIC && c->schedule != STREAMK_SCHEDULE_DYNAMIC)
+  if (c->schedule != STREAMK_SCHEDULE_AUTO && c->schedule != STREAMK_SCHEDULE_STATIC &&
+      c->schedule != STREAMK_SCHEDULE_DYNAMIC)
     return Invalid(absl::StrCat("schedule = ", c->schedule,
-                                ": must be STREAMK_SCHEDULE_STATIC or STREAMK_SCHEDULE_DYNAMIC"));
-  o->schedule = static_cast<streamk::Schedule>(c->schedule);
+                                ": must be STREAMK_SCHEDULE_AUTO, STREAMK_SCHEDULE_STATIC or "
+                                "STREAMK_SCHEDULE_DYNAMIC"));
+  if (c->schedule != STREAMK_SCHEDULE_AUTO)
+    o->schedule = static_cast<streamk::Schedule>(c->schedule);
   switch (c->mainloop) {
     case STREAMK_MAINLOOP_AUTO: o->mainloop.reset(); break;
     case STREAMK_MAINLOOP_SM80: o->mainloop = streamk::Mainloop::kSm80; break;
@@ -161,6 +164,7 @@ void streamk_options_init(streamk_options* options) {
   options->struct_size = sizeof(*options);
   options->mode = STREAMK_MODE_AUTO;
   options->reduction = STREAMK_REDUCTION_DEFAULT;
+  options->schedule = STREAMK_SCHEDULE_AUTO;
 }
 
 streamk_status streamk_gemm(const streamk_gemm_args* args, const streamk_options* options,

@@ -954,12 +954,14 @@ TEST(DecompositionFlags, SetsPlanOptionsAndOptionsAlike) {
 
 TEST(BenchModes, ScheduleAndSmsSuffixes) {
   absl::StatusOr<std::vector<streamk::tools::ModeSpec>> modes =
-      streamk::tools::ParseModes(
-          {"auto+sms:116", "auto+dynamic+sms:100", "dp/128x128x64+dynamic", "cublas"});
+      streamk::tools::ParseModes({"auto+sms:116", "auto+dynamic+sms:100", "dp/128x128x64+dynamic",
+                                  "cublas", "streamk+static"});
   ASSERT_TRUE(modes.ok()) << modes.status();
-  ASSERT_EQ(modes->size(), 4u);
+  ASSERT_EQ(modes->size(), 5u);
   EXPECT_EQ((*modes)[0].options.avail_sms, 116);
-  EXPECT_EQ((*modes)[0].options.schedule, streamk::Schedule::kStatic);
+  EXPECT_FALSE((*modes)[0].options.schedule.has_value());  // the planner's
+  EXPECT_EQ((*modes)[4].options.schedule, streamk::Schedule::kStatic);
+  EXPECT_EQ((*modes)[4].options.mode, streamk::Mode::kStreamK);
   EXPECT_EQ((*modes)[1].options.avail_sms, 100);
   EXPECT_EQ((*modes)[1].options.schedule, streamk::Schedule::kDynamic);
   EXPECT_EQ((*modes)[1].options.mode, streamk::Mode::kAuto);

@@ -44,7 +44,8 @@ static void TestDefaultsAndVersion(void) {
   CHECK(args.struct_size == sizeof(args), "struct_size %zu", args.struct_size);
   CHECK(args.batch == 1 && args.alpha == 1.0f && args.beta == 0.0f, "batch/alpha/beta defaults");
   CHECK(args.input == STREAMK_F16 && args.b_layout == STREAMK_COL_MAJOR, "dtype/layout defaults");
-  CHECK(options.mode == STREAMK_MODE_AUTO && options.reduction == STREAMK_REDUCTION_DEFAULT,
+  CHECK(options.mode == STREAMK_MODE_AUTO && options.reduction == STREAMK_REDUCTION_DEFAULT &&
+            options.schedule == STREAMK_SCHEDULE_AUTO,
         "options defaults");
   CHECK(strcmp(streamk_version(), STREAMK_VERSION_STRING) == 0, "version %s", streamk_version());
   CHECK(STREAMK_VERSION == STREAMK_VERSION_MAJOR * 10000 + STREAMK_VERSION_MINOR * 100 +
@@ -128,6 +129,16 @@ static void TestPlanJson(void) {
   s = streamk_plan_json(&args, &options, "h200", json, needed, NULL);
   CHECK(s == STREAMK_OK && strstr(json, "\"mode\":\"streamk\",\"m\":1536") != NULL,
         "forced Stream-K gave %d: %.200s", (int)s, s == STREAMK_OK ? json : streamk_last_error());
+  /* Its blocks wait on one another: by default they take their work from a counter. */
+  CHECK(strstr(json, "\"schedule\":\"dynamic\"") != NULL, "Stream-K's schedule: %.200s", json);
+  options.schedule = STREAMK_SCHEDULE_STATIC;
+  s = streamk_plan_json(&args, &options, "h200", json, needed, NULL);
+  CHECK(s == STREAMK_OK && strstr(json, "\"schedule\":\"static\"") != NULL,
+        "static Stream-K gave %d: %.200s", (int)s, s == STREAMK_OK ? json : streamk_last_error());
+  options.schedule = (streamk_schedule)5;
+  s = streamk_plan_json(&args, &options, "h200", json, needed, NULL);
+  CHECK(s == STREAMK_INVALID_ARGUMENT && strstr(streamk_last_error(), "schedule = 5") != NULL,
+        "schedule 5 gave %d: %s", (int)s, streamk_last_error());
 
   streamk_options_init(&options);
   options.mode = STREAMK_MODE_SPLIT_K;

@@ -349,7 +349,7 @@ TEST(EmulatorDynamic, MatchesReferenceWithBlocksThatStartLateOrNever) {
 TEST(EmulatorProperties, RandomPlansMatchReference) {
   std::mt19937 rng(20261207);
   auto below = [&rng](int n) { return static_cast<int>(rng() % static_cast<uint32_t>(n)); };
-  int emulated = 0, shared = 0, refused = 0;
+  int emulated = 0, shared = 0, refused = 0, claimed_by_default = 0;
   for (int i = 0; i < 2000; ++i) {
     const bool cluster = below(6) == 0;
     DeviceSpec dev = H200Spec();
@@ -372,7 +372,9 @@ TEST(EmulatorProperties, RandomPlansMatchReference) {
     }
     if (o.mode != Mode::kDataParallel && below(4)) o.reduction = static_cast<Reduction>(below(3));
     if (o.reduction == Reduction::kSeparate && below(2)) o.reduction_slices = below(2) ? 1 : 2;
-    if (!cluster && below(3) == 0) o.schedule = Schedule::kDynamic;
+    // Unset, Stream-K and split-K plans without reduction blocks or clusters take their work from
+    // a counter too.
+    if (!cluster && below(3) == 0) o.schedule = below(2) ? Schedule::kDynamic : Schedule::kStatic;
     if (below(5) == 0) o.avail_sms = 1 + below(dev.sms);
     absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
     if (!p.ok()) {
@@ -386,6 +388,7 @@ TEST(EmulatorProperties, RandomPlansMatchReference) {
       const int g = p->grid_blocks;
       const int never = below(g), late = below(g - never);  // block 0 always starts
       starts = HeldStarts(g, late, never, rng);
+      claimed_by_default += !o.schedule.has_value();
     }
     shared += p->sk_blocks > p->sk_tiles;
     ExpectMatchesReference(*p, 1000 + i, below(2) ? 0.5f : 0.0f,
@@ -400,6 +403,7 @@ TEST(EmulatorProperties, RandomPlansMatchReference) {
   }
   EXPECT_GT(emulated, 1900) << refused << " refused";
   EXPECT_GT(shared, 500) << "too few plans whose tiles are shared by several blocks";
+  EXPECT_GT(claimed_by_default, 150) << "too few plans dynamic by default run with held blocks";
 }
 
 // The same plans scheduled statically deadlock or leave work undone when a block that others

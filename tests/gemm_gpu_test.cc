@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -98,14 +99,14 @@ double OutputError(const std::vector<float>& got, const std::vector<float>& want
 }
 
 std::string Describe(const Config& c, const Options& o) {
-  return absl::StrCat(c.s.m, "x", c.s.n, "x", c.s.k, " batch ", c.s.batch, " in ",
-                      DTypeName(c.in), " out ", DTypeName(c.out), " A ", LayoutName(c.a), " B ",
-                      LayoutName(c.b), " CD ", LayoutName(c.cd), " beta ", c.beta, " mode ",
-                      ModeName(o.mode), " splits ", o.splits, " blocks ", o.blocks, " reduction ",
+  return absl::StrCat(c.s.m, "x", c.s.n, "x", c.s.k, " batch ", c.s.batch, " in ", DTypeName(c.in),
+                      " out ", DTypeName(c.out), " A ", LayoutName(c.a), " B ", LayoutName(c.b),
+                      " CD ", LayoutName(c.cd), " beta ", c.beta, " mode ", ModeName(o.mode),
+                      " splits ", o.splits, " blocks ", o.blocks, " reduction ",
                       o.reduction ? ReductionName(*o.reduction) : "(planner)", " tile ",
                       o.tile == kNoTile ? "(planner)" : TileShapeName(o.tile), " repack ",
                       o.repack ? RepackOperandsName(*o.repack) : "(planner)", " schedule ",
-                      ScheduleName(o.schedule));
+                      (o.schedule ? ScheduleName(*o.schedule) : "(planner)"));
 }
 
 // One problem's buffers: A, B, C, D with leading dimensions a little above the minimum.
@@ -311,9 +312,9 @@ uint64_t NextSeed() {
 }
 
 // Every shape in fp16 and bf16, every A/B layout, every mode and reduction, on `tile` (kNoTile:
-// the planner's pick).
+// the planner's pick), with `schedule` (unset: the planner's, dynamic for Stream-K and split-K).
 void ExpectCorrectEverywhere(const std::vector<Shape>& shapes, TileShape tile = kNoTile,
-                             Schedule schedule = Schedule::kStatic) {
+                             std::optional<Schedule> schedule = std::nullopt) {
   for (const Shape& s : shapes) {
     for (DType in : {DType::kF16, DType::kBF16}) {
       for (Layout a : {Layout::kRowMajor, Layout::kColMajor}) {
@@ -337,6 +338,15 @@ TEST(GemmGpu, EveryModeReductionDtypeAndLayoutOnTailShapes) {
   STREAMK_SKIP_WITHOUT_GPU();
   ExpectCorrectEverywhere({{1, 1, 1, 1}, {7, 9, 5, 1}, {100, 77, 45, 1}, {129, 257, 33, 1},
                            {300, 260, 200, 1}, {1536, 1536, 512, 1}});
+}
+
+// The same with the static schedule forced: Stream-K and split-K plans then launch cooperatively,
+// block b running work blocks b, b + grid, ... (the default takes them from a counter).
+TEST(GemmGpu, EveryModeReductionDtypeAndLayoutStatic) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  ExpectCorrectEverywhere(
+      {{7, 9, 5, 1}, {129, 257, 33, 1}, {300, 260, 200, 1}, {1536, 1536, 512, 1}}, kNoTile,
+      Schedule::kStatic);
 }
 
 // 333 x 517: rows of 333 or 517 elements, whose C and D the epilogue reads and writes itself;

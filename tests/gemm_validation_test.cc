@@ -494,7 +494,7 @@ TEST(GemmValidation, RandomCallsAreAcceptedOrNamed) {
     o.tile = tiles[rng() % std::size(tiles)];
     if (rng() % 4 == 0) o.repack = static_cast<RepackOperands>(rng() % 4);
     if (rng() % 4 == 0) o.max_workspace_bytes = wrong() ? -1 : pick({1024, int64_t{1} << 30});
-    if (rng() % 4 == 0) o.schedule = Schedule::kDynamic;
+    if (rng() % 4 == 0) o.schedule = rng() % 2 == 0 ? Schedule::kDynamic : Schedule::kStatic;
     if (rng() % 6 == 0) o.pingpong = rng() % 2 == 0;
     if (rng() % 6 == 0) o.narrow_wgmma = false;
     if (rng() % 6 == 0) o.store_d = static_cast<StoreD>(rng() % 4);
@@ -508,7 +508,7 @@ TEST(GemmValidation, RandomCallsAreAcceptedOrNamed) {
         g.beta, g.lda, g.ldb, g.ldc, g.ldd, ModeName(o.mode), o.splits, o.blocks, o.sk_tiles,
         o.reduction ? ReductionName(*o.reduction) : "unset", o.reduction_slices, o.avail_sms,
         TileShapeName(o.tile), o.repack ? static_cast<int>(*o.repack) : -1, o.max_workspace_bytes,
-        ScheduleName(o.schedule));
+        (o.schedule ? ScheduleName(*o.schedule) : "(planner)"));
 
     const absl::Status v = ValidateGemmArgs(g, o);
     if (!v.ok()) {

@@ -452,6 +452,60 @@ TEST(PlannerProperties, DynamicPlansCarryTheirCounter) {
   }
 }
 
+// With PlanOptions::schedule unset, the plan is the static one's (the same decomposition, tile
+// and copies), taking its work from a counter exactly where its blocks wait on one another
+// (Stream-K or split-K blocks), without reduction blocks and on a configuration without clusters:
+// such a launch needs no co-residency, and the counter needs no more workspace than the flags
+// already take (one word, within the same aligned region).
+TEST(PlannerProperties, PlansWhoseBlocksWaitTakeTheirWorkFromACounter) {
+  int dynamic = 0, kept_static = 0;
+  for (const Case& c : RandomCases(kCases / 2, 11)) {
+    // Every mode, and Stream-K on the 2-SM cluster configuration where the device has one.
+    const TileShape cluster = c.device.TileOf(KernelRole::kCluster);
+    for (int way = 0; way < 5; ++way) {
+      PlanOptions o;
+      o.mode = way < 4 ? static_cast<Mode>(way) : Mode::kStreamK;
+      if (way == 4) {
+        if (cluster == kNoTile || c.device.sms < 2) continue;
+        o.tile = cluster;
+      }
+      PlanOptions fixed = o;
+      fixed.schedule = Schedule::kStatic;
+      absl::StatusOr<Plan> p = MakePlan(c.problem, c.device, o);
+      absl::StatusOr<Plan> s = MakePlan(c.problem, c.device, fixed);
+      ASSERT_EQ(p.ok(), s.ok()) << c.text << ": " << p.status() << " / " << s.status();
+      if (!p.ok()) continue;
+      const std::string text = absl::StrCat(c.text, "\n", PlanSummary(*p), "\n", PlanSummary(*s));
+      const bool waits = s->sk_blocks > 0;
+      EXPECT_EQ(s->schedule, Schedule::kStatic) << text;
+      const bool claims = waits && s->cluster_m == 1 && s->reduction_blocks == 0;
+      EXPECT_EQ(p->schedule, claims ? Schedule::kDynamic : Schedule::kStatic) << text;
+      EXPECT_EQ(std::make_tuple(p->mode, p->tile_m, p->tile_n, p->cluster_m, p->sk_tiles,
+                                p->dp_tiles, p->sk_blocks, p->reduction, p->reduction_blocks,
+                                p->repack_a, p->repack_b),
+                std::make_tuple(s->mode, s->tile_m, s->tile_n, s->cluster_m, s->sk_tiles,
+                                s->dp_tiles, s->sk_blocks, s->reduction, s->reduction_blocks,
+                                s->repack_a, s->repack_b))
+          << text;
+      if (p->schedule == Schedule::kStatic) {
+        EXPECT_EQ(p->workspace_bytes, s->workspace_bytes) << text;
+        EXPECT_EQ(p->grid_blocks, s->grid_blocks) << text;
+        kept_static += waits;
+        continue;
+      }
+      ++dynamic;
+      EXPECT_EQ(p->dp_first_wave_tiles, 1) << text;
+      EXPECT_GE(p->counter_offset, p->flags_offset + int64_t{p->sk_tiles} * 4) << text;
+      EXPECT_LE(p->counter_offset + 4, p->flags_offset + p->flags_bytes) << text;
+      EXPECT_LE(p->workspace_bytes, s->workspace_bytes + Plan::kWorkspaceAlignment) << text;
+      if (p->repack_a) EXPECT_GE(p->repack_a_offset, p->partials_offset + p->partials_bytes);
+      if (p->repack_b) EXPECT_GE(p->repack_b_offset, p->partials_offset + p->partials_bytes);
+    }
+  }
+  EXPECT_GT(dynamic, 1000);
+  EXPECT_GT(kept_static, 100) << "too few plans with waits kept static (clusters, reductions)";
+}
+
 // PredictRunningMicros: on every SM it is PredictMicros, and with one block per SM (the Hopper
 // kernels') a data-parallel plan on fewer SMs is never predicted more than 10% faster. Not
 // exactly monotone: a round's iterations cost less the fewer SMs it keeps busy (RoundIter), and

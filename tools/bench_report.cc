@@ -722,7 +722,8 @@ absl::StatusOr<ContentionReport> ContentionFromCsv(const std::string& csv) {
 // streamk-tail:B | streamk-tiles:T | streamk-tiles:T:B | cublas, optionally followed by
 // /BMxBNxBK to force the kernel configuration
 // (not for cublas), then by @deterministic, @atomic, @separate or @separate:R to force the
-// reduction strategy (not for dp or cublas), then by +dynamic for the dynamic schedule and last
+// reduction strategy (not for dp or cublas), then by +dynamic or +static for that schedule
+// (Options::schedule; unset, the planner's) and last
 // by +sms:N to plan for N SMs (Options::avail_sms; neither for cublas).
 absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>& words) {
   std::vector<ModeSpec> out;
@@ -739,6 +740,9 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
     if (absl::EndsWith(w, "+dynamic")) {
       m.options.schedule = Schedule::kDynamic;
       w = w.substr(0, w.size() - 8);
+    } else if (absl::EndsWith(w, "+static")) {
+      m.options.schedule = Schedule::kStatic;
+      w = w.substr(0, w.size() - 7);
     }
     if (const size_t at = w.find('@'); at != std::string::npos) {
       std::string red = w.substr(at + 1);
@@ -802,7 +806,7 @@ absl::StatusOr<std::vector<ModeSpec>> ParseModes(const std::vector<std::string>&
           "' (auto, argmin, dp, splitk, splitk:S, streamk, streamk:B, streamk-tail, "
           "streamk-tail:B, streamk-tiles:T, streamk-tiles:T:B, cublas)"));
     }
-    if (m.cublas && m.options.schedule == Schedule::kDynamic)
+    if (m.cublas && m.options.schedule.has_value())
       return absl::InvalidArgumentError(
           absl::StrCat("--modes: '", word, "': cublas has no schedule to choose"));
     if (m.cublas && m.options.avail_sms > 0)

@@ -25,7 +25,7 @@ struct DecompositionFlags {
   int reduction_slices = 0;
   std::string tile;  // BMxBNxBK; empty: the planner's pick
   std::string repack = "auto";  // auto | on | off | a | b
-  std::string schedule = "static";  // static | dynamic
+  std::string schedule = "auto";    // auto | static | dynamic
   int avail_sms = 0;                // SMs to plan for (0: all of the device's)
 };
 
@@ -73,11 +73,15 @@ absl::Status SetDecomposition(const DecompositionFlags& f, Options* o) {
       return absl::InvalidArgumentError(absl::StrCat("--tile ", f.tile, ": expected BMxBNxBK"));
     o->tile = *tile;
   }
-  const std::optional<Schedule> schedule = ParseSchedule(f.schedule);
-  if (!schedule)
-    return absl::InvalidArgumentError(
-        absl::StrCat("--schedule ", f.schedule, ": expected static or dynamic"));
-  o->schedule = *schedule;
+  if (f.schedule == "auto") {
+    o->schedule.reset();
+  } else {
+    const std::optional<Schedule> schedule = ParseSchedule(f.schedule);
+    if (!schedule)
+      return absl::InvalidArgumentError(
+          absl::StrCat("--schedule ", f.schedule, ": expected auto, static or dynamic"));
+    o->schedule = *schedule;
+  }
   if (f.avail_sms < 0)
     return absl::InvalidArgumentError(
         absl::StrCat("--avail_sms ", f.avail_sms, ": must be 0 (every SM) or a count of SMs"));

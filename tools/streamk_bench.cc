@@ -68,9 +68,10 @@ ABSL_FLAG(std::vector<std::string>, modes,
           "data-parallel), cublas; append /BMxBNxBK to run one of the GPU's kernel "
           "configurations (e.g. dp/128x256x64: data-parallel on that tile alone), then "
           "@deterministic, @atomic, @separate or @separate:R (R reduction blocks per tile) to "
-          "force the reduction, then +dynamic for the dynamic schedule (blocks take their work "
-          "from a counter: Options::schedule), and last +sms:N to plan for N SMs "
-          "(Options::avail_sms), e.g. auto+dynamic or auto+sms:116");
+          "force the reduction, then +dynamic or +static for that schedule (Options::schedule; "
+          "without, the planner's: Stream-K and split-K blocks take their work from a counter), "
+          "and last +sms:N to plan for N SMs (Options::avail_sms), e.g. auto+dynamic, "
+          "auto+static or auto+sms:116");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(std::string, layout, "tn", "BLAS-style op(A) op(B): tn | nn | nt | tt (D column-major)");

@@ -60,8 +60,9 @@ ABSL_FLAG(int64_t, max_workspace, 0,
 ABSL_FLAG(int, avail_sms, 0,
           "SMs the plan may use, the others left to other kernels (Options::avail_sms; 0: every "
           "SM of the device)");
-ABSL_FLAG(std::string, schedule, "static",
-          "static | dynamic: how the persistent blocks get their work (Options::schedule)");
+ABSL_FLAG(std::string, schedule, "auto",
+          "auto | static | dynamic: how the persistent blocks get their work (auto: from a "
+          "counter where they wait on each other; Options::schedule)");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
 ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows, or narrow M-/N-major ones, to aligned "

@@ -121,11 +121,16 @@ struct Options {
   // kernel cannot load as they are); a forced mode or forced copies that need more are refused
   // with ResourceExhausted naming the cap.
   int64_t max_workspace_bytes = 0;
-  // How the kernel's persistent blocks get their work (Schedule, Plan::schedule). kDynamic: each
-  // takes the next tile or Stream-K range from a counter, so a GEMM that runs beside other kernels
-  // holding some SMs (a collective, another stream) is not held back by its blocks that start
-  // late; the launch needs no co-residency. Every plan then needs a workspace (its counter).
-  Schedule schedule = Schedule::kStatic;
+  // How the kernel's persistent blocks get their work (Schedule, Plan::schedule). Unset: the
+  // planner's pick for a free GPU, whose blocks take their work from a counter where they wait on
+  // one another (Stream-K and split-K plans, but those with a separate reduction's blocks or on
+  // 2-SM clusters): such a launch needs no
+  // co-residency, so beside kernels that hold some SMs it never waits for them, and no plan needs
+  // more workspace for it. kDynamic: every plan takes its work from a counter (each then needs a
+  // workspace), planned to run well with some SMs held by other kernels (a collective, another
+  // stream), which may cost time on a free GPU. kStatic: block b runs work blocks b, b + grid,
+  // ...; plans with waits launch cooperatively.
+  std::optional<Schedule> schedule;
   // The kernel's own choices, made by the planner and printed with the plan (Plan::pingpong,
   // narrow_wgmma, store_d); set them to measure or to rule one out. pingpong: the TMA kernel's
   // 128 x 128 ping-pong variant (unset: where the planner prices it; true: wherever it can run;

@@ -40,7 +40,7 @@ def _dtype_code(name: str, value: Any) -> int:
 
 def _options(lib: "_lib.Library", mode: str, splits: int, blocks: int, reduction: Optional[str],
              tile: Optional[tuple[int, int, int]], avail_sms: int,
-             max_workspace_bytes: int, schedule: str = "static", mainloop: Optional[str] = None,
+             max_workspace_bytes: int, schedule: str = "auto", mainloop: Optional[str] = None,
              pingpong: Optional[bool] = None, narrow_wgmma: bool = True,
              store_d: Optional[str] = None) -> "_lib.Options":
     if mode not in _lib.MODES:
@@ -77,7 +77,7 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
          batch: int = 1, device: Optional[Union[str, os.PathLike]] = None, mode: str = "auto",
          splits: int = 0, blocks: int = 0, reduction: Optional[str] = None,
          tile: Optional[tuple[int, int, int]] = None, avail_sms: int = 0,
-         max_workspace_bytes: int = 0, schedule: str = "static", mainloop: Optional[str] = None,
+         max_workspace_bytes: int = 0, schedule: str = "auto", mainloop: Optional[str] = None,
          pingpong: Optional[bool] = None, narrow_wgmma: bool = True,
          store_d: Optional[str] = None) -> dict[str, Any]:
     """The plan streamk would run for a row-major (m x k) @ (k x n) -> row-major (m x n) GEMM
@@ -85,8 +85,10 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
     workspace, "predicted_us", "reason" and every "candidates" entry the planner weighed.
 
     device: None for the current GPU, "h200", "h100", "a100" for a built-in model, or a device
-    profile's file, a name ending in ".json" (streamk-bench --calibrate; no GPU needed). dtype and out_dtype: "fp16", "bf16", "fp32" or torch dtypes. schedule: "static"
-    or "dynamic" (blocks take their work from a counter; streamk::Options::schedule).
+    profile's file, a name ending in ".json" (streamk-bench --calibrate; no GPU needed). dtype and out_dtype: "fp16", "bf16", "fp32" or torch dtypes. schedule: "auto"
+    (the planner's: blocks that wait on each other take their work from a counter), "static" or
+    "dynamic" (every plan's blocks take their work from a counter, planned for SMs held by other
+    kernels; streamk::Options::schedule).
     mainloop, pingpong, narrow_wgmma, store_d: the kernel's own choices (streamk::Options; None:
     the planner's), recorded in the plan's "mainloop", "pingpong", "narrow_wgmma", "store_d".
     """

@@ -25,7 +25,7 @@ F16, BF16, F32 = 0, 1, 2
 ROW_MAJOR, COL_MAJOR = 0, 1
 MODES = {"auto": 0, "dp": 1, "splitk": 2, "streamk": 3}
 REDUCTIONS = {None: -1, "deterministic": 0, "atomic": 1, "separate": 2}
-SCHEDULES = {"static": 0, "dynamic": 1}
+SCHEDULES = {"auto": -1, "static": 0, "dynamic": 1}
 MAINLOOPS = {None: 0, "sm80": 1, "sm90-cpasync": 2, "sm90-tma": 3}
 TOGGLES = {None: 0, True: 1, False: 2}
 STORE_D = {None: 0, "threads": 1, "tma": 2, "rows": 3, "rows-warp": 4}
@@ -33,9 +33,10 @@ DTYPES = {"fp16": F16, "float16": F16, "bf16": BF16, "bfloat16": BF16, "fp32": F
 
 
 def schedule_code(schedule: str) -> int:
-    """streamk::Schedule's value for `schedule` ("static" or "dynamic"); ValueError otherwise."""
+    """streamk_schedule's value for `schedule` ("auto", "static" or "dynamic"); ValueError
+    otherwise."""
     if schedule not in SCHEDULES:
-        raise ValueError(f"schedule = {schedule!r}: must be static or dynamic")
+        raise ValueError(f"schedule = {schedule!r}: must be auto, static or dynamic")
     return SCHEDULES[schedule]
 
 

@@ -143,10 +143,10 @@ def _launch(lib: "_lib.Library", args: "_lib.GemmArgs", options: "_lib.Options",
 # work: a kernel for CUDA tensors (and for CPU ones, to say what is wrong), a fake kernel for
 # torch.compile and meta tensors, and autograd.
 _definitions = torch.library.Library("streamk", "DEF")
-_definitions.define("mm(Tensor a, Tensor b, ScalarType? out_dtype=None, str schedule=\"static\", "
+_definitions.define("mm(Tensor a, Tensor b, ScalarType? out_dtype=None, str schedule=\"auto\", "
                     "int avail_sms=0) -> Tensor")
 _definitions.define("addmm(Tensor c, Tensor a, Tensor b, float alpha=1.0, float beta=1.0, "
-                    "str schedule=\"static\", int avail_sms=0) -> Tensor")
+                    "str schedule=\"auto\", int avail_sms=0) -> Tensor")
 
 
 def _mm_check(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype]) -> torch.dtype:
@@ -159,7 +159,7 @@ def _mm_check(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype]
 
 
 def _mm_kernel(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype] = None,
-               schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
+               schedule: str = "auto", avail_sms: int = 0) -> torch.Tensor:
     dtype = _mm_check(a, b, out_dtype)
     _check_schedule(schedule, avail_sms)
     out = torch.empty(_out_shape(a, b), dtype=dtype, device=a.device)
@@ -168,7 +168,7 @@ def _mm_kernel(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype
 
 
 def _mm_fake(a: torch.Tensor, b: torch.Tensor, out_dtype: Optional[torch.dtype] = None,
-             schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
+             schedule: str = "auto", avail_sms: int = 0) -> torch.Tensor:
     dtype = _mm_check(a, b, out_dtype)
     _check_schedule(schedule, avail_sms)
     return a.new_empty(_out_shape(a, b), dtype=dtype)
@@ -189,7 +189,7 @@ def _addmm_check(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor) -> tuple[int
 
 
 def _addmm_kernel(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, alpha: float = 1.0,
-                  beta: float = 1.0, schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
+                  beta: float = 1.0, schedule: str = "auto", avail_sms: int = 0) -> torch.Tensor:
     shape = _addmm_check(c, a, b)
     _check_schedule(schedule, avail_sms)
     out = torch.empty(shape, dtype=c.dtype, device=a.device)
@@ -198,7 +198,7 @@ def _addmm_kernel(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, alpha: floa
 
 
 def _addmm_fake(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, alpha: float = 1.0,
-                beta: float = 1.0, schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
+                beta: float = 1.0, schedule: str = "auto", avail_sms: int = 0) -> torch.Tensor:
     shape = _addmm_check(c, a, b)
     _check_schedule(schedule, avail_sms)
     return a.new_empty(shape, dtype=c.dtype)
@@ -275,7 +275,7 @@ _addmm_op = torch.ops.streamk.addmm.default
 
 
 def mm(a: torch.Tensor, b: torch.Tensor, *, out_dtype: Optional[torch.dtype] = None,
-       schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
+       schedule: str = "auto", avail_sms: int = 0) -> torch.Tensor:
     """a @ b for fp16 or bf16 a (m x k, or batch x m x k) and b (k x n, or batch x k x n) on one
     CUDA device, with fp32 accumulation; out_dtype fp16, bf16 or fp32 (default a's).
     schedule "dynamic": the kernel's blocks take their work from a counter, so a GEMM beside
@@ -286,7 +286,7 @@ def mm(a: torch.Tensor, b: torch.Tensor, *, out_dtype: Optional[torch.dtype] = N
 
 
 def addmm(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, *, alpha: float = 1.0,
-          beta: float = 1.0, schedule: str = "static", avail_sms: int = 0) -> torch.Tensor:
+          beta: float = 1.0, schedule: str = "auto", avail_sms: int = 0) -> torch.Tensor:
     """beta * c + alpha * (a @ b); c broadcasts to the output's shape (a bias row, say) and
     sets the output's dtype (fp16, bf16 or fp32); schedule and avail_sms as for mm.
     torch.ops.streamk.addmm(c, a, b, alpha, beta, schedule, avail_sms)."""

@@ -54,6 +54,11 @@ def test_dynamic_schedule():
     assert p["schedule"] == "dynamic" and p["cluster_m"] == 1
     assert p["workspace_bytes"] > p["counter_offset"] >= 0  # even data-parallel: the counter
     assert streamk.plan(4096, 4096, 4096, device="h200")["schedule"] == "static"
+    # By default, plans whose blocks wait on one another take their work from a counter.
+    sk = streamk.plan(1536, 1536, 4096, device="h200", mode="streamk")
+    assert sk["schedule"] == "dynamic" and sk["sk_blocks"] > 0
+    fixed = streamk.plan(1536, 1536, 4096, device="h200", mode="streamk", schedule="static")
+    assert fixed["schedule"] == "static" and fixed["sk_blocks"] == sk["sk_blocks"]
     with pytest.raises(ValueError, match="schedule = 'sometimes'"):
         streamk.plan(64, 64, 64, device="h200", schedule="sometimes")
 
