@@ -278,8 +278,10 @@ def mm(a: torch.Tensor, b: torch.Tensor, *, out_dtype: Optional[torch.dtype] = N
        schedule: str = "auto", avail_sms: int = 0) -> torch.Tensor:
     """a @ b for fp16 or bf16 a (m x k, or batch x m x k) and b (k x n, or batch x k x n) on one
     CUDA device, with fp32 accumulation; out_dtype fp16, bf16 or fp32 (default a's).
-    schedule "dynamic": the kernel's blocks take their work from a counter, so a GEMM beside
-    kernels that hold some SMs (a collective on another stream) is not held back by them;
+    schedule "auto" (the planner's: Stream-K and split-K blocks, which wait on each other, take
+    their work from a counter), "static", or "dynamic": every plan's blocks take their work from
+    a counter, so a GEMM beside kernels that hold some SMs (a collective on another stream) is not
+    held back by them;
     avail_sms: plan for that many SMs (0: all; streamk::Options). The backward pass runs its
     GEMMs the same way. torch.ops.streamk.mm(a, b, out_dtype, schedule, avail_sms)."""
     return _mm_op(a, b, out_dtype, schedule, avail_sms)
