@@ -62,7 +62,8 @@ ABSL_FLAG(int, avail_sms, 0,
           "SM of the device)");
 ABSL_FLAG(std::string, schedule, "auto",
           "auto | static | dynamic: how the persistent blocks get their work (auto: from a "
-          "counter where they wait on each other; Options::schedule)");
+          "counter where they wait on each other, but not for a separate reduction; "
+          "Options::schedule)");
 ABSL_FLAG(std::string, svg, "", "also draw the plan as a timeline into this SVG file");
 ABSL_FLAG(std::string, repack, "auto",
           "copy operands with misaligned K-major rows, or narrow M-/N-major ones, to aligned "

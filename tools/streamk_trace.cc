@@ -34,7 +34,8 @@ ABSL_FLAG(int, splits, 0, "splitk: k-slices per tile (0: the planner picks)");
 ABSL_FLAG(int, blocks, 0, "streamk: Stream-K blocks (0: the planner picks)");
 ABSL_FLAG(std::string, schedule, "auto",
           "auto | static | dynamic: how the persistent blocks get their work (auto: from a "
-          "counter where they wait on each other; Options::schedule)");
+          "counter where they wait on each other, but not for a separate reduction; "
+          "Options::schedule)");
 ABSL_FLAG(int, avail_sms, 0,
           "SMs the plan may use, the others left to other kernels (Options::avail_sms; 0: every "
           "SM of the device)");
