@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -17,6 +18,10 @@ namespace streamk {
 namespace {
 
 using mapping::Role;
+
+// Work blocks the TMA kernel's producer may have claimed ahead of its compute threads under a
+// dynamic schedule (kernels/persistent_kernel.cuh's kClaimSlots: the ring it posts them in).
+constexpr int kClaimSlots = 4;
 
 class Emulator {
  public:
@@ -52,7 +57,8 @@ class Emulator {
       return absl::InternalError(absl::StrCat("counter at byte ", p_.counter_offset,
                                               " is outside the flags area or on a flag; plan: ",
                                               PlanSummary(p_)));
-    std::mt19937_64 rng(seed);
+    std::mt19937_64& rng = rng_;
+    rng.seed(seed);
     std::vector<int> order(blocks.size());
     std::iota(order.begin(), order.end(), 0);
     bool any_alive = true;
@@ -108,6 +114,10 @@ class Emulator {
     bool done = false;
     bool busy = false;  // inside a work block
     int work = 0;       // the work block in progress
+    // A dynamic schedule on the TMA kernel: the work blocks its producer has claimed and its
+    // compute threads have not started, in order, and whether it has claimed past the last.
+    std::deque<int> claimed;
+    bool claimed_all = false;
     mapping::BlockRole role{Role::kNone, 0};
     mapping::SkUnit unit{};
     mapping::DpTiles dp{};
@@ -116,12 +126,43 @@ class Emulator {
     std::vector<float> acc;
   };
 
-  // One step of block b: start a work block, or finish one unit of it. false: it had to wait.
+  // The TMA kernel's producer claims its block's work blocks (PostClaim) up to kClaimSlots ahead
+  // of the compute threads, as soon as it has issued the loads of the one before: at any time,
+  // as far as the order of claims goes. The other mainloops claim a work block as they start it.
+  bool ClaimsAhead() const {
+    return p_.schedule == Schedule::kDynamic && p_.mainloop == Mainloop::kSm90Tma;
+  }
+  void ProducerClaim(Block& b) {
+    const int work = Claim();
+    if (work >= p_.work_blocks) {
+      b.claimed_all = true;
+    } else {
+      b.claimed.push_back(work);
+      result_.max_claimed_ahead =
+          std::max(result_.max_claimed_ahead, static_cast<int>(b.claimed.size()));
+    }
+  }
+
+  // One step of block b: start a work block, or finish one unit of it, or (the TMA kernel under a
+  // dynamic schedule) its producer's claim of one more. false: it had to wait.
   absl::StatusOr<bool> Step(Block& b) {
+    if (ClaimsAhead() && !b.claimed_all && static_cast<int>(b.claimed.size()) < kClaimSlots &&
+        rng_() % 3 == 0) {
+      ProducerClaim(b);
+      return true;
+    }
     if (!b.busy) {
       // A dynamic schedule's claim (persistent_kernel.cuh's Claim): the rank 0 block of a
-      // persistent block claims (dynamic plans have no clusters).
-      const int work = p_.schedule == Schedule::kDynamic ? Claim() : b.next_work;
+      // persistent block claims (dynamic plans have no clusters); on the TMA kernel, its
+      // producer, which may have claimed this one already.
+      int work = b.next_work;
+      if (ClaimsAhead()) {
+        if (b.claimed.empty() && !b.claimed_all) ProducerClaim(b);
+        work = b.claimed.empty() ? p_.work_blocks : b.claimed.front();
+        if (!b.claimed.empty()) b.claimed.pop_front();
+      } else if (p_.schedule == Schedule::kDynamic) {
+        work = Claim();
+      }
       if (work >= p_.work_blocks) {
         b.done = true;
         return true;
@@ -239,6 +280,8 @@ class Emulator {
   int32_t& Counter() {
     return *reinterpret_cast<int32_t*>(workspace_.data() + p_.counter_offset);
   }
+  std::mt19937_64 rng_;
+
   int Claim() {
     const int work = Counter()++;
     if (work == p_.work_blocks + p_.grid_blocks - 1) Counter() = 0;

@@ -4,6 +4,8 @@
 // over a unit's k-slice; partials and flags live in a host workspace laid out as the Plan says;
 // blocks are interleaved in a seeded random order, a block whose wait is not yet satisfied yields.
 // A schedule in which every unfinished block waits is a deadlock and comes back as an error.
+// Under a dynamic schedule on the TMA mainloop, each block's producer claims up to four work
+// blocks ahead of its compute threads at random steps, as the kernel's may.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +32,9 @@ struct EmulatorResult {
   std::vector<int> element_writes;       // batch x m x n: epilogue writes of each element of D
   int64_t steps = 0;                     // scheduler steps, including yields
   int64_t yields = 0;                    // steps in which a block waited
+  // A dynamic plan on the TMA kernel: the most work blocks a block's producer had claimed ahead
+  // of its compute threads (0 elsewhere).
+  int max_claimed_ahead = 0;
 };
 
 // Runs the plan; errors on deadlock, on a wait for a higher-numbered block, on a workspace access
