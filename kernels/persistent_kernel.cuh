@@ -42,8 +42,10 @@
 // now, and it waits only for lower ones, which are finished: it progresses. A block that starts
 // late, or not until others have left, claims only what is left. The producer claims ahead of
 // its compute threads (PostClaim), but only work blocks above the one they execute, so the
-// argument is unchanged; clusters and ping-pong run static schedules only. The CPU emulator
-// (lib/emulator.cc) runs dynamic plans with blocks that start late or never.
+// argument is unchanged (after a reduction block, which it has nothing to load for, it claims the
+// next once the compute threads have the block's partial sums); clusters
+// and ping-pong run static schedules only. The CPU emulator (lib/emulator.cc) runs dynamic plans
+// with blocks that start late or never.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -333,11 +335,25 @@ struct StreamKGemm {
   // DataParallelBlock; reduction blocks have none).
   // Under a dynamic schedule the producer claims the work blocks and posts them for the compute
   // threads (PostClaim): it is the thread that needs each one first.
-  __device__ static void Produce(char* smem, const Plan& p, const TmaOperands& tma,
-                                 Pipeline& pipe, char* ws) {
+  // `reductions_waited`: how many reduction blocks the compute threads have had the partial sums
+  // of (ReductionBlock).
+  __device__ static void Produce(char* smem, const Plan& p, const TmaOperands& tma, Pipeline& pipe,
+                                 char* ws, const volatile int* reductions_waited) {
     const bool dynamic = p.schedule == Schedule::kDynamic;
-    for (int i = 0, work = 0;; ++i) {
-      work = dynamic ? PostClaim(smem, p, ws, i) : i == 0 ? FirstWork() : work + WorkStride();
+    for (int i = 0, work = 0, reductions = 0;; ++i) {
+      // A reduction block has no loads, so the producer would claim the next at once, up to
+      // kClaimSlots of them ahead of its compute threads, while the reduction block waits for
+      // its tile's partial sums; blocks done sooner then find them taken (on an H100, split-K
+      // plans of 72-128 reduction blocks ran 8-13 us slower dynamic than static). After one, it
+      // claims the next once the compute threads have the partials, while they sum them.
+      if (dynamic && i > 0 && mapping::RoleOf(p, work).role == mapping::Role::kReduction) {
+        ++reductions;
+        while (*reductions_waited < reductions) __nanosleep(32);
+      }
+      if (!dynamic)
+        work = i == 0 ? FirstWork() : work + WorkStride();
+      else
+        work = PostClaim(smem, p, ws, i);
       if (work >= p.work_blocks) return;
       ProduceWork(p, tma, pipe, work);
     }
@@ -476,7 +492,8 @@ struct StreamKGemm {
   // (two slots, so that a slow thread still reading one is never overtaken by the next claim).
   __device__ static void WorkBlocks(char* smem, Pipeline& pipe, const Plan& p,
                                     const GemmKernelArgs& a, const TmaOperands* tma, char* ws,
-                                    int* trace, volatile int* claimed) {
+                                    int* trace, volatile int* claimed,
+                                    volatile int* reductions_waited) {
     // One loop and one call site for both schedules: a second copy of the work blocks' code
     // stopped ptxas inlining them, and each wgmma then waited for the one before it.
     const bool dynamic = p.schedule == Schedule::kDynamic;
@@ -491,14 +508,14 @@ struct StreamKGemm {
         work = claimed[i & 1];
       }
       if (work >= p.work_blocks) return;
-      RunWork(smem, pipe, p, a, tma, ws, trace, work);
+      RunWork(smem, pipe, p, a, tma, ws, trace, work, reductions_waited);
     }
   }
 
   // Work block `work`, by its role.
-  __device__ static void RunWork(char* smem, Pipeline& pipe, const Plan& p,
-                                 const GemmKernelArgs& a, const TmaOperands* tma, char* ws,
-                                 int* trace, int work) {
+  __device__ static void RunWork(char* smem, Pipeline& pipe, const Plan& p, const GemmKernelArgs& a,
+                                 const TmaOperands* tma, char* ws, int* trace, int work,
+                                 volatile int* reductions_waited) {
     const mapping::BlockRole r = mapping::RoleOf(p, work);
     switch (r.role) {
       case mapping::Role::kStreamK:
@@ -508,7 +525,7 @@ struct StreamKGemm {
         DataParallelBlock(smem, pipe, p, a, tma, r.index, work, trace);
         break;
       case mapping::Role::kReduction:
-        ReductionBlock(smem, p, a, tma, ws, r.index, work, trace);
+        ReductionBlock(smem, p, a, tma, ws, r.index, work, trace, reductions_waited);
         break;
       case mapping::Role::kNone: break;
     }
@@ -576,16 +593,22 @@ struct StreamKGemm {
 
   // Sums and finishes one slice (a range of columns) of a Stream-K tile, 64 rows at a time
   // through the epilogue's staging area. Its trace counts the epilogue's stores as fixup.
+  // Once the partial sums are in, thread 0 counts the block in `reductions_waited` (the producer
+  // then claims the next work block, Produce).
   __device__ static void ReductionBlock(char* smem, const Plan& p, const GemmKernelArgs& a,
                                         const TmaOperands* tma, char* ws, int reduction_block,
-                                        int work, int* trace) {
+                                        int work, int* trace, volatile int* reductions_waited) {
     const mapping::ReductionWork rw = mapping::ReductionWorkOf(p, reduction_block);
     const int tile = rw.tile;
     const mapping::Peers peers = mapping::TilePeers(p, tile);
     const fixup::Step s = fixup::ReductionStep(peers, p.reduction_slices);
-    if (!s.epilogue) return;  // one peer: it finished the tile itself
+    auto waited = [&] {
+      if (threadIdx.x == 0) *reductions_waited = *reductions_waited + 1;
+    };
+    if (!s.epilogue) return waited();  // one peer: it finished the tile itself
     TraceMark(a, trace, TraceKind::kBegin, work, tile, 0, 0);
     Fix::Wait(s, FlagOf(p, ws, tile));
+    waited();
     TraceMark(a, trace, TraceKind::kWaitEnd, work, tile, 0, 0);
     // The last peer's slot takes its block range; the others' are arithmetic (PeerSlotOffset).
     const int count = peers.count();
@@ -636,7 +659,8 @@ struct StreamKGemm {
     extern __shared__ __align__(128) char smem[];
     __shared__ int trace_state[2];  // TraceMark's (thread 0 only)
     __shared__ int claimed[2];      // WorkBlocks' (dynamic schedule, no producer)
-    if (threadIdx.x == 0) trace_state[0] = 0, trace_state[1] = FirstWork();
+    __shared__ int reductions_waited;  // ReductionBlock's, for Produce
+    if (threadIdx.x == 0) trace_state[0] = 0, trace_state[1] = FirstWork(), reductions_waited = 0;
     int* const trace = Rank() == 0 ? trace_state : nullptr;
     Pipeline pipe = Mainloop::Init(smem);
     // Launched programmatically (launch.cu), this grid may have started before the previous
@@ -674,7 +698,7 @@ struct StreamKGemm {
     if constexpr (kSpecialized) {
       if (threadIdx.x >= kThreads) {
         Mainloop::RebalanceProducer();
-        if (threadIdx.x == kThreads) Produce(smem, p, *tma, pipe, ws);
+        if (threadIdx.x == kThreads) Produce(smem, p, *tma, pipe, ws, &reductions_waited);
         if (tma->d_rows == kRowsByCopyingWarp && threadIdx.x / 32 == kThreads / 32 + 1)
           CopyRowsLoop(smem, p, a);
         if constexpr (kCluster > 1) sm90::ClusterSync();  // see the end
@@ -685,7 +709,7 @@ struct StreamKGemm {
     if constexpr (kPingPong) {
       PingPongBlocks(smem, pipe, p, a, tma, trace);
     } else {
-      WorkBlocks(smem, pipe, p, a, tma, ws, trace, claimed);
+      WorkBlocks(smem, pipe, p, a, tma, ws, trace, claimed, &reductions_waited);
     }
     // This block's work is done: the next kernel on the stream may start setting up once every
     // block is here (not earlier: its blocks would sit on the SMs this grid leaves idle).

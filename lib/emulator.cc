@@ -118,6 +118,7 @@ class Emulator {
     // compute threads have not started, in order, and whether it has claimed past the last.
     std::deque<int> claimed;
     bool claimed_all = false;
+    bool partials_in = false;  // the reduction block in progress has its partial sums
     mapping::BlockRole role{Role::kNone, 0};
     mapping::SkUnit unit{};
     mapping::DpTiles dp{};
@@ -132,7 +133,14 @@ class Emulator {
   bool ClaimsAhead() const {
     return p_.schedule == Schedule::kDynamic && p_.mainloop == Mainloop::kSm90Tma;
   }
+  // Whether the last work block block b has claimed or started is a reduction block without its
+  // partial sums yet.
+  bool AfterReduction(const Block& b) const {
+    return b.claimed.empty() ? b.busy && b.role.role == Role::kReduction && !b.partials_in
+                             : mapping::RoleOf(p_, b.claimed.back()).role == Role::kReduction;
+  }
   void ProducerClaim(Block& b) {
+    if (AfterReduction(b)) ++result_.claims_past_reduction;
     const int work = Claim();
     if (work >= p_.work_blocks) {
       b.claimed_all = true;
@@ -146,8 +154,10 @@ class Emulator {
   // One step of block b: start a work block, or finish one unit of it, or (the TMA kernel under a
   // dynamic schedule) its producer's claim of one more. false: it had to wait.
   absl::StatusOr<bool> Step(Block& b) {
-    if (ClaimsAhead() && !b.claimed_all && static_cast<int>(b.claimed.size()) < kClaimSlots &&
-        rng_() % 3 == 0) {
+    // After a reduction block (nothing to load) it claims the next only once the compute threads
+    // have the block's partial sums (below, as they start summing them).
+    if (ClaimsAhead() && !b.claimed_all && !AfterReduction(b) &&
+        static_cast<int>(b.claimed.size()) < kClaimSlots && rng_() % 3 == 0) {
       ProducerClaim(b);
       return true;
     }
@@ -172,6 +182,7 @@ class Emulator {
       b.role = mapping::RoleOf(p_, b.work);
       b.busy = true;
       b.acc_ready = false;
+      b.partials_in = false;
       if (b.role.role == Role::kStreamK) b.unit = mapping::SkFirstUnit(p_, b.role.index);
       if (b.role.role == Role::kDataParallel) {
         b.dp = mapping::DpBlockTiles(p_, b.role.index);
@@ -221,6 +232,11 @@ class Emulator {
         b.acc.assign(static_cast<size_t>(RankRows()) * p_.tile_n, 0.0f);
         mapping::SkUnit self{};
         self.tile = tile;
+        // Their partial sums in, the producer may claim the next work block while they are summed.
+        if (ClaimsAhead() && !b.partials_in && fixup::WaitSatisfied(step, Flag(tile, b.rank))) {
+          b.partials_in = true;
+          if (!b.claimed_all && b.claimed.empty() && rng_() % 2 == 0) ProducerClaim(b);
+        }
         absl::StatusOr<bool> ran =
             Fixup(step, self, slots, b.rank, b.acc, rw.col_begin, rw.col_end);
         if (!ran.ok() || !*ran) return ran;

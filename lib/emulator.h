@@ -5,7 +5,8 @@
 // blocks are interleaved in a seeded random order, a block whose wait is not yet satisfied yields.
 // A schedule in which every unfinished block waits is a deadlock and comes back as an error.
 // Under a dynamic schedule on the TMA mainloop, each block's producer claims up to four work
-// blocks ahead of its compute threads at random steps, as the kernel's may.
+// blocks ahead of its compute threads at random steps, as the kernel's may (after a reduction
+// block, none until the compute threads have the block's partial sums).
 #pragma once
 
 #include <cstdint>
@@ -35,6 +36,9 @@ struct EmulatorResult {
   // A dynamic plan on the TMA kernel: the most work blocks a block's producer had claimed ahead
   // of its compute threads (0 elsewhere).
   int max_claimed_ahead = 0;
+  // Claims a producer made past a reduction block whose partial sums were not yet in (the
+  // kernel makes none: Produce waits for them).
+  int claims_past_reduction = 0;
 };
 
 // Runs the plan; errors on deadlock, on a wait for a higher-numbered block, on a workspace access

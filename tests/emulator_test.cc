@@ -107,15 +107,17 @@ const std::optional<Reduction> kEveryReduction[] = {std::nullopt, Reduction::kDe
 
 // Emulates `p` on fresh random operands and checks it against the reference GEMM: the result,
 // every (tile, k-iteration) computed once, every output element written once.
-// `claimed_ahead`, when given, is raised to the most work blocks a producer claimed ahead.
+// `claimed_ahead`, when given, is raised to the most work blocks a producer claimed ahead;
+// `past_reduction`, when given, counts its claims past an unfinished reduction block.
 void ExpectMatchesReference(const Plan& p, uint32_t seed, float beta,
-                            const std::vector<int>* starts = nullptr,
-                            int* claimed_ahead = nullptr) {
+                            const std::vector<int>* starts = nullptr, int* claimed_ahead = nullptr,
+                            int* past_reduction = nullptr) {
   Operands ops = RandomOperands(p, seed, beta);
   std::vector<uint8_t> workspace;
   absl::StatusOr<EmulatorResult> r = Emulate(p, ops.in, seed, &workspace, starts);
   ASSERT_TRUE(r.ok()) << r.status();
   if (claimed_ahead != nullptr) *claimed_ahead = std::max(*claimed_ahead, r->max_claimed_ahead);
+  if (past_reduction != nullptr) *past_reduction += r->claims_past_reduction;
   const std::vector<float> want = ReferenceGemm(p, ops.in);
   EXPECT_LT(RelativeError(r->d, want), 1e-5) << PlanSummary(p);
   for (size_t i = 0; i < r->iteration_visits.size(); ++i)
@@ -324,6 +326,7 @@ TEST(EmulatorDynamic, MatchesReferenceWithBlocksThatStartLateOrNever) {
   std::mt19937 rng(7);
   uint32_t seed = 500;
   int claimed_ahead = 0;  // on the TMA kernel the producer claims up to 4 work blocks ahead
+  int past_reduction = 0, reduction_plans = 0;
   for (const Case& c : kCases) {
     for (std::optional<Reduction> red : kEveryReduction) {
       if (c.mode == Mode::kDataParallel && red.has_value()) continue;
@@ -331,17 +334,23 @@ TEST(EmulatorDynamic, MatchesReferenceWithBlocksThatStartLateOrNever) {
       ASSERT_EQ(p.schedule, Schedule::kDynamic);
       ASSERT_EQ(p.dp_first_wave_tiles, 1) << PlanSummary(p);
       ASSERT_GT(p.workspace_bytes, p.counter_offset) << PlanSummary(p);
+      if (p.reduction_blocks > 0) ++reduction_plans;
       for (int trial = 0; trial < 4; ++trial) {
         const int g = p.grid_blocks;
         const int never = trial == 0 ? 0 : static_cast<int>(rng() % g);
         const int late = static_cast<int>(rng() % (g - never));
         const std::vector<int> starts = HeldStarts(g, late, never, rng);
-        ExpectMatchesReference(p, ++seed, trial % 2 ? 0.5f : 0.0f, &starts, &claimed_ahead);
+        ExpectMatchesReference(p, ++seed, trial % 2 ? 0.5f : 0.0f, &starts, &claimed_ahead,
+                               &past_reduction);
         if (HasFatalFailure()) return;
       }
     }
   }
   EXPECT_EQ(claimed_ahead, 4) << "no producer claimed as far ahead as the kernel's may";
+  // After a reduction block the producer claims nothing: the compute threads claim the next once
+  // they have finished it, so no block holds work that blocks done sooner could have taken.
+  EXPECT_GT(reduction_plans, 5);
+  EXPECT_EQ(past_reduction, 0);
 }
 
 // Random plans: problems of 1-120 x 1-120 x 1-160 (batch 1-3) on 16x16x4 tiles or 2-SM clusters
