@@ -2212,12 +2212,7 @@ absl::StatusOr<Plan> PlanAnyWorkspace(const Problem& problem, const DeviceSpec& 
   // SMs it waits for that kernel to end; claimed in order, a block only waits for work blocks
   // that running blocks have taken (kernels/persistent_kernel.cuh). The counter is one more word
   // in the flags region, so no workspace grows; data-parallel plans, which need none, stay static.
-  // So do plans with reduction blocks: the producer, with nothing to load for them, claims up to
-  // four ahead, and blocks done sooner find them taken (on an H100, 22 plans with 32-128
-  // reduction blocks ran 1.49x their static time in geometric mean, the other 15 Stream-K and
-  // split-K plans 1.011x; docs/performance.md, "Beside other kernels").
-  if (plan.ok() && !o.schedule.has_value() && plan->sk_blocks > 0 && plan->cluster_m == 1 &&
-      plan->reduction_blocks == 0) {
+  if (plan.ok() && !o.schedule.has_value() && plan->sk_blocks > 0 && plan->cluster_m == 1) {
     plan->schedule = Schedule::kDynamic;
     const bool copy_a = plan->repack_a, copy_b = plan->repack_b;
     Derive({plan->mode, plan->sk_tiles, plan->sk_blocks, plan->reduction, plan->reduction_slices},

@@ -386,8 +386,7 @@ TEST(EmulatorProperties, RandomPlansMatchReference) {
     }
     if (o.mode != Mode::kDataParallel && below(4)) o.reduction = static_cast<Reduction>(below(3));
     if (o.reduction == Reduction::kSeparate && below(2)) o.reduction_slices = below(2) ? 1 : 2;
-    // Unset, Stream-K and split-K plans without reduction blocks or clusters take their work from
-    // a counter too.
+    // Unset, Stream-K and split-K plans off clusters take their work from a counter too.
     if (!cluster && below(3) == 0) o.schedule = below(2) ? Schedule::kDynamic : Schedule::kStatic;
     if (below(5) == 0) o.avail_sms = 1 + below(dev.sms);
     absl::StatusOr<Plan> p = MakePlan(pr, dev, o);

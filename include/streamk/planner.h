@@ -120,11 +120,11 @@ struct PlanOptions {
   int64_t max_workspace_bytes = 0;
   // How the persistent blocks get their work blocks (Plan::schedule). Unset: the plan priced for
   // every SM, claimed from a counter (kDynamic) where its blocks wait on one another (Stream-K
-  // and split-K partial sums, without reduction blocks or clusters), so that the launch needs no
-  // co-residency and no block waits for one that has not started; static elsewhere
-  // (data-parallel plans need no workspace then). kStatic: always static. kDynamic weighs the same
-  // candidates without the cluster configuration (a forced cluster tile is refused), each as it
-  // runs with some SMs held (kHeldShares), and gives every plan a workspace for its counter.
+  // and split-K partial sums, off 2-SM clusters), so that the launch needs no co-residency and
+  // no block waits for one that has not started; static elsewhere (data-parallel plans need no
+  // workspace then). kStatic: always static. kDynamic weighs the same candidates without the
+  // cluster configuration (a forced cluster tile is refused), each as it runs with some SMs held
+  // (kHeldShares), and gives every plan a workspace for its counter.
   std::optional<Schedule> schedule;
   // The TMA kernel's 128 x 128 ping-pong variant (Plan::pingpong). Unset: where the cost model
   // prices it (kernels::PingPongOf's rule: data-parallel blocks of 2 tiles or more, 8-24
