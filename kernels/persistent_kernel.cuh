@@ -43,9 +43,9 @@
 // late, or not until others have left, claims only what is left. The producer claims ahead of
 // its compute threads (PostClaim), but only work blocks above the one they execute, so the
 // argument is unchanged (after a reduction block, which it has nothing to load for, it claims the
-// next once the compute threads have the block's partial sums); clusters
-// and ping-pong run static schedules only. The CPU emulator (lib/emulator.cc) runs dynamic plans
-// with blocks that start late or never.
+// next once the compute threads have the block's partial sums); clusters and ping-pong run static
+// schedules only. The CPU emulator (lib/emulator.cc) runs dynamic plans with blocks that start
+// late or never.
 #pragma once
 
 #include <cuda_runtime.h>

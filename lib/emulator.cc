@@ -133,8 +133,8 @@ class Emulator {
   bool ClaimsAhead() const {
     return p_.schedule == Schedule::kDynamic && p_.mainloop == Mainloop::kSm90Tma;
   }
-  // Whether the last work block block b has claimed or started is a reduction block without its
-  // partial sums yet.
+  // Whether the last work block that block b has claimed or started is a reduction block without
+  // its partial sums yet.
   bool AfterReduction(const Block& b) const {
     return b.claimed.empty() ? b.busy && b.role.role == Role::kReduction && !b.partials_in
                              : mapping::RoleOf(p_, b.claimed.back()).role == Role::kReduction;

@@ -347,8 +347,8 @@ TEST(EmulatorDynamic, MatchesReferenceWithBlocksThatStartLateOrNever) {
     }
   }
   EXPECT_EQ(claimed_ahead, 4) << "no producer claimed as far ahead as the kernel's may";
-  // After a reduction block the producer claims nothing: the compute threads claim the next once
-  // they have finished it, so no block holds work that blocks done sooner could have taken.
+  // After a reduction block the producer claims nothing until the block has its partial sums, so
+  // no block holds work that blocks done sooner could have taken while it waits for them.
   EXPECT_GT(reduction_plans, 5);
   EXPECT_EQ(past_reduction, 0);
 }
