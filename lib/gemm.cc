@@ -411,6 +411,17 @@ absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
         return absl::InvalidArgumentError("workspace: must be 256-byte aligned");
     } else {
       absl::StatusOr<void*> ws = Pool().Get(stream, *plan);
+      // Captured on a stream whose library workspace cannot grow now, a data-parallel plan the
+      // default schedule claims from a counter runs static instead: it needs no workspace then
+      // (but its operand copies').
+      if (absl::IsFailedPrecondition(ws.status()) && !options.schedule.has_value() &&
+          plan->schedule == Schedule::kDynamic && plan->sk_blocks == 0) {
+        PlanOptions fixed = ToPlanOptions(options, args);
+        fixed.schedule = Schedule::kStatic;
+        plan = Plans().Get(ordinal, l.problem, *device, fixed);
+        if (!plan.ok()) return plan.status();
+        ws = plan->workspace_bytes > 0 ? Pool().Get(stream, *plan) : absl::StatusOr<void*>(nullptr);
+      }
       if (!ws.ok()) return ws.status();
       workspace = *ws;
     }

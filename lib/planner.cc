@@ -2206,23 +2206,43 @@ absl::StatusOr<Plan> PlanAnyWorkspace(const Problem& problem, const DeviceSpec& 
   }
   if (o.schedule == Schedule::kDynamic) return PlanDynamic(problem, device, o, why);
   absl::StatusOr<Plan> plan = PlanOneSchedule(problem, device, o, why);
-  // Unset, the schedule is dynamic where the plan's blocks wait on one another and can take their
-  // work from a counter (no clusters: a cluster's two blocks take theirs together). Static, such
-  // a launch needs every block resident at once (cooperative), so beside a kernel that holds some
-  // SMs it waits for that kernel to end; claimed in order, a block only waits for work blocks
-  // that running blocks have taken (kernels/persistent_kernel.cuh). The counter is one more word
-  // in the flags region, so no workspace grows; data-parallel plans, which need none, stay static.
-  if (plan.ok() && !o.schedule.has_value() && plan->sk_blocks > 0 && plan->cluster_m == 1) {
-    plan->schedule = Schedule::kDynamic;
-    const bool copy_a = plan->repack_a, copy_b = plan->repack_b;
+  // Unset, the schedule is dynamic where a block may take work another would otherwise wait
+  // for, and the blocks can take their work from a counter (no clusters: a cluster's two blocks
+  // take theirs together):
+  // - where the plan's blocks wait on one another (Stream-K and split-K partial sums). Static,
+  //   such a launch needs every block resident at once (cooperative), so beside a kernel that
+  //   holds some SMs it waits for that kernel to end; claimed in order, a block only waits for
+  //   work blocks that running blocks have taken (kernels/persistent_kernel.cuh). The counter is
+  //   one more word in the flags region, so no workspace grows;
+  // - where the blocks run more than one work block each (data-parallel rounds). Static, a block
+  //   whose SM another kernel holds starts when a block of this GEMM has run its whole share, and
+  //   then runs its own: twice the time. Claimed, the blocks that run take its share. The counter
+  //   takes a flags region (Plan::kMinFlagsBytes) where the static plan takes no workspace, and
+  //   the dynamic plan runs without ping-pong (kernels::PingPongOf), so it is taken where
+  //   predicted no slower on the free GPU (and not where PlanOptions::pingpong asks for it).
+  // Data-parallel plans of one round keep their static schedule: each block has one tile, and a
+  // block on a held SM starts on the first SM free either way.
+  if (plan.ok() && !o.schedule.has_value() && plan->cluster_m == 1 &&
+      (plan->sk_blocks > 0 || plan->work_blocks > plan->grid_blocks)) {
+    Plan dynamic = *plan;
+    dynamic.schedule = Schedule::kDynamic;
     Derive({plan->mode, plan->sk_tiles, plan->sk_blocks, plan->reduction, plan->reduction_slices},
-           *plan);
-    if (copy_a || copy_b) AddRepack(copy_a, copy_b, *plan);
-    if (Wants(why))
-      absl::StrAppend(&why->reason,
-                      "; schedule dynamic: its blocks wait on one another's partial sums, so they "
-                      "take their work from a counter and never wait for a block that has not "
-                      "started");
+           dynamic);
+    if (plan->repack_a || plan->repack_b) AddRepack(plan->repack_a, plan->repack_b, dynamic);
+    const bool waits = plan->sk_blocks > 0;
+    const CostModel& cost = KernelCost(device, *plan);
+    if (waits ||
+        (o.pingpong != true && PredictMicros(dynamic, cost) <= PredictMicros(*plan, cost))) {
+      *plan = dynamic;
+      if (Wants(why))
+        absl::StrAppend(&why->reason,
+                        waits ? "; schedule dynamic: its blocks wait on one another's partial "
+                                "sums, so they take their work from a counter and never wait for "
+                                "a block that has not started"
+                              : "; schedule dynamic: its blocks run more than one tile each, so "
+                                "they take them from a counter, and a block that starts late "
+                                "(its SM held by another kernel) leaves its tiles to the others");
+    }
   }
   return plan;
 }
@@ -2344,6 +2364,29 @@ absl::StatusOr<Plan> PlanWithinCap(const Problem& problem, const DeviceSpec& dev
   absl::StatusOr<Plan> plan = PlanAnyWorkspace(problem, device, o, why);
   const int64_t cap = o.max_workspace_bytes;
   if (!plan.ok() || cap == 0 || plan->workspace_bytes <= cap) return plan;
+  // The default schedule's counter is all a data-parallel plan's workspace but its copies: over
+  // the cap, the plan runs static instead (PlanAnyWorkspace).
+  auto static_within_cap = [&](absl::StatusOr<Plan>& p, const PlanOptions& options,
+                               PlanExplanation* w) {
+    if (!p.ok() || p->workspace_bytes <= cap || options.schedule.has_value() ||
+        p->schedule != Schedule::kDynamic || p->sk_blocks > 0)
+      return;
+    PlanOptions fixed = options;
+    fixed.schedule = Schedule::kStatic;
+    PlanExplanation again = Inner(w);
+    absl::StatusOr<Plan> s =
+        PlanAnyWorkspace(problem, device, fixed, w != nullptr ? &again : nullptr);
+    if (!s.ok() || s->workspace_bytes > cap) return;
+    p = std::move(s);
+    if (w != nullptr) {
+      *w = std::move(again);
+      w->reason = absl::StrCat(
+          "the dynamic schedule's counter needs a workspace over max_workspace_bytes = ", cap,
+          ": static; ", w->reason);
+    }
+  };
+  static_within_cap(plan, o, why);
+  if (plan->workspace_bytes <= cap) return plan;
   auto refuse = [cap](const Plan& p, absl::string_view what) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "max_workspace_bytes = ", cap, ": ", what, " needs ", p.workspace_bytes,
@@ -2362,6 +2405,7 @@ absl::StatusOr<Plan> PlanWithinCap(const Problem& problem, const DeviceSpec& dev
   PlanExplanation dp_why = Inner(why);
   absl::StatusOr<Plan> fallback =
       PlanAnyWorkspace(problem, device, dp, why != nullptr ? &dp_why : nullptr);
+  static_within_cap(fallback, dp, why != nullptr ? &dp_why : nullptr);
   if (!fallback.ok()) return fallback;
   if (fallback->workspace_bytes > cap) return refuse(*fallback, "data-parallel's plan");
   if (why != nullptr) {

@@ -1307,6 +1307,58 @@ TEST(GemmGpu, CudaGraphReplayLeavesFlagsZero) {
   }
 }
 
+// By default a data-parallel plan of several rounds claims its tiles from a counter in the
+// workspace. gemm() with the library's workspace, captured on a stream whose workspace has not
+// been grown, runs the static schedule's plan instead (no workspace), and the graph's replays
+// are right; on the same stream outside a capture the dynamic plan runs and is right too.
+TEST(GemmGpu, DataParallelRoundsClaimByDefaultAndRunStaticWhenCapturedCold) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  Config cfg;
+  cfg.s = {3072, 3072, 2048, 1};
+  Buffers buf(cfg);
+  CUDA_ASSERT(buf.Refresh(cfg, NextSeed()));
+  const std::vector<float> want = buf.Reference(cfg);
+  auto poison = [&] {
+    return testing::Fill(buf.args.d, cfg.out, buf.args.stride_d * buf.args.batch, 0, true);
+  };
+  const Options o = TestOptions();
+  absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  if (plan->mode != Mode::kDataParallel || plan->schedule != Schedule::kDynamic)
+    GTEST_SKIP() << "this device's default plan is not a claimed data-parallel one:\n"
+                 << PlanSummary(*plan);
+  ASSERT_GT(plan->work_blocks, plan->grid_blocks) << PlanSummary(*plan);
+  Options fixed = o;
+  fixed.schedule = Schedule::kStatic;
+  absl::StatusOr<size_t> static_bytes = GetWorkspaceSize(buf.args, fixed);
+  ASSERT_TRUE(static_bytes.ok());
+  ASSERT_EQ(*static_bytes, 0u);
+  cudaStream_t stream;
+  CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  absl::Status s = gemm(buf.args, stream, o);
+  CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+  ASSERT_TRUE(s.ok()) << s;
+  cudaGraphExec_t exec;
+  CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 3; ++replay) {
+    CUDA_ASSERT(poison());
+    CUDA_ASSERT(cudaGraphLaunch(exec, stream));
+    CUDA_ASSERT(cudaStreamSynchronize(stream));
+    EXPECT_LT(OutputError(buf.Result(cfg), want, cfg.out), Tolerance(cfg.out)) << replay;
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  for (int run = 0; run < 3; ++run) {
+    CUDA_ASSERT(poison());
+    ASSERT_TRUE(gemm(buf.args, stream, o).ok());
+    CUDA_ASSERT(cudaStreamSynchronize(stream));
+    EXPECT_LT(OutputError(buf.Result(cfg), want, cfg.out), Tolerance(cfg.out)) << run;
+  }
+  cudaStreamDestroy(stream);
+}
+
 // A chain of GEMMs on one stream with no host synchronization, each reading the D the GEMM
 // before it wrote (m x k row-major with k = n), in a different mode each: with programmatic
 // launch (Options::programmatic_launch, the default) every kernel may start before the one before

@@ -453,12 +453,14 @@ TEST(PlannerProperties, DynamicPlansCarryTheirCounter) {
 }
 
 // With PlanOptions::schedule unset, the plan is the static one's (the same decomposition, tile
-// and copies), taking its work from a counter exactly where its blocks wait on one another
-// (Stream-K or split-K blocks, with or without reduction blocks), on a configuration without
-// clusters: such a launch needs no co-residency, and the counter needs no more workspace than
-// the flags already take (one word, within the same aligned region).
-TEST(PlannerProperties, PlansWhoseBlocksWaitTakeTheirWorkFromACounter) {
-  int dynamic = 0, kept_static = 0;
+// and copies), taking its work from a counter, on a configuration without clusters, exactly where
+// a block may take work another would otherwise wait for: where its blocks wait on one another
+// (Stream-K or split-K blocks, with or without reduction blocks), whose flags region holds the
+// counter too; and where blocks run more than one work block (data-parallel rounds), unless the
+// static plan runs ping-pong (priced faster; dynamic plans run without it), the counter then
+// taking a flags region of its own.
+TEST(PlannerProperties, PlansWhoseBlocksWaitOrRunRoundsTakeTheirWorkFromACounter) {
+  int dynamic = 0, kept_static = 0, rounds_claimed = 0, pingpong_kept = 0, capped_static = 0;
   for (const Case& c : RandomCases(kCases / 2, 11)) {
     // Every mode, and Stream-K on the 2-SM cluster configuration where the device has one.
     const TileShape cluster = c.device.TileOf(KernelRole::kCluster);
@@ -477,9 +479,16 @@ TEST(PlannerProperties, PlansWhoseBlocksWaitTakeTheirWorkFromACounter) {
       if (!p.ok()) continue;
       const std::string text = absl::StrCat(c.text, "\n", PlanSummary(*p), "\n", PlanSummary(*s));
       const bool waits = s->sk_blocks > 0;
+      const bool rounds = s->work_blocks > s->grid_blocks;
       EXPECT_EQ(s->schedule, Schedule::kStatic) << text;
-      const bool claims = waits && s->cluster_m == 1;
-      EXPECT_EQ(p->schedule, claims ? Schedule::kDynamic : Schedule::kStatic) << text;
+      if (s->cluster_m > 1 || (!waits && !rounds)) {
+        EXPECT_EQ(p->schedule, Schedule::kStatic) << text;
+      } else if (waits) {
+        EXPECT_EQ(p->schedule, Schedule::kDynamic) << text;
+      } else if (p->schedule == Schedule::kStatic) {
+        EXPECT_TRUE(s->pingpong) << text;  // the one term the static plan is priced lower by
+        ++pingpong_kept;
+      }
       EXPECT_EQ(std::make_tuple(p->mode, p->tile_m, p->tile_n, p->cluster_m, p->sk_tiles,
                                 p->dp_tiles, p->sk_blocks, p->reduction, p->reduction_blocks,
                                 p->repack_a, p->repack_b),
@@ -490,19 +499,40 @@ TEST(PlannerProperties, PlansWhoseBlocksWaitTakeTheirWorkFromACounter) {
       if (p->schedule == Schedule::kStatic) {
         EXPECT_EQ(p->workspace_bytes, s->workspace_bytes) << text;
         EXPECT_EQ(p->grid_blocks, s->grid_blocks) << text;
+        EXPECT_EQ(p->pingpong, s->pingpong) << text;
         kept_static += waits;
         continue;
       }
       ++dynamic;
+      rounds_claimed += !waits;
+      EXPECT_FALSE(p->pingpong) << text;
       EXPECT_EQ(p->dp_first_wave_tiles, 1) << text;
       EXPECT_GE(p->counter_offset, p->flags_offset + int64_t{p->sk_tiles} * 4) << text;
       EXPECT_LE(p->counter_offset + 4, p->flags_offset + p->flags_bytes) << text;
-      EXPECT_LE(p->workspace_bytes, s->workspace_bytes + Plan::kWorkspaceAlignment) << text;
+      EXPECT_LE(p->workspace_bytes,
+                s->workspace_bytes + (waits ? Plan::kWorkspaceAlignment : Plan::kMinFlagsBytes))
+          << text;
       if (p->repack_a) EXPECT_GE(p->repack_a_offset, p->partials_offset + p->partials_bytes);
       if (p->repack_b) EXPECT_GE(p->repack_b_offset, p->partials_offset + p->partials_bytes);
+      // Within a cap that leaves out the counter's flags region, a data-parallel plan runs
+      // static.
+      if (!waits) {
+        PlanOptions capped = o;
+        capped.max_workspace_bytes = s->workspace_bytes + Plan::kWorkspaceAlignment;
+        absl::StatusOr<Plan> within = MakePlan(c.problem, c.device, capped);
+        ASSERT_TRUE(within.ok()) << text << "\n" << within.status();
+        // (Operand copies already start past a flags region: then the counter takes nothing.)
+        const bool over = p->workspace_bytes > capped.max_workspace_bytes;
+        EXPECT_EQ(within->schedule, over ? Schedule::kStatic : Schedule::kDynamic) << text;
+        EXPECT_EQ(within->workspace_bytes, over ? s->workspace_bytes : p->workspace_bytes) << text;
+        capped_static += over;
+      }
     }
   }
   EXPECT_GT(dynamic, 1000);
+  EXPECT_GT(rounds_claimed, 300) << "too few data-parallel plans of several rounds claimed";
+  EXPECT_GT(pingpong_kept, 0) << "no ping-pong plan kept static";
+  EXPECT_GT(capped_static, 300) << "too few data-parallel plans kept static by a cap";
   EXPECT_GT(kept_static, 100) << "too few plans with waits kept static (clusters)";
 }
 

@@ -119,12 +119,15 @@ struct PlanOptions {
   // more is refused with ResourceExhausted naming the cap.
   int64_t max_workspace_bytes = 0;
   // How the persistent blocks get their work blocks (Plan::schedule). Unset: the plan priced for
-  // every SM, claimed from a counter (kDynamic) where its blocks wait on one another (Stream-K
-  // and split-K partial sums, off 2-SM clusters), so that the launch needs no co-residency and
-  // no block waits for one that has not started; static elsewhere (data-parallel plans need no
-  // workspace then). kStatic: always static. kDynamic weighs the same candidates without the
-  // cluster configuration (a forced cluster tile is refused), each as it runs with some SMs held
-  // (kHeldShares), and gives every plan a workspace for its counter.
+  // every SM, claimed from a counter (kDynamic), off 2-SM clusters, where its blocks wait on one
+  // another (Stream-K and split-K partial sums), so that the launch needs no co-residency and no
+  // block waits for one that has not started, and where its blocks run more than one work block
+  // (data-parallel rounds), so that a block that starts late leaves its share to the others,
+  // unless the static plan is priced faster (ping-pong runs static plans only) or the counter's
+  // flags region does not fit max_workspace_bytes; static elsewhere (one round of data-parallel
+  // tiles needs no workspace). kStatic: always static. kDynamic weighs the same candidates without
+  // the cluster configuration (a forced cluster tile is refused), each as it runs with some SMs
+  // held (kHeldShares), and gives every plan a workspace for its counter.
   std::optional<Schedule> schedule;
   // The TMA kernel's 128 x 128 ping-pong variant (Plan::pingpong). Unset: where the cost model
   // prices it (kernels::PingPongOf's rule: data-parallel blocks of 2 tiles or more, 8-24

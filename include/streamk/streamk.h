@@ -122,12 +122,16 @@ struct Options {
   // with ResourceExhausted naming the cap.
   int64_t max_workspace_bytes = 0;
   // How the kernel's persistent blocks get their work (Schedule, Plan::schedule). Unset: the
-  // planner's pick for a free GPU, whose blocks take their work from a counter where they wait on
-  // one another (Stream-K and split-K plans, but not those on 2-SM clusters): such a launch
-  // needs no co-residency, so beside kernels that hold some SMs it never waits for them, and it
-  // needs no more workspace. kDynamic: every plan takes its work from a counter (each then needs
-  // a workspace), planned to run well with some SMs held by other kernels (a collective, another
-  // stream), which may cost time on a free GPU. kStatic: block b runs work blocks b, b + grid,
+  // planner's pick for a free GPU, whose blocks take their work from a counter (but not on 2-SM
+  // clusters) where they wait on one another (Stream-K and split-K plans: such a launch needs no
+  // co-residency, so beside kernels that hold some SMs it never waits for them, and needs no more
+  // workspace) and where they run more than one tile each (data-parallel plans of several rounds,
+  // unless priced faster static with ping-pong: a block that starts late leaves its tiles to the
+  // others; the counter takes a 1 MiB workspace, which gemm() captured in a CUDA graph on a
+  // stream whose library workspace cannot grow does without, running static). kDynamic: every plan
+  // takes its work from a counter (each then needs a workspace), planned to run well with some SMs
+  // held by other kernels (a collective, another stream), which may cost time on a free GPU.
+  // kStatic: block b runs work blocks b, b + grid,
   // ...; plans with waits launch cooperatively.
   std::optional<Schedule> schedule;
   // The kernel's own choices, made by the planner and printed with the plan (Plan::pingpong,

@@ -55,7 +55,8 @@ typedef enum streamk_reduction {
   STREAMK_REDUCTION_SEPARATE = 2,
 } streamk_reduction;
 typedef enum streamk_schedule {
-  STREAMK_SCHEDULE_AUTO = -1,   /* dynamic where blocks wait on each other (no clusters) */
+  STREAMK_SCHEDULE_AUTO = -1,   /* dynamic where blocks wait on each other or run several
+                                   tiles (no clusters); see Options::schedule */
   STREAMK_SCHEDULE_STATIC = 0,  /* block b runs work blocks b, b + grid, ... */
   STREAMK_SCHEDULE_DYNAMIC = 1, /* blocks take work from a counter; see Options::schedule */
 } streamk_schedule;

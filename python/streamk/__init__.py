@@ -86,7 +86,8 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
 
     device: None for the current GPU, "h200", "h100", "a100" for a built-in model, or a device
     profile's file, a name ending in ".json" (streamk-bench --calibrate; no GPU needed). dtype and out_dtype: "fp16", "bf16", "fp32" or torch dtypes. schedule: "auto"
-    (the planner's: blocks that wait on each other take their work from a counter), "static" or
+    (the planner's: blocks that wait on each other or run several tiles each take their work
+    from a counter), "static" or
     "dynamic" (every plan's blocks take their work from a counter, planned for SMs held by other
     kernels; streamk::Options::schedule).
     mainloop, pingpong, narrow_wgmma, store_d: the kernel's own choices (streamk::Options; None:

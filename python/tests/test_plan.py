@@ -26,7 +26,12 @@ def test_forced_modes(mode):
     p = streamk.plan(1536, 3072, 4096, device="h200", mode=mode, tile=(128, 256, 64))
     assert p["mode"] == mode
     if mode == "dp":
-        assert p["sk_blocks"] == 0 and p["workspace_bytes"] == 0
+        # 144 tiles on 132 SMs: two rounds, whose tiles the blocks claim from a counter in the
+        # workspace; static, no workspace.
+        assert p["sk_blocks"] == 0 and p["schedule"] == "dynamic" and p["workspace_bytes"] > 0
+        fixed = streamk.plan(1536, 3072, 4096, device="h200", mode=mode, tile=(128, 256, 64),
+                             schedule="static")
+        assert fixed["workspace_bytes"] == 0
     else:
         assert p["sk_blocks"] > 0 and p["workspace_bytes"] > 0
 
@@ -53,7 +58,16 @@ def test_dynamic_schedule():
     p = streamk.plan(4096, 4096, 4096, device="h200", mode="dp", schedule="dynamic")
     assert p["schedule"] == "dynamic" and p["cluster_m"] == 1
     assert p["workspace_bytes"] > p["counter_offset"] >= 0  # even data-parallel: the counter
-    assert streamk.plan(4096, 4096, 4096, device="h200")["schedule"] == "static"
+    # By default, data-parallel plans of several rounds take their tiles from a counter, and run
+    # static within a workspace cap that leaves it out; those of one round are static.
+    rounds = streamk.plan(4096, 4096, 4096, device="h200")
+    assert (rounds["mode"], rounds["schedule"]) == ("dp", "dynamic") and rounds["tiles"] > 132
+    assert rounds["workspace_bytes"] > 0
+    capped = streamk.plan(4096, 4096, 4096, device="h200", max_workspace_bytes=256)
+    assert (capped["mode"], capped["schedule"], capped["workspace_bytes"]) == ("dp", "static", 0)
+    assert "counter" in capped["reason"]
+    one = streamk.plan(512, 4096, 4096, device="h200")
+    assert (one["mode"], one["schedule"]) == ("dp", "static") and one["tiles"] <= 132
     # By default, plans whose blocks wait on one another take their work from a counter.
     sk = streamk.plan(1536, 1536, 4096, device="h200", mode="streamk")
     assert sk["schedule"] == "dynamic" and sk["sk_blocks"] > 0
