@@ -2229,10 +2229,14 @@ absl::StatusOr<Plan> PlanAnyWorkspace(const Problem& problem, const DeviceSpec& 
     Derive({plan->mode, plan->sk_tiles, plan->sk_blocks, plan->reduction, plan->reduction_slices},
            dynamic);
     if (plan->repack_a || plan->repack_b) AddRepack(plan->repack_a, plan->repack_b, dynamic);
+    // The two are priced alike but for ping-pong (PricedPingPong), which only static plans run.
     const bool waits = plan->sk_blocks > 0;
     const CostModel& cost = KernelCost(device, *plan);
-    if (waits ||
-        (o.pingpong != true && PredictMicros(dynamic, cost) <= PredictMicros(*plan, cost))) {
+    const bool pingpong_faster =
+        !waits &&
+        (o.pingpong == true || (PricedPingPong(*plan, cost) &&
+                                PredictMicros(*plan, cost) < PredictMicros(dynamic, cost)));
+    if (!pingpong_faster) {
       *plan = dynamic;
       if (Wants(why))
         absl::StrAppend(&why->reason,
