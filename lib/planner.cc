@@ -362,6 +362,17 @@ struct Rounds {
 };
 Rounds RoundsOf(const Plan& p, const CostTerms& terms, int busy_of = 0);
 
+// A plan's predicted time (PredictMicros) and the blocks' schedule within it, without the memory's
+// floor.
+struct Prediction {
+  double us, schedule;
+};
+// `busy_of`: the SMs whose share kept busy sets an iteration's contention (RoundIter), 0 for the
+// plan's avail_sms. `terms`: ScaleCosts(p, cost) where the caller has it (a search whose
+// candidates all have Stream-K blocks on one tile: the same terms for each).
+Prediction Predict(const Plan& p, const CostModel& cost, int busy_of = 0,
+                   const CostTerms* terms = nullptr);
+
 // The best split-K over all tiles with `splits` in [lo, hi]; nullopt when the range is empty.
 // With weigh_separate, every split where SeparateReductionFits is also weighed with a separate
 // reduction wave, and `reduction` only up to kMaxAutoSplits splits.
@@ -403,16 +414,19 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
     const bool sep_live =
         weigh_separate && !forced_separate && bound(s, true, cheapest_iter) <= best_us;
     if (!plain_live && !sep_live) return;
+    // `scratch` holds d's plan, derived for SeparateReductionFits, until a separate variant's.
     Derive(d, scratch);
+    bool holds_d = true;
     auto take = [&](const Decomposition& c, bool separate) {
-      Derive(c, scratch);
+      if (separate || !holds_d) Derive(c, scratch);
+      holds_d = !separate;
       // Derived, the bound takes the iteration cost of the rounds the blocks run in.
       const Rounds rounds = RoundsOf(scratch, terms);
       const double iter = std::min(
           rounds.full_end > 0 ? rounds.full_iter : std::numeric_limits<double>::infinity(),
           rounds.tail > 0 ? rounds.tail_iter : std::numeric_limits<double>::infinity());
       if (bound(s, separate || forced_separate, iter) > best_us) return;
-      const double us = PredictMicros(scratch, cost);
+      const double us = Predict(scratch, cost, 0, scratch.sk_blocks > 0 ? &terms : nullptr).us;
       const bool better = us < best_us ||
                           (us == best_us && (s < best_s || (s == best_s && best_separate)));
       if (better) best_us = us, best = c, best_s = s, best_separate = separate;
@@ -436,15 +450,6 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
     if (s != first) weigh(s);
   return best;
 }
-
-// A plan's predicted time (PredictMicros) and the blocks' schedule within it, without the memory's
-// floor.
-struct Prediction {
-  double us, schedule;
-};
-// `busy_of`: the SMs whose share kept busy sets an iteration's contention (RoundIter), 0 for the
-// plan's avail_sms.
-Prediction Predict(const Plan& p, const CostModel& cost, int busy_of = 0);
 
 // The Stream-K block count in [lo, hi] with the lowest predicted time for `sk_tiles` Stream-K
 // tiles. Coarse to fine, so the cost is bounded whatever the range: about kSearchPoints counts
@@ -479,7 +484,7 @@ std::optional<Decomposition> BestStreamK(Plan& scratch, const CostModel& cost, i
     if (seen_count < static_cast<int>(std::size(seen))) seen[seen_count++] = g;
     const Decomposition d{Mode::kStreamK, sk_tiles, g, reduction, slices};
     Derive(d, scratch);
-    const auto [us, schedule] = Predict(scratch, cost);
+    const auto [us, schedule] = Predict(scratch, cost, 0, scratch.sk_blocks > 0 ? &terms : nullptr);
     // Ties go to the shorter schedule (where the memory's floor binds for every count, the counts
     // tie on it, and fewer blocks than SMs then run each block's share slower; on an H200, every
     // tile Stream-K on 102-106 of 132 SMs took 1.16-1.40x the time on 132), then to fewer blocks:
@@ -759,13 +764,13 @@ inline Rounds RoundsOf(const Plan& p, const CostTerms& terms, int busy_of) {
   return r;
 }
 
-Prediction Predict(const Plan& p, const CostModel& cost, int busy_of) {
+Prediction Predict(const Plan& p, const CostModel& cost, int busy_of, const CostTerms* scaled) {
   // The kernel is persistent: block r of `grid` runs work blocks r, r + grid, ... in rounds of
   // `grid` work blocks. The plan takes as long as its most loaded block. A round with more blocks
   // than SMs runs them two (occupancy) to an SM at iter_shared_us per iteration each; which blocks
   // share an SM is up to the hardware, so the model assumes they all do (and so for a last,
   // partial round, see tail_iter). A launch of at most one block per SM runs at iter_us.
-  const CostTerms terms = ScaleCosts(p, cost);
+  const CostTerms terms = scaled != nullptr ? *scaled : ScaleCosts(p, cost);
   const double b = terms.partial, d = terms.peer, e = terms.epilogue;
 
   // Each role's cost: iterations (scaled by the round's sharing) plus fixed costs.
