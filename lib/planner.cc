@@ -373,6 +373,11 @@ struct Prediction {
 Prediction Predict(const Plan& p, const CostModel& cost, int busy_of = 0,
                    const CostTerms* terms = nullptr);
 
+// Whether a candidate whose prediction is at least `bound` cannot beat (nor tie) `best_us`: the
+// bound sums the prediction's terms in another order, so it may round a few ulps over an equal
+// prediction.
+inline bool Beaten(double bound, double best_us) { return bound > best_us * (1 + 1e-12); }
+
 // The best split-K over all tiles with `splits` in [lo, hi]; nullopt when the range is empty.
 // With weigh_separate, every split where SeparateReductionFits is also weighed with a separate
 // reduction wave, and `reduction` only up to kMaxAutoSplits splits.
@@ -400,9 +405,20 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
   // Every block starts a k-slice (unit) and runs its iterations at `iter` each; with a separate
   // reduction and more than one split, each also stores a partial, and a reduction block starts
   // and reads its s peers' partials.
+  // Without, it hands its partial sums to its s - 1 peers as Predict's sk_fixed prices the
+  // reduction (each of a tile's s blocks is its peer where s <= iters: every count's blocks then
+  // divide the tiles evenly, one region a tile).
   auto bound = [&](int s, bool separate, double iter) {
-    const double exchange =
-        separate && s > 1 ? terms.partial + terms.unit + s * terms.reduce_latency : 0;
+    double exchange = 0;
+    if (separate && s > 1) {
+      exchange = terms.partial + terms.unit + s * terms.reduce_latency;
+    } else if (!separate && s <= iters) {
+      const double b = terms.partial, d = terms.peer, e = terms.epilogue;
+      exchange = s == 1                                   ? e
+                 : reduction == Reduction::kDeterministic ? (s - 1) * (b + d) + e
+                 : reduction == Reduction::kAtomic        ? (s > 2 ? 2 * b : b) + d + e
+                                                          : b;
+    }
     return terms.fixed + (iters / s) * iter + terms.unit + exchange;
   };
   const bool forced_separate = reduction == Reduction::kSeparate;
@@ -410,9 +426,9 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
   auto weigh = [&](int s) {
     const Decomposition d{Mode::kSplitK, scratch.tiles, scratch.tiles * s, reduction, slices};
     const bool plain = !weigh_separate || forced_separate || s <= kMaxAutoSplits;
-    const bool plain_live = plain && bound(s, forced_separate, cheapest_iter) <= best_us;
+    const bool plain_live = plain && !Beaten(bound(s, forced_separate, cheapest_iter), best_us);
     const bool sep_live =
-        weigh_separate && !forced_separate && bound(s, true, cheapest_iter) <= best_us;
+        weigh_separate && !forced_separate && !Beaten(bound(s, true, cheapest_iter), best_us);
     if (!plain_live && !sep_live) return;
     // `scratch` holds d's plan, derived for SeparateReductionFits, until a separate variant's.
     Derive(d, scratch);
@@ -425,7 +441,7 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
       const double iter = std::min(
           rounds.full_end > 0 ? rounds.full_iter : std::numeric_limits<double>::infinity(),
           rounds.tail > 0 ? rounds.tail_iter : std::numeric_limits<double>::infinity());
-      if (bound(s, separate || forced_separate, iter) > best_us) return;
+      if (Beaten(bound(s, separate || forced_separate, iter), best_us)) return;
       const double us = Predict(scratch, cost, 0, scratch.sk_blocks > 0 ? &terms : nullptr).us;
       const bool better = us < best_us ||
                           (us == best_us && (s < best_s || (s == best_s && best_separate)));
@@ -475,11 +491,31 @@ std::optional<Decomposition> BestStreamK(Plan& scratch, const CostModel& cost, i
   const CostTerms terms = ScaleCosts(scratch, cost);
   const double cheapest_iter = CheapestIter(terms);
   const int64_t sk_iters = int64_t{sk_tiles} * scratch.iters_per_tile;
+  // And each block hands over its partial sums as Predict's sk_chain prices it, for the peers a
+  // tile has at g blocks (MaxPeers of the plan Derive makes), less the early first peer's store.
+  auto exchange = [&](int g) {
+    const int64_t blocks = std::min<int64_t>(g, sk_iters);
+    if (blocks <= 0) return 0.0;
+    const int64_t regions = blocks % sk_tiles == 0 ? sk_tiles : 1;
+    int64_t peers = blocks / regions;
+    if (regions == 1)
+      peers = std::min(blocks, CeilDiv(scratch.iters_per_tile - 1, sk_iters / blocks) + 1);
+    const double b = terms.partial, d = terms.peer, e = terms.epilogue;
+    if (peers <= 1) return e;
+    switch (reduction) {
+      case Reduction::kDeterministic: return (peers - 1) * (b + d) + e - (peers > 2 ? b : 0);
+      case Reduction::kAtomic: return (peers > 2 ? 2 * b : b) + d + e;
+      case Reduction::kSeparate: return b;
+    }
+    return 0.0;
+  };
   auto weigh = [&](int g) {
     if (g < lo || g > hi) return;
     for (int i = 0; i < seen_count; ++i)
       if (seen[i] == g) return;
-    if (terms.fixed + static_cast<double>(sk_iters / g) * cheapest_iter + terms.unit > best_us)
+    if (Beaten(terms.fixed + static_cast<double>(sk_iters / g) * cheapest_iter + terms.unit +
+                   exchange(g),
+               best_us))
       return;
     if (seen_count < static_cast<int>(std::size(seen))) seen[seen_count++] = g;
     const Decomposition d{Mode::kStreamK, sk_tiles, g, reduction, slices};
