@@ -378,6 +378,22 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of = 0,
 // prediction.
 inline bool Beaten(double bound, double best_us) { return bound > best_us * (1 + 1e-12); }
 
+// What a Stream-K block of a tile with `peers` blocks pays to hand over and finish its partial
+// sums, as the memory floor counts it (Predict's sk_fixed; the block has Stream-K work).
+double SkExchange(const CostTerms& t, Reduction reduction, int64_t peers) {
+  const double b = t.partial, d = t.peer, e = t.epilogue;
+  if (peers <= 1) return e;
+  switch (reduction) {
+    case Reduction::kDeterministic:  // turnstile: each later peer reads, adds, stores in turn
+      return (peers - 1) * (b + d) + e;
+    case Reduction::kAtomic:  // the first stores, the middle ones add at once, the last reads
+      return (peers > 2 ? 2 * b : b) + d + e;
+    case Reduction::kSeparate:  // every peer stores once; a reduction block finishes the tile
+      return b;
+  }
+  return 0;
+}
+
 // The best split-K over all tiles with `splits` in [lo, hi]; nullopt when the range is empty.
 // With weigh_separate, every split where SeparateReductionFits is also weighed with a separate
 // reduction wave, and `reduction` only up to kMaxAutoSplits splits.
@@ -413,11 +429,7 @@ std::optional<Decomposition> BestSplitK(Plan& scratch, const CostModel& cost, in
     if (separate && s > 1) {
       exchange = terms.partial + terms.unit + s * terms.reduce_latency;
     } else if (!separate && s <= iters) {
-      const double b = terms.partial, d = terms.peer, e = terms.epilogue;
-      exchange = s == 1                                   ? e
-                 : reduction == Reduction::kDeterministic ? (s - 1) * (b + d) + e
-                 : reduction == Reduction::kAtomic        ? (s > 2 ? 2 * b : b) + d + e
-                                                          : b;
+      exchange = SkExchange(terms, reduction, s);
     }
     return terms.fixed + (iters / s) * iter + terms.unit + exchange;
   };
@@ -500,14 +512,8 @@ std::optional<Decomposition> BestStreamK(Plan& scratch, const CostModel& cost, i
     int64_t peers = blocks / regions;
     if (regions == 1)
       peers = std::min(blocks, CeilDiv(scratch.iters_per_tile - 1, sk_iters / blocks) + 1);
-    const double b = terms.partial, d = terms.peer, e = terms.epilogue;
-    if (peers <= 1) return e;
-    switch (reduction) {
-      case Reduction::kDeterministic: return (peers - 1) * (b + d) + e - (peers > 2 ? b : 0);
-      case Reduction::kAtomic: return (peers > 2 ? 2 * b : b) + d + e;
-      case Reduction::kSeparate: return b;
-    }
-    return 0.0;
+    const bool early_first_peer = reduction == Reduction::kDeterministic && peers > 2;
+    return SkExchange(terms, reduction, peers) - (early_first_peer ? terms.partial : 0);
   };
   auto weigh = [&](int g) {
     if (g < lo || g > hi) return;
@@ -807,28 +813,13 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of, const Cost
   // share an SM is up to the hardware, so the model assumes they all do (and so for a last,
   // partial round, see tail_iter). A launch of at most one block per SM runs at iter_us.
   const CostTerms terms = scaled != nullptr ? *scaled : ScaleCosts(p, cost);
-  const double b = terms.partial, d = terms.peer, e = terms.epilogue;
+  const double b = terms.partial, e = terms.epilogue;
 
   // Each role's cost: iterations (scaled by the round's sharing) plus fixed costs.
   const int peers = MaxPeers(p);
   const int sk_iters = p.sk_iters_per_normal_block + (p.sk_big_blocks_per_region > 0 ? 1 : 0);
   // A Stream-K block's exchange, as the memory floor counts it (all of its bytes).
-  double sk_fixed = 0;
-  if (peers > 1) {
-    switch (p.reduction) {
-      case Reduction::kDeterministic:  // turnstile: each later peer reads, adds, stores in turn
-        sk_fixed = (peers - 1) * (b + d) + e;
-        break;
-      case Reduction::kAtomic:  // the first stores, the middle ones add at once, the last reads
-        sk_fixed = (peers > 2 ? 2 * b : b) + d + e;
-        break;
-      case Reduction::kSeparate:  // every peer stores once; a reduction block finishes the tile
-        sk_fixed = b;
-        break;
-    }
-  } else if (p.sk_blocks > 0) {
-    sk_fixed = e;
-  }
+  const double sk_fixed = p.sk_blocks > 0 ? SkExchange(terms, p.reduction, peers) : 0;
   // The part of it that delays the block (the schedule's). The turnstile's chain is one store
   // shorter where blocks straddle tiles and have middle peers: a tile's first peer publishes its
   // slice early (blocks walk their tiles backwards) while the others still run, so only the middle
