@@ -69,8 +69,8 @@ ABSL_FLAG(std::vector<std::string>, modes,
           "configurations (e.g. dp/128x256x64: data-parallel on that tile alone), then "
           "@deterministic, @atomic, @separate or @separate:R (R reduction blocks per tile) to "
           "force the reduction, then +dynamic or +static for that schedule (Options::schedule; "
-          "without, the planner's: Stream-K and split-K blocks off 2-SM clusters take their work "
-          "from a counter), "
+          "without, the planner's: off 2-SM clusters, Stream-K, split-K and data-parallel blocks "
+          "of several rounds take their work from a counter), "
           "and last +sms:N to plan for N SMs (Options::avail_sms), e.g. auto+dynamic, "
           "auto+static or auto+sms:116");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
