@@ -905,45 +905,59 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of, const Cost
       if (w < role.end) return *role.cost;
     return red;
   };
-  // The most loaded block is one at a boundary between roles, or the first or the last.
-  const int boundaries[] = {0,           grid - 1, early_end - 1,      early_end,
-                            sk_end - 1,  sk_end,   first_wave_end - 1, first_wave_end,
-                            dp_end - 1,  dp_end,   p.work_blocks - 1,  tail - 1,
-                            tail};
-  // Each boundary's block, and its load (boundaries often fall on the same block).
-  int block_of[std::size(boundaries)];
-  double loads[std::size(boundaries)];
-  for (size_t i = 0; i < std::size(boundaries); ++i) {
-    block_of[i] = boundaries[i] >= 0 ? mod_grid(boundaries[i]) : -1;
-    loads[i] = 0;
-    if (block_of[i] < 0) continue;
-    size_t same = 0;
-    while (same < i && block_of[same] != block_of[i]) ++same;
-    loads[i] = same < i ? loads[same] : load_before(block_of[i], p.work_blocks);
-  }
-  // With one block per SM, a block's work block in the last, partial round starts when the
-  // block's earlier work ends. After a short Stream-K share that is while the other blocks still
-  // run their full round, so until they finish (`busy_until`: the most loaded block with no
-  // partial-round work) it runs at the full round's rate, not alone. (Traced on an H200: a tile
-  // after Stream-K work took 105-109 us of mainloop beside full-round tiles of 95-97,
-  // 5120x3456x8192. Measured on an H200: costed so, auto moves the one-wave 8192-deep shapes to
-  // every tile Stream-K and the deep many-wave shapes to the two-tile hybrid, 3-17% faster.)
-  const bool overlap = tail > 0 && grid <= p.avail_sms && full_iter > tail_iter;
-  double busy_until = 0;
-  for (size_t i = 0; i < std::size(boundaries); ++i)
-    if (block_of[i] >= tail) busy_until = std::max(busy_until, loads[i]);
+  // A plan of data-parallel tiles alone (no Stream-K, reduction or first-round blocks of several
+  // tiles), the search's commonest candidate, in closed form: block 0 is the most loaded, with a
+  // tile in every full round and the partial round's (which the walk below finds too).
   double worst = 0;
-  for (size_t i = 0; i < std::size(boundaries); ++i) {
-    if (block_of[i] < 0) continue;
-    const int r = block_of[i];
-    double l = loads[i];
-    if (overlap && r < tail) {
-      const RoleCost& c = role_at(full_end + r);
-      const double busy_iters = std::clamp(
-          (busy_until - load_before(r, full_end) - c.fixed) / full_iter, 0.0, c.iters);
-      l += busy_iters * (full_iter - tail_iter);
+  if (p.sk_blocks == 0 && p.reduction_blocks == 0 && !first_wave) {
+    const int64_t full_rounds = full_end / grid;
+    worst = full_rounds * (dp.iters * full_iter + dp.fixed);
+    if (tail > 0) {
+      double last = dp.iters * tail_iter + dp.fixed;
+      if (grid <= p.avail_sms && full_iter > tail_iter)
+        last += std::clamp(-dp.fixed / full_iter, 0.0, dp.iters) * (full_iter - tail_iter);
+      worst = std::max(worst, worst + last);
     }
-    worst = std::max(worst, l);
+  } else {
+    // The most loaded block is one at a boundary between roles, or the first or the last.
+    const int boundaries[] = {0,          grid - 1, early_end - 1,      early_end,
+                              sk_end - 1, sk_end,   first_wave_end - 1, first_wave_end,
+                              dp_end - 1, dp_end,   p.work_blocks - 1,  tail - 1,
+                              tail};
+    // Each boundary's block, and its load (boundaries often fall on the same block).
+    int block_of[std::size(boundaries)];
+    double loads[std::size(boundaries)];
+    for (size_t i = 0; i < std::size(boundaries); ++i) {
+      block_of[i] = boundaries[i] >= 0 ? mod_grid(boundaries[i]) : -1;
+      loads[i] = 0;
+      if (block_of[i] < 0) continue;
+      size_t same = 0;
+      while (same < i && block_of[same] != block_of[i]) ++same;
+      loads[i] = same < i ? loads[same] : load_before(block_of[i], p.work_blocks);
+    }
+    // With one block per SM, a block's work block in the last, partial round starts when the
+    // block's earlier work ends. After a short Stream-K share that is while the other blocks still
+    // run their full round, so until they finish (`busy_until`: the most loaded block with no
+    // partial-round work) it runs at the full round's rate, not alone. (Traced on an H200: a tile
+    // after Stream-K work took 105-109 us of mainloop beside full-round tiles of 95-97,
+    // 5120x3456x8192. Measured on an H200: costed so, auto moves the one-wave 8192-deep shapes to
+    // every tile Stream-K and the deep many-wave shapes to the two-tile hybrid, 3-17% faster.)
+    const bool overlap = tail > 0 && grid <= p.avail_sms && full_iter > tail_iter;
+    double busy_until = 0;
+    for (size_t i = 0; i < std::size(boundaries); ++i)
+      if (block_of[i] >= tail) busy_until = std::max(busy_until, loads[i]);
+    for (size_t i = 0; i < std::size(boundaries); ++i) {
+      if (block_of[i] < 0) continue;
+      const int r = block_of[i];
+      double l = loads[i];
+      if (overlap && r < tail) {
+        const RoleCost& c = role_at(full_end + r);
+        const double busy_iters =
+            std::clamp((busy_until - load_before(r, full_end) - c.fixed) / full_iter, 0.0, c.iters);
+        l += busy_iters * (full_iter - tail_iter);
+      }
+      worst = std::max(worst, l);
+    }
   }
   worst += terms.hidden;
   // Reduction blocks cannot finish before the Stream-K blocks whose partials they sum: their
