@@ -414,8 +414,7 @@ absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
       // Captured on a stream whose library workspace cannot grow now, a data-parallel plan the
       // default schedule claims from a counter runs static instead: it needs no workspace then
       // (but its operand copies').
-      if (absl::IsFailedPrecondition(ws.status()) && !options.schedule.has_value() &&
-          plan->schedule == Schedule::kDynamic && plan->sk_blocks == 0) {
+      if (absl::IsFailedPrecondition(ws.status()) && StaticWouldDo(*plan, options.schedule)) {
         PlanOptions fixed = ToPlanOptions(options, args);
         fixed.schedule = Schedule::kStatic;
         plan = Plans().Get(ordinal, l.problem, *device, fixed);

@@ -2418,9 +2418,7 @@ absl::StatusOr<Plan> PlanWithinCap(const Problem& problem, const DeviceSpec& dev
   // the cap, the plan runs static instead (PlanAnyWorkspace).
   auto static_within_cap = [&](absl::StatusOr<Plan>& p, const PlanOptions& options,
                                PlanExplanation* w) {
-    if (!p.ok() || p->workspace_bytes <= cap || options.schedule.has_value() ||
-        p->schedule != Schedule::kDynamic || p->sk_blocks > 0)
-      return;
+    if (!p.ok() || p->workspace_bytes <= cap || !StaticWouldDo(*p, options.schedule)) return;
     PlanOptions fixed = options;
     fixed.schedule = Schedule::kStatic;
     PlanExplanation again = Inner(w);

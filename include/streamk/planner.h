@@ -223,6 +223,15 @@ double PredictRunningMicros(const Plan& plan, const CostModel& cost, int running
 // margin (docs/planner.md, "Schedule").
 inline constexpr double kHeldShares[] = {0.0, 0.125, 0.25, 0.5};
 
+// Whether `plan` claims its work from the counter only because `schedule` (PlanOptions::schedule
+// or Options::schedule) was left to the default, with no Stream-K blocks: its static plan runs
+// the same kind of tiles without the counter's workspace. Where that workspace cannot be had (over
+// max_workspace_bytes; gemm() captured on a stream whose library workspace would have to grow),
+// the static plan runs instead.
+inline bool StaticWouldDo(const Plan& plan, const std::optional<Schedule>& schedule) {
+  return !schedule.has_value() && plan.schedule == Schedule::kDynamic && plan.sk_blocks == 0;
+}
+
 // The cost model of the kernel configuration that runs `plan` on `device`: the constants of the
 // configuration (DeviceSpec::kernels) whose tile the plan runs, the main one's otherwise.
 const CostModel& KernelCost(const DeviceSpec& device, const Plan& plan);
