@@ -905,11 +905,19 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of, const Cost
       if (w < role.end) return *role.cost;
     return red;
   };
-  // A plan of data-parallel tiles alone (no Stream-K, reduction or first-round blocks of several
-  // tiles), the search's commonest candidate, in closed form: block 0 is the most loaded, with a
-  // tile in every full round and the partial round's (which the walk below finds too).
+  // The searches' commonest candidates in closed form (the walk below finds the same): one round,
+  // in which each block runs one work block at the full round's rate, so the most loaded runs the
+  // costliest role; and data-parallel tiles alone (no Stream-K, reduction or first-round blocks of
+  // several tiles), where block 0 is the most loaded, with a tile in every full round and the
+  // partial round's.
   double worst = 0;
-  if (p.sk_blocks == 0 && p.reduction_blocks == 0 && !first_wave) {
+  if (p.work_blocks <= grid) {
+    int lo = 0;
+    for (const Role& role : roles) {
+      if (role.end > lo) worst = std::max(worst, role.cost->iters * full_iter + role.cost->fixed);
+      lo = std::max(lo, role.end);
+    }
+  } else if (p.sk_blocks == 0 && p.reduction_blocks == 0 && !first_wave) {
     const int64_t full_rounds = full_end / grid;
     worst = full_rounds * (dp.iters * full_iter + dp.fixed);
     if (tail > 0) {
