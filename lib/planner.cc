@@ -1348,9 +1348,12 @@ double DataParallelMicros(const PlanExplanation& why) {
   return std::numeric_limits<double>::infinity();
 }
 
-// The plan on the options' tile, else on the device's tile or the faster of its two.
+// The plan on the options' tile, else on the device's tile or the faster of its two. `dp_us`,
+// where given, receives the faster of the two tiles' data-parallel predictions where both were
+// planned (else it is left as it is).
 absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& device,
-                                  const PlanOptions& o, PlanExplanation* why) {
+                                  const PlanOptions& o, PlanExplanation* why,
+                                  double* dp_us = nullptr) {
   const KernelConfig* alt_config = device.Find(KernelRole::kAlt);
   if (o.tile != kNoTile || alt_config == nullptr || alt_config->tile == kNoTile) {
     const TileShape tile = TileOf(o, device);
@@ -1373,6 +1376,8 @@ absl::StatusOr<Plan> PlanTwoTiles(const Problem& problem, const DeviceSpec& devi
     if (why != nullptr) *why = std::move(use_main ? main_why : alt_why);
     return use_main ? main : alt;
   }
+  if (dp_us != nullptr)
+    *dp_us = std::min(DataParallelMicros(main_why), DataParallelMicros(alt_why));
   bool use_alt = alt_why.predicted_us < main_why.predicted_us;
   absl::StatusOr<Plan> plan = use_alt ? alt : main;
   std::string reason;
@@ -1461,7 +1466,8 @@ bool BroadTileWeighed(const Problem& problem, const DeviceSpec& device, const Pl
 // kMinBroadTileGain under both picks.
 absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& device,
                                    const PlanOptions& o, PlanExplanation* why) {
-  absl::StatusOr<Plan> plan = PlanTwoTiles(problem, device, o, why);
+  double two_dp_us = std::numeric_limits<double>::quiet_NaN();
+  absl::StatusOr<Plan> plan = PlanTwoTiles(problem, device, o, why, &two_dp_us);
   if (!plan.ok() || o.tile != kNoTile ||
       (device.TileOf(KernelRole::kMid) == kNoTile && device.TileOf(KernelRole::kWide) == kNoTile &&
        device.TileOf(KernelRole::kBroad) == kNoTile) ||
@@ -1480,8 +1486,12 @@ absl::StatusOr<Plan> PlanFourTiles(const Problem& problem, const DeviceSpec& dev
   const bool stream_k = plan->sk_blocks > 0;
   double dp_us = pick_us;  // the two tiles' data-parallel pick
   if (stream_k) {
-    absl::StatusOr<Plan> d = PlanTwoTiles(problem, device, dp, nullptr);
-    dp_us = d.ok() ? PredictMicros(*d, KernelCost(device, *d)) : pick_us;
+    if (std::isfinite(two_dp_us)) {
+      dp_us = two_dp_us;  // both tiles' data-parallel candidates, priced while planning them
+    } else {
+      absl::StatusOr<Plan> d = PlanTwoTiles(problem, device, dp, nullptr);
+      dp_us = d.ok() ? PredictMicros(*d, KernelCost(device, *d)) : pick_us;
+    }
   }
   // A Stream-K pick that only kMinDeepAlignedGain let in keeps no margin over the third and
   // fourth tiles: where one of those clears its own margin over the data-parallel pick and is
