@@ -911,7 +911,7 @@ Prediction Predict(const Plan& p, const CostModel& cost, int busy_of, const Cost
   // several tiles), where block 0 is the most loaded, with a tile in every full round and the
   // partial round's.
   double worst = 0;
-  if (p.work_blocks <= grid) {
+  if (tail == 0 && full_end == grid) {
     int lo = 0;
     for (const Role& role : roles) {
       if (role.end > lo) worst = std::max(worst, role.cost->iters * full_iter + role.cost->fixed);

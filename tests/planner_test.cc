@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -2670,6 +2671,65 @@ TEST(PlannerBehaviour, AForcedDecompositionOneTileCannotTakeRunsOnTheOther) {
   ASSERT_FALSE(q.ok());
   EXPECT_NE(q.status().message().find("more than the problem's 72 tiles"), std::string::npos)
       << q.status();
+}
+
+// A data-parallel plan's prediction, without the memory's floor, is the fixed cost plus the most
+// loaded block's work, walked here block by block and tile by tile as the model defines it: a
+// tile in a full round at the full round's rate, one in the partial round at its rate, plus, for
+// a block whose partial-round tile starts while the full round still runs, that overlap at the
+// full round's rate (Predict prices the commonest plans in closed form; this walks every block).
+TEST(PlannerModel, DataParallelPredictionIsTheMostLoadedBlocksWork) {
+  std::mt19937_64 rng(20261207);
+  std::uniform_real_distribution<double> log_size(0.0, std::log(20000.0));
+  auto size = [&] { return std::max<int64_t>(1, static_cast<int64_t>(std::exp(log_size(rng)))); };
+  int walked = 0;
+  for (const DeviceSpec& device : {H200Spec(), H100Spec(), H200CpAsyncSpec()}) {
+    for (int i = 0; i < 1500; ++i) {
+      Problem problem;
+      problem.m = size(), problem.n = size(), problem.k = size();
+      PlanOptions o;
+      o.mode = Mode::kDataParallel;
+      o.schedule = Schedule::kStatic;
+      if (rng() % 2) o.avail_sms = 1 + static_cast<int>(rng() % device.sms);
+      absl::StatusOr<Plan> plan = MakePlan(problem, device, o);
+      ASSERT_TRUE(plan.ok()) << plan.status();
+      const Plan& p = *plan;
+      if (p.dp_first_wave_tiles > 1) continue;  // several tiles a block: another role
+      CostModel cost = KernelCost(device, p);
+      cost.hbm_bytes_per_us = 0;  // no memory floor: the blocks' schedule alone
+      const CostTerms t = ScaleCosts(p, cost);
+      const int grid = p.grid_blocks;
+      const int full_end = p.work_blocks / grid * grid, tail = p.work_blocks - full_end;
+      const double full_iter = RoundIter(t, grid, p.avail_sms);
+      const double tail_iter = grid > p.avail_sms && 2 * tail > p.avail_sms
+                                   ? t.iter_shared
+                                   : RoundIter(t, std::min(tail, p.avail_sms), p.avail_sms);
+      const double tile_fixed = t.epilogue + t.unit - t.hidden;
+      std::vector<double> full(grid, 0.0), load(grid, 0.0);
+      for (int w = 0; w < p.work_blocks; ++w) {
+        const double tile = p.iters_per_tile * (w < full_end ? full_iter : tail_iter) + tile_fixed;
+        load[w % grid] += tile;
+        if (w < full_end) full[w % grid] += tile;
+      }
+      double busy_until = 0;
+      for (int r = tail; r < grid; ++r) busy_until = std::max(busy_until, load[r]);
+      double worst = 0;
+      for (int r = 0; r < grid; ++r) {
+        double l = load[r];
+        if (r < tail && grid <= p.avail_sms && full_iter > tail_iter)
+          l += std::clamp((busy_until - full[r] - tile_fixed) / full_iter, 0.0,
+                          static_cast<double>(p.iters_per_tile)) *
+               (full_iter - tail_iter);
+        worst = std::max(worst, l);
+      }
+      const double expected = t.fixed + worst + t.hidden;
+      ASSERT_NEAR(PredictMicros(p, cost), expected, 1e-9 * expected)
+          << device.name << " " << problem.m << "x" << problem.n << "x" << problem.k
+          << " avail_sms " << p.avail_sms << ": " << PlanSummary(p);
+      ++walked;
+    }
+  }
+  EXPECT_GT(walked, 4000);
 }
 
 TEST(PlannerBehaviour, AutoNeverPredictsWorseThanDataParallel) {
