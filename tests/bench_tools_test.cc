@@ -667,6 +667,41 @@ std::string SyntheticCsv(const std::vector<std::pair<std::string, PlanOptions>>&
 // streamk-fit --held: each streamk mode's plan, rebuilt, priced on the SMs left running against
 // the measured slowdown; cuBLAS, stalled rows and rows whose recorded plan does not rebuild are
 // left out.
+// streamk-fit --bytes: each row of scripts/gpu_dram_bytes.sh's CSV counted as the model's memory
+// floor counts it. Data-parallel: A and B once. Every tile Stream-K over 5888 x 2944 x 8192 (the
+// planner's 2944 x 5888): B (96.5 MB) is over the h100 preset's L2, A (48.2 MB) is not, so each
+// of B's panels is read again by up to the tiles a block takes (713 / 132) more tiles of its 23.
+TEST(CostFit, DramBytesCheckCountsWhatTheFloorCounts) {
+  const std::string header =
+      "shape,plan,m,n,k,tile_m,tile_n,tiles_m,tiles_n,sk_tiles,sk_blocks,tiles_per_sk_block,us,"
+      "dram_read_bytes\n";
+  const std::string csv =
+      header +
+      "5888x2944x8192,dp/128x192x64,2944,5888,8192,128,192,23,31,0,0,0.00,398.3,429990000\n"
+      "5888x2944x8192,streamk/128x192x64,2944,5888,8192,128,192,23,31,713,132,5.40,568.1,"
+      "1390000000\n";
+  absl::StatusOr<std::vector<BytesCheck>> checks = CheckDramBytes(csv, H100Spec());
+  ASSERT_TRUE(checks.ok()) << checks.status();
+  ASSERT_EQ(checks->size(), 2u);
+  const double a = 2.0 * 2944 * 8192, b = 2.0 * 5888 * 8192;
+  EXPECT_EQ((*checks)[0].plan, "dp/128x192x64");
+  EXPECT_DOUBLE_EQ((*checks)[0].measured, 429990000);
+  EXPECT_NEAR((*checks)[0].counted, a + b, 1.0);
+  EXPECT_EQ((*checks)[1].sk_tiles, 713);
+  EXPECT_NEAR((*checks)[1].counted, a + b + 2.0 * 192 * 8192 * 713 / 23 * (713.0 / 132), 1.0);
+
+  absl::StatusOr<std::vector<BytesCheck>> bad = CheckDramBytes("shape,plan,m\n", H100Spec());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("no column 'n'"), std::string::npos) << bad.status();
+  bad = CheckDramBytes(header + "5888x2944x8192,dp/128x192x64,2944\n", H100Spec());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("line 2"), std::string::npos) << bad.status();
+  bad = CheckDramBytes(header + "s,p,x,5888,8192,128,192,23,31,0,0,0,1,1\n", H100Spec());
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("column 'm' is not a number"), std::string::npos)
+      << bad.status();
+}
+
 TEST(CostFit, HeldCheckPricesTheRecordedPlansOnTheSmsLeft) {
   const DeviceSpec dev = H200Spec();
   const BenchShape shape{"llm", "", 512, 12288, 4096};

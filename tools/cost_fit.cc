@@ -16,6 +16,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "bench_report.h"
+#include "cost_terms.h"
 #include <nlohmann/json.hpp>
 #include "shape_sets.h"
 #include "streamk/plan_print.h"
@@ -576,6 +577,49 @@ std::string DeviceFitJson(const DeviceFit& fit, const std::string& command) {
               {"held_argmin_after", r4(fit.held_argmin_after)},
               {"configurations", std::move(configurations)}}
       .dump();
+}
+
+absl::StatusOr<std::vector<BytesCheck>> CheckDramBytes(const std::string& csv,
+                                                       const DeviceSpec& device) {
+  const std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
+  if (lines.empty()) return absl::InvalidArgumentError("empty: expected gpu_dram_bytes.sh's CSV");
+  const std::vector<std::string> header = absl::StrSplit(lines[0], ',');
+  const char* const names[] = {"shape",   "plan",     "m",         "n",
+                               "k",       "tile_m",   "tile_n",    "tiles_m",
+                               "tiles_n", "sk_tiles", "sk_blocks", "dram_read_bytes"};
+  size_t col[std::size(names)];
+  for (size_t i = 0; i < std::size(names); ++i) {
+    const auto it = std::find(header.begin(), header.end(), names[i]);
+    if (it == header.end())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "no column '", names[i], "': expected scripts/gpu_dram_bytes.sh's CSV header"));
+    col[i] = static_cast<size_t>(it - header.begin());
+  }
+  std::vector<BytesCheck> out;
+  for (size_t line = 1; line < lines.size(); ++line) {
+    const std::vector<std::string> f = absl::StrSplit(lines[line], ',');
+    if (f.size() != header.size())
+      return absl::InvalidArgumentError(absl::StrCat(
+          "line ", line + 1, ": ", f.size(), " columns where the header has ", header.size()));
+    double v[std::size(names)] = {};
+    for (size_t i = 2; i < std::size(names); ++i)
+      if (col[i] >= f.size() || !absl::SimpleAtod(f[col[i]], &v[i]))
+        return absl::InvalidArgumentError(
+            absl::StrCat("line ", line + 1, ": column '", names[i], "' is not a number"));
+    Plan p;
+    p.m = static_cast<int>(v[2]), p.n = static_cast<int>(v[3]), p.k = static_cast<int>(v[4]);
+    p.tile_m = static_cast<int>(v[5]), p.tile_n = static_cast<int>(v[6]), p.tile_k = 64;
+    p.tiles_m = static_cast<int>(v[7]), p.tiles_n = static_cast<int>(v[8]);
+    p.tiles = p.tiles_m * p.tiles_n;
+    p.sk_tiles = static_cast<int>(v[9]), p.sk_blocks = static_cast<int>(v[10]);
+    BytesCheck c;
+    c.shape = f[col[0]], c.plan = f[col[1]];
+    c.sk_tiles = p.sk_tiles, c.sk_blocks = p.sk_blocks;
+    c.measured = v[11];
+    c.counted = StreamKGemmBytes(p, KernelCost(device, p)) - 2.0 * p.m * p.n;
+    out.push_back(std::move(c));
+  }
+  return out;
 }
 
 std::vector<HeldCheck> CheckHeld(const ContentionReport& report, const DeviceSpec& device) {

@@ -96,6 +96,19 @@ struct HeldCheck {
 struct ContentionReport;  // bench_report.h
 std::vector<HeldCheck> CheckHeld(const ContentionReport& report, const DeviceSpec& device);
 
+// One plan's DRAM reads as scripts/gpu_dram_bytes.sh measured them (Nsight Compute), against the
+// bytes of A and B the cost model's memory floor counts for it (StreamKGemmBytes less D's) under
+// the model of the plan's kernel configuration on `device` (streamk-fit --bytes).
+struct BytesCheck {
+  std::string shape, plan;  // as streamk-bench names them
+  int sk_tiles = 0, sk_blocks = 0;
+  double measured = 0, counted = 0;  // bytes
+};
+// Reads gpu_dram_bytes.sh's CSV (the columns by its header's names); a row whose numbers do not
+// parse is an error naming its line.
+absl::StatusOr<std::vector<BytesCheck>> CheckDramBytes(const std::string& csv,
+                                                       const DeviceSpec& device);
+
 // For every shape in `rows` (fp16 or bf16 as recorded, layout tn), auto's plan under `device`,
 // and the measured plan the model under `device` predicts fastest.
 std::vector<Replay> ReplayAuto(const std::vector<Measurement>& rows, const DeviceSpec& device);

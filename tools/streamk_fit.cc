@@ -8,6 +8,7 @@
 //   streamk-fit --model small run.csv                        # the 64 x 128 kernel
 //   streamk-fit --model cluster run.csv                      # the 2-SM cluster configuration
 //   streamk-fit --held hold.csv                              # the held-SM model vs --hold-sms
+//   streamk-fit --device h100 --bytes dram-bytes.csv         # the re-read term vs DRAM bytes
 //   streamk-fit --device h100 --fit_all --profile_out h100.json calib.csv  # every configuration,
 //                                                  # with the error on held-out shapes
 //
@@ -58,6 +59,9 @@ ABSL_FLAG(std::string, profile, "",
           "start from this device profile instead of --device's preset");
 ABSL_FLAG(std::string, profile_out, "", "--fit_all: write the fitted model as a device profile");
 ABSL_FLAG(bool, rows, false, "print every row's prediction");
+ABSL_FLAG(std::string, bytes, "",
+          "instead: check the model's count of DRAM bytes (StreamKGemmBytes) against this "
+          "scripts/gpu_dram_bytes.sh CSV");
 ABSL_FLAG(std::string, held, "",
           "instead: check the model of held SMs against this streamk-bench --hold-csv file "
           "(fp16, layout tn)");
@@ -129,6 +133,39 @@ int CheckHeld(const std::string& path, const streamk::DeviceSpec& device) {
   return 0;
 }
 
+// --bytes: the bytes of A and B the model's memory floor counts (StreamKGemmBytes) against the DRAM
+// bytes each plan read (scripts/gpu_dram_bytes.sh), per plan and as the rms of the log ratio over
+// the Stream-K plans and over the data-parallel ones.
+int CheckBytes(const std::string& path, const streamk::DeviceSpec& device) {
+  std::ifstream in(path);
+  if (!in) return Fail(absl::StrCat(path, ": cannot read"));
+  std::stringstream text;
+  text << in.rdbuf();
+  absl::StatusOr<std::vector<streamk::tools::BytesCheck>> checks =
+      streamk::tools::CheckDramBytes(text.str(), device);
+  if (!checks.ok()) return Fail(absl::StrCat(path, ": ", checks.status().message()));
+  std::printf("DRAM bytes read against %s's count of A's and B's bytes (StreamKGemmBytes less D)\n",
+              device.name.c_str());
+  std::printf("%-18s %-26s %11s %9s %9s %7s\n", "shape", "plan", "tiles/block", "read GB",
+              "count GB", "ratio");
+  double sum[2] = {0, 0}, sum_sq[2] = {0, 0};
+  int count[2] = {0, 0};
+  for (const streamk::tools::BytesCheck& c : *checks) {
+    const double ratio = c.counted / c.measured;
+    const int sk = c.sk_tiles > 0 ? 1 : 0;
+    sum[sk] += std::log(ratio), sum_sq[sk] += std::log(ratio) * std::log(ratio), ++count[sk];
+    std::printf("%-18s %-26s %11.1f %9.2f %9.2f %7.2f\n", c.shape.c_str(), c.plan.c_str(),
+                c.sk_blocks > 0 ? static_cast<double>(c.sk_tiles) / c.sk_blocks : 0.0,
+                c.measured / 1e9, c.counted / 1e9, ratio);
+  }
+  for (int sk : {1, 0})
+    if (count[sk] > 0)
+      std::printf("%s plans: %d, counted over read: rms log %.3f, mean log %.3f\n",
+                  sk ? "Stream-K and split-K" : "data-parallel", count[sk],
+                  std::sqrt(sum_sq[sk] / count[sk]), sum[sk] / count[sk]);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -141,6 +178,8 @@ int main(int argc, char** argv) {
                       : streamk::LoadDeviceProfile(profile);
   if (!device.ok()) return Fail(std::string(device.status().message()));
   if (const std::string held = absl::GetFlag(FLAGS_held); !held.empty()) return CheckHeld(held, *device);
+  if (const std::string bytes = absl::GetFlag(FLAGS_bytes); !bytes.empty())
+    return CheckBytes(bytes, *device);
   if (args.size() < 2) return Fail("give one or more streamk-bench --csv files");
   // Each configuration's model and tile, by --model's and --set's names.
   streamk::DeviceSpec& spec = *device;
