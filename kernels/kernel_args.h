@@ -8,6 +8,7 @@
 
 #include "streamk/trace.h"
 #include "streamk/types.h"
+#include "work_mapping.h"
 
 namespace streamk::kernels {
 
@@ -26,6 +27,11 @@ struct GemmKernelArgs {
   // C's and D's addresses, leading dimensions and batch strides are multiples of 16 bytes: the
   // epilogue reads and writes them in 16-byte vectors (else element by element).
   bool cd_vectors = true;
+  // A grouped plan (Plan::groups): the group table, one entry per tile row (mapping::GroupRow),
+  // and B's matrices, `groups` of them stride_b apart. A, C and D stack the groups' rows (their
+  // batch strides 0). nullptr: not grouped.
+  const mapping::GroupRow* group_rows = nullptr;
+  int groups = 0;
   TraceBuffer trace;  // events == nullptr: no trace (trace.h)
 };
 

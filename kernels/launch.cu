@@ -268,6 +268,9 @@ cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaO
   // halves, each block's written to both (mainloop_sm90_tma.cuh): a k-contiguous B's box is half
   // the tile's rows and always whole (no partial-tile map), while "full" expects the whole tile.
   tma->a_load = LoadsOf(args.a_col_major, plan.m, plan.tile_m / plan.cluster_m, plan.tile_k);
+  // A grouped plan's tiles start at their groups' rows, not at multiples of tile_m: each loads
+  // whole boxes (the rows past its group's end are loaded and never stored).
+  if (plan.groups > 0) tma->a_load.edge_from = INT64_MAX;
   tma->b_load = LoadsOf(args.b_row_major, plan.n, plan.tile_n, plan.tile_k);
   int b_box_rows = tma->b_load.whole.box_rows;
   if (plan.cluster_m > 1 && !args.b_row_major) {
@@ -289,16 +292,18 @@ cudaError_t EncodeTmaOperands(const Plan& plan, const GemmKernelArgs& args, TmaO
        args.stride_a, tma->a_load, tma->a_load.whole.box_rows},
       {&tma->b, &tma->b_edge, &tma->b_broadcast, args.b, args.b_row_major, plan.n, args.ldb,
        args.stride_b, tma->b_load, b_box_rows}};
+  // A grouped plan's B has a matrix per group; its A and D are one matrix of stacked rows.
+  const int entries = plan.groups > 0 ? args.groups : plan.batch;
   for (const Operand& o : operands) {
-    if (cudaError_t err = EncodeOperand(o.map, o.broadcast, args.input, o.ptr, o.mn_contiguous,
-                                        o.mn, plan.k, o.ld, o.stride, plan.batch, o.box_rows,
-                                        plan.tile_k);
+    if (cudaError_t err =
+            EncodeOperand(o.map, o.broadcast, args.input, o.ptr, o.mn_contiguous, o.mn, plan.k,
+                          o.ld, o.stride, entries, o.box_rows, plan.tile_k);
         err != cudaSuccess)
       return err;
     if (o.mn_contiguous || o.load.edge_from == INT64_MAX) continue;
-    if (cudaError_t err = EncodeOperand(o.edge_map, o.broadcast, args.input, o.ptr, false, o.mn,
-                                        plan.k, o.ld, o.stride, plan.batch,
-                                        o.load.edge.box_rows, plan.tile_k);
+    if (cudaError_t err =
+            EncodeOperand(o.edge_map, o.broadcast, args.input, o.ptr, false, o.mn, plan.k, o.ld,
+                          o.stride, entries, o.load.edge.box_rows, plan.tile_k);
         err != cudaSuccess)
       return err;
   }
@@ -317,6 +322,12 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
       (arch != Arch::kSm90Tma && plan.store_d != StoreD::kThreads) ||
       plan.cluster_m != ClusterOf(arch, plan.tile_m) ||
       (plan.schedule == Schedule::kDynamic && plan.cluster_m != 1))
+    return cudaErrorInvalidValue;
+  // A grouped plan's tiles end at their groups' rows, which D's tensor map cannot say; its
+  // operands are read as they are.
+  if ((plan.groups > 0) != (args.group_rows != nullptr) ||
+      (plan.groups > 0 && (plan.store_d == StoreD::kTma || plan.pingpong || plan.repack_a ||
+                           plan.repack_b || args.groups < 1 || plan.batch != 1)))
     return cudaErrorInvalidValue;
   GemmKernelArgs a = args;
   char* ws = static_cast<char*>(workspace);
@@ -366,6 +377,24 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
     ++config.numAttrs;
   }
   return cudaLaunchKernelExC(&config, kernel.fn, params);
+}
+
+cudaError_t LaunchGroupedGemm(const Plan& plan, const GemmKernelArgs& args, const GroupEnds& ends,
+                              void* workspace, cudaStream_t stream, LaunchFlags flags) {
+  if (plan.groups < 1 || plan.groups > kMaxTableGroups || workspace == nullptr ||
+      plan.group_rows_bytes < int64_t{plan.tiles_m} * 16)
+    return cudaErrorInvalidValue;
+  GemmKernelArgs a = args;
+  a.groups = plan.groups;
+  a.group_rows = reinterpret_cast<const mapping::GroupRow*>(static_cast<char*>(workspace) +
+                                                            plan.group_rows_offset);
+  const bool programmatic = flags.programmatic && plan.mainloop != Arch::kSm80;
+  if (cudaError_t err =
+          LaunchGroupTable(ends, plan.groups, plan.tile_m, plan.tiles_m,
+                           const_cast<mapping::GroupRow*>(a.group_rows), programmatic, stream);
+      err != cudaSuccess)
+    return err;
+  return LaunchGemm(plan, a, workspace, stream, flags);
 }
 
 namespace {

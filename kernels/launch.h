@@ -157,6 +157,25 @@ struct LaunchFlags {
 cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* workspace,
                        cudaStream_t stream, LaunchFlags flags = {});
 
+// A grouped GEMM's groups (Plan::groups): group g owns rows [end[g - 1], end[g]) of A and D
+// (end[-1] = 0), handed by value to the kernel that writes the group table.
+inline constexpr int kMaxTableGroups = 1024;
+struct GroupEnds {
+  int end[kMaxTableGroups];
+};
+
+// Writes the group table of `groups` groups for tile_m-row tiles: `entries` mapping::GroupRow
+// entries at `table` (Plan::tiles_m of them; entries past the groups' tile rows get no rows), one
+// block on `stream`. `programmatic` as LaunchOperandCopies.
+cudaError_t LaunchGroupTable(const GroupEnds& ends, int groups, int tile_m, int entries,
+                             mapping::GroupRow* table, bool programmatic, cudaStream_t stream);
+
+// A grouped plan's launch: its group table into the workspace (Plan::group_rows_offset), then
+// LaunchGemm with args.group_rows pointing at it. `args` holds B's `groups` matrices stride_b
+// apart, A's, C's and D's stacked rows with batch strides 0.
+cudaError_t LaunchGroupedGemm(const Plan& plan, const GemmKernelArgs& args, const GroupEnds& ends,
+                              void* workspace, cudaStream_t stream, LaunchFlags flags = {});
+
 // One operand's copy into K-major rows (Plan::repack_a): `entries` matrices of `rows` rows of k
 // 2-byte elements each, to dst (16-byte aligned), rows dst_ld elements apart (a multiple of 8)
 // and entries rows * dst_ld apart. The source (2-byte aligned) is K-major (row i of entry e

@@ -177,14 +177,28 @@ struct StreamKGemm {
     return work;
   }
 
+  // Linear tile `tile`'s coordinates; a grouped plan's (Plan::groups) group, first row and end of
+  // rows from its tile row's entry of the group table: one 16-byte load, kept in the
+  // coordinates (loading the entry again where each is needed made ptxas outline the 128 x 320
+  // configuration's work loop).
+  __device__ static mapping::TileCoord CoordOf(const Plan& p, const GemmKernelArgs& a, int tile) {
+    mapping::TileCoord c = mapping::TileCoordOf(p, tile);
+    if (a.group_rows != nullptr) {
+      const int4 g = __ldg(reinterpret_cast<const int4*>(a.group_rows) + c.tm);
+      c.batch = g.x, c.row0 = g.y, c.row_end = g.z;
+    }
+    return c;
+  }
+
+  // The operands of tile c (its batch entry or group; A's rows end at the tile's row_end).
   __device__ static MainloopOperands<Element> Operands(const Plan& p, const GemmKernelArgs& a,
-                                                       int batch) {
+                                                       const mapping::TileCoord& c) {
     MainloopOperands<Element> op;
-    op.a = static_cast<const Element*>(a.a) + batch * a.stride_a;
-    op.b = static_cast<const Element*>(a.b) + batch * a.stride_b;
+    op.a = static_cast<const Element*>(a.a) + c.batch * a.stride_a;
+    op.b = static_cast<const Element*>(a.b) + c.batch * a.stride_b;
     op.lda = a.lda;
     op.ldb = a.ldb;
-    op.m = p.m, op.n = p.n, op.k = p.k;
+    op.m = c.row_end, op.n = p.n, op.k = p.k;
     return op;
   }
 
@@ -192,13 +206,13 @@ struct StreamKGemm {
   __device__ static mapping::TileCoord Compute(char* smem, Pipeline& pipe, const Plan& p,
                                                const GemmKernelArgs& a, const TmaOperands* tma,
                                                int tile, int k_begin, int k_end, Acc& acc) {
-    const mapping::TileCoord c = mapping::TileCoordOf(p, tile);
+    const mapping::TileCoord c = CoordOf(p, a, tile);
     if constexpr (kSpecialized) {
       const int cols = tma->narrow ? ExtentOf(p, c).cols : Mainloop::kBN;
       Mainloop::Consume(pipe, k_begin, k_end, acc, cols);
     } else {
-      Mainloop::Run(smem, Operands(p, a, c.batch), mapping::RankRow0(p, c, 0),
-                    c.tn * Mainloop::kBN, k_begin, k_end, acc);
+      Mainloop::Run(smem, Operands(p, a, c), mapping::RankRow0(p, c, 0), c.tn * Mainloop::kBN,
+                    k_begin, k_end, acc);
     }
     return c;
   }
@@ -230,20 +244,21 @@ struct StreamKGemm {
         }
         if (a.output == DType::kBF16) {
           Epi::template RunRows<Mainloop, __nv_bfloat16>(smem + kEpilogueOffset, acc, a.alpha, a,
-                                                          p.m, p.n, c.batch, tile_m0, tile_n0,
-                                                          copies);
+                                                         c.row_end, p.n, c.batch, tile_m0, tile_n0,
+                                                         copies);
         } else if (a.output == DType::kF32) {  // the launch never hands fp32 rows over
-          Epi::template RunRows<Mainloop, float>(smem + kEpilogueOffset, acc, a.alpha, a, p.m,
-                                                  p.n, c.batch, tile_m0, tile_n0, true);
+          Epi::template RunRows<Mainloop, float>(smem + kEpilogueOffset, acc, a.alpha, a, c.row_end,
+                                                 p.n, c.batch, tile_m0, tile_n0, true);
         } else {
-          Epi::template RunRows<Mainloop, __half>(smem + kEpilogueOffset, acc, a.alpha, a, p.m,
-                                                   p.n, c.batch, tile_m0, tile_n0, copies);
+          Epi::template RunRows<Mainloop, __half>(smem + kEpilogueOffset, acc, a.alpha, a,
+                                                  c.row_end, p.n, c.batch, tile_m0, tile_n0,
+                                                  copies);
         }
-        if (!copies) HandRows(smem, tile_m0, tile_n0, c.batch, /*done=*/false);
+        if (!copies) HandRows(smem, tile_m0, tile_n0, c.batch, c.row_end);
         return;
       }
     }
-    Epi::template Run<Mainloop>(smem + kEpilogueOffset, acc, a, p.m, p.n, c.batch, tile_m0,
+    Epi::template Run<Mainloop>(smem + kEpilogueOffset, acc, a, c.row_end, p.n, c.batch, tile_m0,
                                 tile_n0);
   }
 
@@ -259,16 +274,18 @@ struct StreamKGemm {
     Epi::AwaitStoreReads(tma->c_load != 0, bar);
     const float beta = tma->c_load ? a.beta : 0.0f;
     if (a.output == DType::kBF16) {
-      Epi::template RunTma<Mainloop, __nv_bfloat16>(area, acc, a.alpha, beta, &tma->d, &tma->c,
-                                                     bar, a, p.m, p.n, tma->d_cols, c.batch,
-                                                     tile_m0, tile_n0);
+      Epi::template RunTma<Mainloop, __nv_bfloat16>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar,
+                                                    a, c.row_end, p.n, tma->d_cols, c.batch,
+                                                    tile_m0, tile_n0);
     } else if (a.output == DType::kF32) {
       if constexpr (Epi::kAsyncStores)  // never set for the 320-wide tile's fp32 D (TmaStoresOf)
         Epi::template RunTma<Mainloop, float>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar, a,
-                                              p.m, p.n, tma->d_cols, c.batch, tile_m0, tile_n0);
+                                              c.row_end, p.n, tma->d_cols, c.batch, tile_m0,
+                                              tile_n0);
     } else {
       Epi::template RunTma<Mainloop, __half>(area, acc, a.alpha, beta, &tma->d, &tma->c, bar, a,
-                                             p.m, p.n, tma->d_cols, c.batch, tile_m0, tile_n0);
+                                             c.row_end, p.n, tma->d_cols, c.batch, tile_m0,
+                                             tile_n0);
     }
   }
 
@@ -299,12 +316,13 @@ struct StreamKGemm {
     }
     ComputeSync<kThreads>();
   }
-  // Every compute thread, once it has staged a tile's rows (or, with `done`, after its last):
-  // thread 0 posts the tile, and every thread arrives on "full".
-  __device__ static void HandRows(char* smem, int tile_m0, int tile_n0, int batch, bool done) {
+  // Every compute thread, once it has staged a tile's rows (or, with row_end kRowsDone, after its
+  // last): thread 0 posts the tile and the end of its rows, and every thread arrives on "full".
+  static constexpr int kRowsDone = -1;
+  __device__ static void HandRows(char* smem, int tile_m0, int tile_n0, int batch, int row_end) {
     if (threadIdx.x == 0) {
       volatile int* t = reinterpret_cast<volatile int*>(smem + kRowsTileOffset);
-      t[0] = tile_m0, t[1] = tile_n0, t[2] = batch, t[3] = done ? 1 : 0;
+      t[0] = tile_m0, t[1] = tile_n0, t[2] = batch, t[3] = row_end;
       reinterpret_cast<volatile int*>(smem + kRowsWaitOffset)[0] = 1;
     }
     sm90::MbarrierArrive(sm80::SmemAddr(smem + kRowsBarOffset));
@@ -321,9 +339,9 @@ struct StreamKGemm {
     const volatile int* t = reinterpret_cast<const volatile int*>(smem + kRowsTileOffset);
     for (uint32_t parity = 0;; parity ^= 1) {
       sm90::MbarrierWait(bar, parity);
-      const int tile_m0 = t[0], tile_n0 = t[1], batch = t[2], done = t[3];
-      if (done) return;
-      Epi::CopyRows(smem + kEpilogueOffset, a, p.m, p.n, batch, tile_m0, tile_n0);
+      const int tile_m0 = t[0], tile_n0 = t[1], batch = t[2], row_end = t[3];
+      if (row_end == kRowsDone) return;
+      Epi::CopyRows(smem + kEpilogueOffset, a, row_end, p.n, batch, tile_m0, tile_n0);
       sm90::BulkWaitRead();
       __syncwarp();
       if ((threadIdx.x & 31) == 0) sm90::MbarrierArrive(bar + 8);
@@ -337,8 +355,9 @@ struct StreamKGemm {
   // threads (PostClaim): it is the thread that needs each one first.
   // `reductions_waited`: how many reduction blocks the compute threads have had the partial sums
   // of (ReductionBlock).
-  __device__ static void Produce(char* smem, const Plan& p, const TmaOperands& tma, Pipeline& pipe,
-                                 char* ws, const volatile int* reductions_waited) {
+  __device__ static void Produce(char* smem, const Plan& p, const GemmKernelArgs& a,
+                                 const TmaOperands& tma, Pipeline& pipe, char* ws,
+                                 const volatile int* reductions_waited) {
     const bool dynamic = p.schedule == Schedule::kDynamic;
     for (int i = 0, work = 0, reductions = 0;; ++i) {
       // A reduction block has no loads, so the producer would claim the next at once, up to
@@ -355,13 +374,13 @@ struct StreamKGemm {
       else
         work = PostClaim(smem, p, ws, i);
       if (work >= p.work_blocks) return;
-      ProduceWork(p, tma, pipe, work);
+      ProduceWork(p, a, tma, pipe, work);
     }
   }
 
   // The operand loads of work block `work`'s mainloops.
-  __device__ static void ProduceWork(const Plan& p, const TmaOperands& tma, Pipeline& pipe,
-                                     int work) {
+  __device__ static void ProduceWork(const Plan& p, const GemmKernelArgs& a, const TmaOperands& tma,
+                                     Pipeline& pipe, int work) {
     const int rank = Rank();
     const mapping::BlockRole r = mapping::RoleOf(p, work);
     if (r.role == mapping::Role::kStreamK) {
@@ -374,7 +393,7 @@ struct StreamKGemm {
       int loaded = 0;  // k-iterations this block has loaded so far
       for (mapping::SkUnit u = mapping::SkFirstUnit(p, r.index); u.valid();
            u = mapping::SkNextUnit(p, u)) {
-        const mapping::TileCoord c = mapping::TileCoordOf(p, u.tile);
+        const mapping::TileCoord c = CoordOf(p, a, u.tile);
         const int rotation =
             u.is_whole_tile(p) ? loaded - mapping::Divide(p.div.iters_per_tile, loaded) *
                                               p.iters_per_tile
@@ -386,7 +405,7 @@ struct StreamKGemm {
     } else if (r.role == mapping::Role::kDataParallel) {
       const mapping::DpTiles t = mapping::DpBlockTiles(p, r.index);
       for (int i = 0; i < t.count; ++i) {
-        const mapping::TileCoord c = mapping::TileCoordOf(p, t.first_tile + i * t.stride);
+        const mapping::TileCoord c = CoordOf(p, a, t.first_tile + i * t.stride);
         Mainloop::Produce(pipe, tma, mapping::RankRow0(p, c, rank), c.tn * Mainloop::kBN,
                           c.batch, 0, p.iters_per_tile);
       }
@@ -421,7 +440,7 @@ struct StreamKGemm {
   }
   // This rank's part of tile c inside the problem: which fragments its partials carry.
   __device__ static TileExtent ExtentOf(const Plan& p, const mapping::TileCoord& c) {
-    return {p.m - mapping::RankRow0(p, c, Rank()), p.n - c.tn * Mainloop::kBN};
+    return {c.row_end - mapping::RankRow0(p, c, Rank()), p.n - c.tn * Mainloop::kBN};
   }
 
   // `work` and `trace` only label trace events (TraceMark).
@@ -567,7 +586,7 @@ struct StreamKGemm {
         Acc acc;
         Mainloop::ConsumeTile(pipe, p.iters_per_tile, acc, next);
         TraceMark(a, trace, TraceKind::kMainloopEnd, work, tile, 0, p.iters_per_tile, true);
-        FinishGroup(smem, p, a, tma, mapping::TileCoordOf(p, tile), acc, s);
+        FinishGroup(smem, p, a, tma, CoordOf(p, a, tile), acc, s);
         TraceMark(a, trace, TraceKind::kEpilogueEnd, work, tile, 0, p.iters_per_tile, true);
       }
     }
@@ -619,7 +638,7 @@ struct StreamKGemm {
           g == count - 1 ? last_slot : mapping::PeerSlotOffset(p, tile, peers, g) + part;
       return reinterpret_cast<const float4*>(ws + at);
     };
-    const mapping::TileCoord c = mapping::TileCoordOf(p, tile);
+    const mapping::TileCoord c = CoordOf(p, a, tile);
     float* stage = reinterpret_cast<float*>(smem + kEpilogueOffset);
     AwaitStage(smem, tma);
     const int tile_m0 = mapping::RankRow0(p, c, Rank()), tile_n0 = c.tn * Mainloop::kBN;
@@ -632,7 +651,7 @@ struct StreamKGemm {
       if (one_round) {
         Fix::SumSliceToStage(slot_of, count, rw.col_begin, rw.col_end, e, stage, pitch);
         ComputeSync<kThreads>();
-        Epi::StoreStaged(stage, pitch, Mainloop::kBM, a, p.m, p.n, c.batch, tile_m0, tile_n0,
+        Epi::StoreStaged(stage, pitch, Mainloop::kBM, a, c.row_end, p.n, c.batch, tile_m0, tile_n0,
                          rw.col_begin, rw.col_end);
         ComputeSync<kThreads>();  // the stage is reused by the next mainloop
       }
@@ -644,8 +663,8 @@ struct StreamKGemm {
       Fix::SumToStage(slot_of, count, pass, rw.col_begin, rw.col_end, e, stage,
                       Epi::kPitch);
       ComputeSync<kThreads>();
-      Epi::StoreStaged(stage + rw.col_begin, Epi::kPitch, Epi::kPassRows, a, p.m, p.n, c.batch,
-                       tile_m0 + pass * Epi::kPassRows, tile_n0, rw.col_begin, rw.col_end);
+      Epi::StoreStaged(stage + rw.col_begin, Epi::kPitch, Epi::kPassRows, a, c.row_end, p.n,
+                       c.batch, tile_m0 + pass * Epi::kPassRows, tile_n0, rw.col_begin, rw.col_end);
       ComputeSync<kThreads>();  // the stage is reused by the next pass or the next mainloop
     }
     TraceMark(a, trace, TraceKind::kFixupEnd, work, tile, 0, 0);
@@ -698,7 +717,7 @@ struct StreamKGemm {
     if constexpr (kSpecialized) {
       if (threadIdx.x >= kThreads) {
         Mainloop::RebalanceProducer();
-        if (threadIdx.x == kThreads) Produce(smem, p, *tma, pipe, ws, &reductions_waited);
+        if (threadIdx.x == kThreads) Produce(smem, p, a, *tma, pipe, ws, &reductions_waited);
         if (tma->d_rows == kRowsByCopyingWarp && threadIdx.x / 32 == kThreads / 32 + 1)
           CopyRowsLoop(smem, p, a);
         if constexpr (kCluster > 1) sm90::ClusterSync();  // see the end
@@ -719,7 +738,7 @@ struct StreamKGemm {
     if constexpr (kSpecialized) {
       if (tma->d_rows == kRowsByCopyingWarp) {
         AwaitRowCopies(smem);
-        HandRows(smem, 0, 0, 0, /*done=*/true);
+        HandRows(smem, 0, 0, 0, kRowsDone);
       } else if (tma->d_store || tma->d_rows) {
         sm90::BulkWaitRead();  // each issuing thread waits for its own
       }

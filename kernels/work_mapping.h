@@ -213,6 +213,9 @@ STREAMK_HD DpTiles DpBlockTiles(const Plan& p, int dp_block) {
 
 struct TileCoord {
   int batch, tm, tn;  // batch entry and tile row / column (in tiles)
+  // The tile's first row of D within its batch entry, and the end of the rows it may store
+  // (tm * tile_m and m; a grouped GEMM's from its GroupRow).
+  int row0, row_end;
 };
 
 // Linear tile index -> coordinates, banded ("swizzled") so that blocks running at the same time
@@ -233,7 +236,40 @@ STREAMK_HD TileCoord TileCoordOf(const Plan& p, int tile) {
   const int a = band_start + (within - b * (last ? p.div.last_band.d : p.swizzle));
   c.tm = along_n ? a : b;
   c.tn = along_n ? b : a;
+  c.row0 = c.tm * p.tile_m;
+  c.row_end = p.m;
   return c;
+}
+
+// ---- grouped GEMM ----------------------------------------------------------------------------
+
+// A grouped GEMM (Plan::groups) stacks the groups' rows of A and D: group g owns rows
+// [row_begin_g, row_end_g). Its tile rows are the groups' own, ceil(rows_g / tile_m) of each, in
+// group order, so that no tile holds rows of two groups; tile row tm of the plan (TileCoordOf)
+// is entry tm of the launch's group table: the group (B's matrix), the tile's first row and the
+// group's end, which bounds the rows the tile stores (the kernel's CoordOf). Rows of A past that
+// end (the next group's) may be loaded, and only reach accumulator rows that are never stored. A
+// table entry past the groups' tile rows has no rows (row0 == row_end).
+struct GroupRow {
+  int group, row0, row_end, unused;
+};
+
+// Tile rows of a group of `rows` rows.
+STREAMK_HD TileCoord GroupedCoord(TileCoord c, const GroupRow& g) {
+  c.batch = g.group;
+  c.row0 = g.row0;
+  c.row_end = g.row_end;
+  return c;
+}
+
+STREAMK_HD int GroupTileRows(int rows, int tile_m) { return (rows + tile_m - 1) / tile_m; }
+
+// Group `group`'s entries of the table: its rows [row_begin, row_end) from tile row `first`.
+STREAMK_HD void WriteGroupRows(GroupRow* table, int group, int first, int row_begin, int row_end,
+                               int tile_m) {
+  const int count = GroupTileRows(row_end - row_begin, tile_m);
+  for (int r = 0; r < count; ++r)
+    table[first + r] = GroupRow{group, row_begin + r * tile_m, row_end, 0};
 }
 
 // ---- workspace -------------------------------------------------------------------------------
@@ -278,7 +314,7 @@ STREAMK_HD int64_t RankPartOffset(const Plan& p, int rank) {
 
 // The first row of D (within its batch entry) that cluster rank `rank` computes of tile `c`.
 STREAMK_HD int RankRow0(const Plan& p, const TileCoord& c, int rank) {
-  return c.tm * p.tile_m + rank * (p.tile_m / p.cluster_m);
+  return c.row0 + rank * (p.tile_m / p.cluster_m);
 }
 
 }  // namespace streamk::mapping

@@ -37,9 +37,11 @@ inline bool PricedPingPong(const Plan& p, const CostModel& c) {
 }
 
 // A GEMM's own bytes: A, B and D once each, 2 bytes an element (CostModel::hbm_bytes_per_us).
+// A grouped GEMM reads the B of every group that has rows (Plan::groups_with_rows).
+inline double BMatrices(const Plan& p) { return p.groups > 0 ? p.groups_with_rows : 1.0; }
 inline double GemmBytes(const Plan& p) {
   return 2.0 * p.batch *
-         (static_cast<double>(p.m) * p.k + static_cast<double>(p.n) * p.k +
+         (static_cast<double>(p.m) * p.k + BMatrices(p) * p.n * p.k +
           static_cast<double>(p.m) * p.n);
 }
 
@@ -52,7 +54,7 @@ inline double StreamKGemmBytes(const Plan& p, const CostModel& c) {
   double bytes = GemmBytes(p);
   if (c.streamk_reread_bytes <= 0 || p.sk_tiles <= 0) return bytes;
   const double a = 2.0 * p.batch * static_cast<double>(p.m) * p.k;
-  const double b = 2.0 * p.batch * static_cast<double>(p.n) * p.k;
+  const double b = 2.0 * p.batch * BMatrices(p) * p.n * p.k;
   const double per_block = p.sk_blocks > 0 ? static_cast<double>(p.sk_tiles) / p.sk_blocks : 1;
   if (b > c.streamk_reread_bytes && p.tiles_m > 1)
     bytes += 2.0 * p.tile_n * static_cast<double>(p.k) * p.sk_tiles / p.tiles_m *

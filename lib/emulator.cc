@@ -307,6 +307,12 @@ class Emulator {
   // Rows of a tile one rank computes.
   int RankRows() const { return p_.tile_m / p_.cluster_m; }
 
+  // As the kernel's StreamKGemm::CoordOf: a grouped plan's group and rows from the group table.
+  mapping::TileCoord CoordOf(int tile) const {
+    const mapping::TileCoord c = mapping::TileCoordOf(p_, tile);
+    return in_.group_rows != nullptr ? mapping::GroupedCoord(c, in_.group_rows[c.tm]) : c;
+  }
+
   // Rank `rank`'s part of u's partial slot.
   absl::StatusOr<float*> Slot(const mapping::SkUnit& u, int rank) {
     const int64_t slot = mapping::PartialSlotOffset(p_, u);
@@ -332,17 +338,17 @@ class Emulator {
   // Rank `rank`'s rows of the tile. Iteration visits count rank 0's mainloops (a cluster's ranks
   // run each iteration together, on their own rows).
   void Mainloop(int tile, int k_begin, int k_end, int rank, std::vector<float>& acc) {
-    const mapping::TileCoord c = mapping::TileCoordOf(p_, tile);
+    const mapping::TileCoord c = CoordOf(tile);
     acc.assign(static_cast<size_t>(RankRows()) * p_.tile_n, 0.0f);
     const int64_t bo = int64_t{c.batch};
-    const float* a = in_.a + bo * p_.m * p_.k;
+    const float* a = in_.a + (p_.groups > 0 ? 0 : bo * p_.m * p_.k);
     const float* bm = in_.b + bo * p_.k * p_.n;
     for (int kk = k_begin; kk < k_end; ++kk) {
       if (rank == 0) ++result_.iteration_visits[static_cast<size_t>(tile) * p_.iters_per_tile + kk];
       const int k0 = kk * p_.tile_k, k1 = std::min(p_.k, k0 + p_.tile_k);
       for (int i = 0; i < RankRows(); ++i) {
         const int row = mapping::RankRow0(p_, c, rank) + i;
-        if (row >= p_.m) break;
+        if (row >= c.row_end) break;
         for (int j = 0; j < p_.tile_n; ++j) {
           const int col = c.tn * p_.tile_n + j;
           if (col >= p_.n) break;
@@ -358,11 +364,11 @@ class Emulator {
   void Epilogue(int tile, int rank, const std::vector<float>& acc, int col_begin = 0,
                 int col_end = -1) {
     if (col_end < 0) col_end = p_.tile_n;
-    const mapping::TileCoord c = mapping::TileCoordOf(p_, tile);
-    const int64_t base = int64_t{c.batch} * p_.m * p_.n;
+    const mapping::TileCoord c = CoordOf(tile);
+    const int64_t base = p_.groups > 0 ? 0 : int64_t{c.batch} * p_.m * p_.n;
     for (int i = 0; i < RankRows(); ++i) {
       const int row = mapping::RankRow0(p_, c, rank) + i;
-      if (row >= p_.m) break;
+      if (row >= c.row_end) break;
       for (int j = col_begin; j < col_end; ++j) {
         const int col = c.tn * p_.tile_n + j;
         if (col >= p_.n) break;
@@ -387,6 +393,8 @@ absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& i
                                        std::vector<uint8_t>* workspace,
                                        const std::vector<int>* starts) {
   if (plan.grid_blocks < 1) return absl::InvalidArgumentError("plan has no blocks");
+  if ((plan.groups > 0) != (in.group_rows != nullptr))
+    return absl::InvalidArgumentError("a grouped plan needs its group table, others none");
   if (plan.schedule == Schedule::kDynamic && plan.cluster_m != 1)
     return absl::InvalidArgumentError("a dynamic schedule runs without clusters");
   std::vector<uint8_t> fresh;
@@ -396,7 +404,41 @@ absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& i
   return e.Run(seed, starts);
 }
 
-std::vector<float> ReferenceGemm(const Plan& p, const EmulatorInputs& in) {
+std::vector<mapping::GroupRow> GroupTableOf(const Plan& plan, const int64_t* group_ends,
+                                            int64_t groups) {
+  std::vector<mapping::GroupRow> table(static_cast<size_t>(plan.tiles_m),
+                                       mapping::GroupRow{0, 0, 0, 0});
+  int first = 0;
+  for (int64_t g = 0; g < groups; ++g) {
+    const int begin = static_cast<int>(g > 0 ? group_ends[g - 1] : 0);
+    const int end = static_cast<int>(group_ends[g]);
+    const int rows = mapping::GroupTileRows(end - begin, plan.tile_m);
+    if (first + rows <= plan.tiles_m)
+      mapping::WriteGroupRows(table.data(), static_cast<int>(g), first, begin, end, plan.tile_m);
+    first += rows;
+  }
+  return table;
+}
+
+std::vector<float> ReferenceGemm(const Plan& p, const EmulatorInputs& in,
+                                 const int64_t* group_ends) {
+  if (p.groups > 0 && group_ends != nullptr) {
+    std::vector<float> d(static_cast<size_t>(p.m) * p.n);
+    for (int g = 0; g < p.groups; ++g) {
+      const float* b = in.b + int64_t{g} * p.k * p.n;
+      for (int64_t i = g > 0 ? group_ends[g - 1] : 0; i < group_ends[g]; ++i) {
+        for (int j = 0; j < p.n; ++j) {
+          double sum = 0;
+          for (int k = 0; k < p.k; ++k) sum += double{in.a[i * p.k + k]} * b[int64_t{k} * p.n + j];
+          const int64_t at = i * p.n + j;
+          double v = double{in.alpha} * sum;
+          if (in.beta != 0) v += double{in.beta} * in.c[at];
+          d[at] = static_cast<float>(v);
+        }
+      }
+    }
+    return d;
+  }
   std::vector<float> d(static_cast<size_t>(p.batch) * p.m * p.n);
   for (int64_t bt = 0; bt < p.batch; ++bt) {
     const float* a = in.a + bt * p.m * p.k;

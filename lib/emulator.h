@@ -15,17 +15,25 @@
 
 #include "absl/status/statusor.h"
 #include "streamk/plan.h"
+#include "work_mapping.h"
 
 namespace streamk {
 
 // Row-major float operands for every batch entry: A is batch x m x k, B batch x k x n, C and D
-// batch x m x n.
+// batch x m x n. A grouped plan (Plan::groups): A is m x k, C and D m x n (the groups' rows
+// stacked), B groups x k x n, and `group_rows` the launch's group table (GroupTableOf).
 struct EmulatorInputs {
   const float* a = nullptr;
   const float* b = nullptr;
   const float* c = nullptr;  // may be null when beta == 0
   float alpha = 1, beta = 0;
+  const mapping::GroupRow* group_rows = nullptr;
 };
+
+// The group table the launch writes for `plan` (kernels/group_table.cu, with the same
+// mapping::WriteGroupRows): plan.tiles_m entries for the groups ending at group_ends[0..groups).
+std::vector<mapping::GroupRow> GroupTableOf(const Plan& plan, const int64_t* group_ends,
+                                            int64_t groups);
 
 struct EmulatorResult {
   std::vector<float> d;                  // batch x m x n
@@ -55,7 +63,9 @@ absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& i
                                        std::vector<uint8_t>* workspace = nullptr,
                                        const std::vector<int>* starts = nullptr);
 
-// D = alpha * A * B + beta * C in double precision, rounded to float (same layout as above).
-std::vector<float> ReferenceGemm(const Plan& plan, const EmulatorInputs& in);
+// D = alpha * A * B + beta * C in double precision, rounded to float (same layout as above; a
+// grouped plan's groups from `group_ends`, GroupTableOf's).
+std::vector<float> ReferenceGemm(const Plan& plan, const EmulatorInputs& in,
+                                 const int64_t* group_ends = nullptr);
 
 }  // namespace streamk

@@ -1,6 +1,7 @@
 // streamk::gemm(): validation, planning, workspace, launch (see streamk.h).
 #include "streamk/streamk.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <iterator>
@@ -10,6 +11,7 @@
 #include <string>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -116,7 +118,7 @@ Lowered Lower(const GemmArgs& g) {
 
 // The options for the kernel's problem (Lower): with a column-major D the kernel's A is the
 // call's B, so a repack of one operand names the other.
-PlanOptions ToPlanOptions(const Options& o, const GemmArgs& g) {
+PlanOptions ToPlanOptions(const Options& o, bool swapped) {
   PlanOptions p;
   p.mode = o.mode;
   p.splits = o.splits;
@@ -132,8 +134,11 @@ PlanOptions ToPlanOptions(const Options& o, const GemmArgs& g) {
   p.pingpong = o.pingpong;
   p.narrow_wgmma = o.narrow_wgmma;
   p.store_d = o.store_d;
-  if (o.repack && g.cd_layout == Layout::kColMajor) p.repack = SwapOperands(*o.repack);
+  if (o.repack && swapped) p.repack = SwapOperands(*o.repack);
   return p;
+}
+PlanOptions ToPlanOptions(const Options& o, const GemmArgs& g) {
+  return ToPlanOptions(o, g.cd_layout == Layout::kColMajor);
 }
 
 // The current CUDA device's ordinal; FailedPrecondition where there is none.
@@ -242,11 +247,13 @@ class WorkspacePool {
     } else if (e.zero_bytes < flags_end) {
       STREAMK_CUDA_RETURN_IF_ERROR(cudaMemsetAsync(e.ptr, 0, flags_end, stream));
     }
-    // Partials and operand copies dirty the rest.
-    e.zero_bytes = static_cast<size_t>(plan.partials_bytes > 0 ? plan.partials_offset
-                                       : plan.repack_a      ? plan.repack_a_offset
-                                       : plan.repack_b      ? plan.repack_b_offset
-                                                            : plan.workspace_bytes);
+    // Partials, operand copies and a group table dirty the rest.
+    int64_t dirty = plan.workspace_bytes;
+    if (plan.partials_bytes > 0) dirty = std::min(dirty, plan.partials_offset);
+    if (plan.repack_a) dirty = std::min(dirty, plan.repack_a_offset);
+    if (plan.repack_b) dirty = std::min(dirty, plan.repack_b_offset);
+    if (plan.group_rows_bytes > 0) dirty = std::min(dirty, plan.group_rows_offset);
+    e.zero_bytes = static_cast<size_t>(dirty);
     return e.ptr;
   }
 
@@ -434,7 +441,181 @@ absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
   return absl::OkStatus();
 }
 
+// A caller's workspace checked against the plan, or the library's for `stream`.
+absl::StatusOr<void*> WorkspaceFor(const Plan& plan, void* workspace, size_t workspace_bytes,
+                                   bool caller_workspace, cudaStream_t stream) {
+  if (plan.workspace_bytes == 0) return workspace;
+  if (!caller_workspace) return Pool().Get(stream, plan);
+  if (workspace == nullptr || workspace_bytes < static_cast<size_t>(plan.workspace_bytes))
+    return absl::InvalidArgumentError(absl::StrCat(
+        "workspace: ", workspace_bytes, " bytes at ", reinterpret_cast<uintptr_t>(workspace),
+        "; this plan needs ", plan.workspace_bytes, " (GetWorkspaceSize)"));
+  if (reinterpret_cast<uintptr_t>(workspace) % Plan::kWorkspaceAlignment != 0)
+    return absl::InvalidArgumentError("workspace: must be 256-byte aligned");
+  return workspace;
+}
+
+// A grouped GEMM as the planner and the kernel see it: the groups' rows stacked into one m (D is
+// row-major: no transpose), B's matrices a batch the group table indexes.
+struct LoweredGroups {
+  Problem problem;
+  kernels::GemmKernelArgs kernel;
+  std::vector<int64_t> rows;  // per group; problem.group_rows points here
+};
+
+void LowerGroups(const GroupedGemmArgs& g, LoweredGroups& l) {
+  l.rows.resize(static_cast<size_t>(g.groups));
+  for (int64_t i = 0; i < g.groups; ++i)
+    l.rows[static_cast<size_t>(i)] = g.group_ends[i] - (i > 0 ? g.group_ends[i - 1] : 0);
+  Problem& pr = l.problem;
+  pr.m = g.group_ends[g.groups - 1], pr.n = g.n, pr.k = g.k;
+  pr.input = g.input, pr.output = g.output;
+  pr.groups = g.groups;
+  pr.group_rows = l.rows.data();
+  kernels::GemmKernelArgs& k = l.kernel;
+  k.input = g.input, k.output = g.output;
+  k.a = g.a, k.lda = g.lda;
+  k.b = g.b, k.ldb = g.ldb, k.stride_b = g.stride_b;
+  k.b_row_major = g.b_layout == Layout::kRowMajor;
+  k.c = g.beta != 0.0f ? g.c : nullptr, k.ldc = g.ldc;
+  k.d = g.d, k.ldd = g.ldd;
+  k.alpha = g.alpha, k.beta = g.beta;
+  k.groups = static_cast<int>(g.groups);
+  const int64_t in = DTypeBytes(g.input), out = DTypeBytes(g.output);
+  pr.a = {Major::kK, RowAlignOf(k.a, k.lda, 0, in)};
+  pr.b = {k.b_row_major ? Major::kMN : Major::kK, RowAlignOf(k.b, k.ldb, k.stride_b, in)};
+  k.cd_vectors = RowsAligned(k.d, k.ldd, 0, out, kVectorBytes) &&
+                 (k.c == nullptr || RowsAligned(k.c, k.ldc, 0, out, kVectorBytes));
+  pr.d_tma_store = false;  // the tiles end at their groups' rows (kernels::LaunchGroupedGemm)
+  pr.reads_c = k.beta != 0.0f;
+  pr.cd_rows_aligned = k.cd_vectors;
+}
+
+absl::Status RunGrouped(const GroupedGemmArgs& args, const Options& options, void* workspace,
+                        size_t workspace_bytes, bool caller_workspace, cudaStream_t stream) {
+  if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
+  if (args.group_ends[args.groups - 1] == 0) return absl::OkStatus();  // no rows: nothing to do
+  int ordinal = 0;
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(options, &ordinal);
+  if (!device.ok()) return device.status();
+  if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
+  LoweredGroups l;
+  LowerGroups(args, l);
+  absl::StatusOr<Plan> plan = MakePlan(l.problem, *device, ToPlanOptions(options, false));
+  if (!plan.ok()) return plan.status();
+  absl::StatusOr<void*> ws =
+      WorkspaceFor(*plan, workspace, workspace_bytes, caller_workspace, stream);
+  if (!ws.ok()) return ws.status();
+  kernels::GroupEnds ends;
+  for (int64_t g = 0; g < args.groups; ++g) ends.end[g] = static_cast<int>(args.group_ends[g]);
+  kernels::GemmKernelArgs kernel = l.kernel;
+  kernel.trace = options.trace;
+  kernels::LaunchFlags flags;
+  flags.cooperative = options.cooperative;
+  flags.programmatic = options.programmatic_launch;
+  STREAMK_CUDA_RETURN_IF_ERROR(kernels::LaunchGroupedGemm(*plan, kernel, ends, *ws, stream, flags));
+  return absl::OkStatus();
+}
+
 }  // namespace
+
+static_assert(kMaxGroups == kernels::kMaxTableGroups, "the group table kernel takes every group");
+
+absl::Status ValidateGroupedGemmArgs(const GroupedGemmArgs& g, const Options& options) {
+  if (g.groups < 1 || g.groups > kMaxGroups)
+    return Invalid(absl::StrCat("groups = ", g.groups, ": must be in [1, ", kMaxGroups, "]"));
+  if (g.group_ends == nullptr) return Invalid("group_ends is null: it needs `groups` entries");
+  for (int64_t i = 0; i < g.groups; ++i) {
+    const int64_t before = i > 0 ? g.group_ends[i - 1] : 0;
+    if (g.group_ends[i] < before)
+      return Invalid(absl::StrCat("group_ends[", i, "] = ", g.group_ends[i],
+                                  ": must be >= ", i > 0 ? "group_ends[i - 1] = " : "0 (", before,
+                                  i > 0 ? " (ends do not decrease)" : ")"));
+  }
+  const int64_t rows = g.group_ends[g.groups - 1];
+  if (rows > kMaxDim)
+    return Invalid(
+        absl::StrCat("group_ends[", g.groups - 1, "] = ", rows, ": the rows must be < 2^31"));
+  for (auto [name, v] : {std::pair<const char*, int64_t>{"n", g.n}, {"k", g.k}}) {
+    if (v < 1) return Invalid(absl::StrCat(name, " = ", v, ": must be >= 1"));
+    if (v > kMaxDim) return Invalid(absl::StrCat(name, " = ", v, ": must be < 2^31"));
+  }
+  if (g.input != DType::kF16 && g.input != DType::kBF16)
+    return Invalid(absl::StrCat("input = ", DTypeName(g.input), ": A and B must be fp16 or bf16"));
+  const int in_bytes = DTypeBytes(g.input), out_bytes = DTypeBytes(g.output);
+  const bool b_row = g.b_layout == Layout::kRowMajor;
+  if (absl::Status s = CheckMatrix("a", g.a, g.lda, g.k, "k", 0, 1, in_bytes); !s.ok()) return s;
+  if (absl::Status s = CheckMatrix("b", g.b, g.ldb, b_row ? g.n : g.k, b_row ? "n" : "k",
+                                   g.stride_b, g.groups, in_bytes);
+      !s.ok())
+    return s;
+  // Read as they are (no copies): 16-byte rows.
+  if (!RowsAligned(g.a, g.lda, 0, in_bytes, kVectorBytes))
+    return Invalid(absl::StrCat("a, lda = ", g.lda,
+                                ": a grouped GEMM reads A as it is, so its address and lda must "
+                                "be multiples of 16 bytes (lda a multiple of ",
+                                kVectorBytes / in_bytes, ")"));
+  if (!RowsAligned(g.b, g.ldb, g.stride_b, in_bytes, kVectorBytes))
+    return Invalid(absl::StrCat("b, ldb = ", g.ldb, ", stride_b = ", g.stride_b,
+                                ": a grouped GEMM reads B as it is, so its address, ldb and "
+                                "stride_b must be multiples of 16 bytes (of ",
+                                kVectorBytes / in_bytes, " elements)"));
+  if (g.beta != 0.0f) {
+    if (absl::Status s = CheckMatrix("c", g.c, g.ldc, g.n, "n", 0, 1, out_bytes); !s.ok())
+      return absl::Status(s.code(), absl::StrCat(s.message(), " (C is read because beta != 0)"));
+  }
+  if (absl::Status s = CheckMatrix("d", g.d, g.ldd, g.n, "n", 0, 1, out_bytes); !s.ok()) return s;
+  if (options.avail_sms < 0)
+    return Invalid(absl::StrCat("avail_sms = ", options.avail_sms, ": must be >= 0"));
+  if (options.repack.value_or(RepackOperands::kNone) != RepackOperands::kNone)
+    return Invalid(absl::StrCat("repack = ", RepackOperandsName(*options.repack),
+                                ": a grouped GEMM reads its operands as they are"));
+  if (options.trace.events != nullptr && options.trace.events_per_block < 1)
+    return Invalid(absl::StrCat("trace.events_per_block = ", options.trace.events_per_block,
+                                ": must be >= 1 when trace.events is set"));
+  return ValidatePlanOptions(ToPlanOptions(options, false));
+}
+
+absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const DeviceSpec& device,
+                                     const Options& options, PlanExplanation* why) {
+  if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
+  if (args.group_ends[args.groups - 1] == 0)
+    return Invalid("group_ends: every group is empty, so there is nothing to plan");
+  if (absl::Status s = CheckTile(options, device); !s.ok()) return s;
+  if (options.mainloop && *options.mainloop != device.mainloop)
+    return Invalid(absl::StrCat("mainloop = ", MainloopName(*options.mainloop), ": ", device.name,
+                                " is modelled for the ", MainloopName(device.mainloop),
+                                " mainloop"));
+  LoweredGroups l;
+  LowerGroups(args, l);
+  return MakePlan(l.problem, device, ToPlanOptions(options, false), why);
+}
+
+absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const Options& options,
+                                     PlanExplanation* why) {
+  if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(options);
+  if (!device.ok()) return device.status();
+  return PlanGroupedGemm(args, *device, options, why);
+}
+
+absl::StatusOr<size_t> GetWorkspaceSize(const GroupedGemmArgs& args, const Options& options) {
+  if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
+  if (args.group_ends[args.groups - 1] == 0) return 0;
+  absl::StatusOr<Plan> plan = PlanGroupedGemm(args, options);
+  if (!plan.ok()) return plan.status();
+  return static_cast<size_t>(plan->workspace_bytes);
+}
+
+absl::Status grouped_gemm(const GroupedGemmArgs& args, cudaStream_t stream,
+                          const Options& options) {
+  return RunGrouped(args, options, nullptr, 0, /*caller_workspace=*/false, stream);
+}
+
+absl::Status grouped_gemm(const GroupedGemmArgs& args, void* workspace, size_t workspace_bytes,
+                          cudaStream_t stream, const Options& options) {
+  return RunGrouped(args, options, workspace, workspace_bytes, /*caller_workspace=*/true, stream);
+}
 
 absl::Status ValidateGemmArgs(const GemmArgs& g, const Options& options) {
   for (auto [name, v] : {std::pair<const char*, int64_t>{"m", g.m}, {"n", g.n}, {"k", g.k},

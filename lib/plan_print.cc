@@ -125,6 +125,7 @@ std::string PlanSummary(const Plan& p) {
       ReductionName(p.reduction), p.reduction_blocks, p.reduction_slices, p.grid_blocks,
       p.work_blocks, p.avail_sms, p.occupancy, p.workspace_bytes, RepackName(p));
   if (p.cluster_m > 1) absl::StrAppend(&s, " cluster=", p.cluster_m);
+  if (p.groups > 0) absl::StrAppend(&s, " groups=", p.groups, "/", p.groups_with_rows);
   if (p.schedule == Schedule::kDynamic) absl::StrAppend(&s, " schedule=dynamic");
   if (p.pingpong) absl::StrAppend(&s, " pingpong");
   return s;
@@ -137,6 +138,12 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
   std::string s;
   absl::StrAppendFormat(&s, "problem     %d x %d x %d, batch %d, tile %dx%dx%d\n", p.m, p.n, p.k,
                         p.batch, p.tile_m, p.tile_n, p.tile_k);
+  if (p.groups > 0) {
+    absl::StrAppendFormat(&s,
+                          "groups      %d (%d with rows), stacked in the %d rows of A and D, "
+                          "each with its own B; %d tile rows of the groups' own\n",
+                          p.groups, p.groups_with_rows, p.m, p.tiles_m);
+  }
   if (p.cluster_m > 1) {
     absl::StrAppendFormat(&s,
                           "device      %s%s%d clusters of %d SMs (avail), each block a cluster "
@@ -250,9 +257,11 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
                         MainloopName(p.mainloop), p.pingpong ? ", ping-pong variant" : "",
                         StoreDName(p.store_d),
                         p.narrow_wgmma ? "" : "; every tile's wgmmas the whole width");
-  absl::StrAppendFormat(&s, "workspace   %s bytes (partials %s, flags %s%s)\n",
-                        Bytes(p.workspace_bytes), Bytes(p.partials_bytes), Bytes(p.flags_bytes),
-                        p.repack_a || p.repack_b ? ", repacked operands" : "");
+  absl::StrAppendFormat(
+      &s, "workspace   %s bytes (partials %s, flags %s%s%s)\n", Bytes(p.workspace_bytes),
+      Bytes(p.partials_bytes), Bytes(p.flags_bytes),
+      p.repack_a || p.repack_b ? ", repacked operands" : "",
+      p.group_rows_bytes > 0 ? absl::StrCat(", group table ", Bytes(p.group_rows_bytes)) : "");
   if (why != nullptr) {
     if (why->repack_us > 0) {
       absl::StrAppendFormat(&s, "predicted   %.1f us (%.1f us of it repacking)\n",
@@ -343,6 +352,10 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   j["device"] = device;
   j["mode"] = ModeName(p.mode);
   j["m"] = p.m, j["n"] = p.n, j["k"] = p.k, j["batch"] = p.batch;
+  if (p.groups > 0) {
+    j["groups"] = p.groups, j["groups_with_rows"] = p.groups_with_rows;
+    j["group_rows_offset"] = p.group_rows_offset;
+  }
   j["tile"] = {p.tile_m, p.tile_n, p.tile_k};
   j["tiles_m"] = p.tiles_m, j["tiles_n"] = p.tiles_n, j["tiles"] = p.tiles;
   j["iters_per_tile"] = p.iters_per_tile;

@@ -213,6 +213,14 @@ constexpr int kMaxTileDim = 1024;
 int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
 int64_t AlignUp(int64_t x, int64_t a) { return CeilDiv(x, a) * a; }
 
+// Rows of tile_m-row tiles a problem has: a grouped one's groups' own (Problem::groups).
+int64_t TileRows(const Problem& problem, int tile_m) {
+  if (problem.groups <= 0) return CeilDiv(problem.m, tile_m);
+  int64_t rows = 0;
+  for (int64_t g = 0; g < problem.groups; ++g) rows += CeilDiv(problem.group_rows[g], tile_m);
+  return rows;
+}
+
 // The shape of one decomposition before the derived fields are filled in.
 struct Decomposition {
   Mode mode = Mode::kDataParallel;
@@ -675,6 +683,30 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
   }
   if (pr.input == DType::kF32)
     return absl::InvalidArgumentError("input dtype = fp32: A and B must be fp16 or bf16");
+  if (pr.groups < 0 || pr.groups > kMaxGroups)
+    return absl::InvalidArgumentError(
+        absl::StrCat("groups = ", pr.groups, ": must be in [0, ", kMaxGroups, "]"));
+  if (pr.groups > 0) {
+    if (pr.group_rows == nullptr)
+      return absl::InvalidArgumentError("group_rows is null: a grouped problem needs its rows");
+    if (pr.batch != 1)
+      return absl::InvalidArgumentError(
+          absl::StrCat("batch = ", pr.batch, ": a grouped problem has batch 1"));
+    int64_t sum = 0;
+    for (int64_t g = 0; g < pr.groups; ++g) {
+      if (pr.group_rows[g] < 0)
+        return absl::InvalidArgumentError(
+            absl::StrCat("group_rows[", g, "] = ", pr.group_rows[g], ": must be >= 0"));
+      sum += pr.group_rows[g];
+    }
+    if (sum != pr.m)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "group_rows sum to ", sum, ": must sum to m = ", pr.m, " (the groups' rows stacked)"));
+    if (o.repack.value_or(RepackOperands::kNone) != RepackOperands::kNone)
+      return absl::InvalidArgumentError(absl::StrCat(
+          "repack = ", RepackOperandsName(*o.repack),
+          ": a grouped problem's operands are read as they are (their rows 16-byte aligned)"));
+  }
   if (dev.sms < 1)
     return absl::InvalidArgumentError(
         absl::StrCat("device.sms = ", dev.sms, ": a device needs at least one SM"));
@@ -1028,8 +1060,17 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   p.tile_m = tile.m;
   p.tile_n = tile.n;
   p.tile_k = tile.k;
-  p.tiles_m = static_cast<int>(CeilDiv(p.m, p.tile_m));
+  const int64_t tile_rows = TileRows(problem, p.tile_m);
+  if (tile_rows > std::numeric_limits<int32_t>::max())
+    return absl::InvalidArgumentError(absl::StrCat("m = ", problem.m, ": ", tile_rows, " rows of ",
+                                                   p.tile_m, "-row tiles exceed 2^31 - 1"));
+  p.tiles_m = static_cast<int>(tile_rows);
   p.tiles_n = static_cast<int>(CeilDiv(p.n, p.tile_n));
+  if (problem.groups > 0) {
+    p.groups = static_cast<int>(problem.groups);
+    p.groups_with_rows = static_cast<int>(std::count_if(
+        problem.group_rows, problem.group_rows + problem.groups, [](int64_t r) { return r > 0; }));
+  }
   p.iters_per_tile = static_cast<int>(CeilDiv(p.k, p.tile_k));
   // As the kernel loads them: MakePlan and PlanRows mark the rows of operands they copy.
   p.a = problem.a, p.b = problem.b;
@@ -1441,7 +1482,7 @@ int64_t ResidentSlots(const DeviceSpec& device, const PlanOptions& o) {
   return int64_t{o.avail_sms > 0 ? o.avail_sms : device.sms} * std::max(device.occupancy, 1);
 }
 int64_t TilesOf(const Problem& problem, const TileShape& tile) {
-  return CeilDiv(problem.m, tile.m) * CeilDiv(problem.n, tile.n) * problem.batch;
+  return TileRows(problem, tile.m) * CeilDiv(problem.n, tile.n) * problem.batch;
 }
 
 // Whether the sixth tile (KernelRole::kBroad) is weighed: only where one round of its tiles
@@ -1713,6 +1754,15 @@ void AddRepack(bool a, bool b, Plan& p) {
     end = AlignUp(end + RepackedBytes(p, 'b'), Plan::kWorkspaceAlignment);
   }
   p.workspace_bytes = end;
+}
+
+// The grouped GEMM's group table's place in the workspace: after everything else, at or past
+// kMinFlagsBytes (Plan::group_rows_offset).
+void AddGroupTable(Plan& p) {
+  p.group_rows_offset =
+      AlignUp(std::max(p.workspace_bytes, Plan::kMinFlagsBytes), Plan::kWorkspaceAlignment);
+  p.group_rows_bytes = int64_t{p.tiles_m} * static_cast<int64_t>(sizeof(mapping::GroupRow));
+  p.workspace_bytes = AlignUp(p.group_rows_offset + p.group_rows_bytes, Plan::kWorkspaceAlignment);
 }
 
 }  // namespace
@@ -2422,6 +2472,7 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   absl::StatusOr<Plan> plan = PlanWithinCap(problem, device, o, why);
   if (!plan.ok()) return plan;
   if (absl::Status s = DecideKernel(problem, device, o, *plan); !s.ok()) return s;
+  if (plan->groups > 0) AddGroupTable(*plan);
   mapping::SetDivisors(*plan);
   return plan;
 }

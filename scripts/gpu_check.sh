@@ -21,7 +21,7 @@ for filter in 'WorkMappingDevice*:Mainloop*' 'GemmGpu.Kernel*:GemmGpu.Small*:Gem
               'GemmGpu.Deterministic*:GemmGpu.CudaGraph*:GemmGpu.Chained*:GemmGpu.TwoStreams*:GemmGpu.RunsWhile*:GemmGpu.Trace*:GemmGpu.Hopper*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.WorkspaceCap*:GemmGpu.ShortLived*' \
               'GemmGpu.Cluster*:GemmGpu.MidTile*:GemmGpu.WideTile*:GemmGpu.BroadTile*' \
               'GemmGpu.FifthTile*:GemmGpu.StreamKBlocks*:GemmGpu.PingPong*:GemmGpu.Narrow*' 'GemmGpu.Dynamic*:GemmGpu.DeviceProfile*' \
-              'GemmGpu.Random*'; do
+              'GemmGpu.Random*' 'GroupedGemmGpu.*'; do
   t0=$SECONDS
   timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests --gtest_filter="$filter" \
     >> "$out/gpu_tests.log" 2>&1
@@ -32,7 +32,7 @@ done
 # The portable mma.sync kernel under the same persistent kernel, on this GPU too.
 t0=$SECONDS
 STREAMK_TEST_MAINLOOP=sm80 timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
-  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Deterministic*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.NarrowMn*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Chained*:GemmGpu.Edge*:GemmGpu.Random*' \
+  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Output*:GemmGpu.Epilogue*:GemmGpu.Deterministic*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.NarrowMn*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Chained*:GemmGpu.Edge*:GemmGpu.Random*:GroupedGemmGpu.Random*' \
   >> "$out/gpu_tests.log" 2>&1
 rc=$?
 echo "chunk 'STREAMK_TEST_MAINLOOP=sm80 GemmGpu.*': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"
@@ -40,7 +40,7 @@ echo "chunk 'STREAMK_TEST_MAINLOOP=sm80 GemmGpu.*': exit $rc in $((SECONDS - t0)
 # On Hopper, the wgmma kernel fed by cp.async (the TMA kernel's fallback) too.
 t0=$SECONDS
 STREAMK_TEST_MAINLOOP=sm90-cpasync timeout ${GPU_TEST_TIMEOUT:-180} "$bundle/run" streamk_gpu_tests \
-  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Batched*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Edge*:GemmGpu.Random*' \
+  --gtest_filter='GemmGpu.Every*:GemmGpu.Small*:GemmGpu.Batched*:GemmGpu.Hopper*:GemmGpu.PartialWave*:GemmGpu.Repacked*:GemmGpu.AnyLeading*:GemmGpu.RowCopies*:GemmGpu.Edge*:GemmGpu.Random*:GroupedGemmGpu.Random*' \
   >> "$out/gpu_tests.log" 2>&1
 rc=$?
 echo "chunk 'STREAMK_TEST_MAINLOOP=sm90-cpasync GemmGpu.*': exit $rc in $((SECONDS - t0)) s" | tee -a "$out/gpu_tests.log"
@@ -56,10 +56,10 @@ grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests ran|Failure" "$out/gpu_tests.log" |
 if command -v compute-sanitizer >/dev/null; then
   t0=$SECONDS
   timeout ${GPU_TEST_TIMEOUT:-180} compute-sanitizer --tool memcheck --error-exitcode 9 \
-    "$bundle/run" streamk_gpu_tests --gtest_filter='GemmGpu.SmallShapesEveryMode*:GemmGpu.DynamicScheduleGraphReplay*' \
+    "$bundle/run" streamk_gpu_tests --gtest_filter='GemmGpu.SmallShapesEveryMode*:GemmGpu.DynamicScheduleGraphReplay*:GroupedGemmGpu.Small*' \
     > "$out/sanitizer.log" 2>&1
   rc=$?
-  echo "memcheck 'GemmGpu.SmallShapesEveryMode*:GemmGpu.DynamicScheduleGraphReplay*': exit $rc in $((SECONDS - t0)) s"
+  echo "memcheck 'GemmGpu.SmallShapesEveryMode*:GemmGpu.DynamicScheduleGraphReplay*:GroupedGemmGpu.Small*': exit $rc in $((SECONDS - t0)) s"
   tail -3 "$out/sanitizer.log"
   [[ $rc -ne 0 ]] && status=1
 fi

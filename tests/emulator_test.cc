@@ -470,5 +470,106 @@ TEST(EmulatorDynamic, CounterIsZeroAfterEveryLaunchOnASharedWorkspace) {
   }
 }
 
+// Grouped plans (Plan::groups): random groupings, empty groups among them, in every mode and
+// schedule. Every row of every group is written exactly once, by a tile of its own group (the
+// group table the launch writes, GroupTableOf), every (tile, k-iteration) runs once, and D is
+// each group's rows times its own B.
+TEST(EmulatorGrouped, EveryGroupsRowsOnceWithItsOwnB) {
+  std::mt19937 rng(20261208);
+  auto below = [&rng](int n) { return static_cast<int>(rng() % static_cast<uint32_t>(n)); };
+  int emulated = 0, shared = 0, mixed = 0;
+  for (int i = 0; i < 600; ++i) {
+    const bool cluster = below(6) == 0;
+    DeviceSpec dev = H200Spec();
+    dev.sms = cluster ? 2 + 2 * below(12) : 1 + below(30);
+    dev.occupancy = cluster ? 1 : 1 + below(3);
+    dev.Find(KernelRole::kCluster)->tile = {32, 16, 4};
+    dev.Find(KernelRole::kCluster)->cluster_slots = dev.sms / 2;
+    const int groups = 1 + below(below(4) == 0 ? 40 : 8);
+    std::vector<int64_t> rows(static_cast<size_t>(groups)), ends(static_cast<size_t>(groups));
+    int64_t total = 0;
+    for (int g = 0; g < groups; ++g) {
+      rows[static_cast<size_t>(g)] = below(4) == 0 ? 0 : below(70);
+      total += rows[static_cast<size_t>(g)];
+      ends[static_cast<size_t>(g)] = total;
+    }
+    if (total == 0) continue;  // grouped_gemm plans nothing then
+    Problem pr;
+    pr.m = total, pr.n = 1 + below(60), pr.k = 1 + below(90);
+    pr.groups = groups, pr.group_rows = rows.data();
+    pr.d_tma_store = false;
+    PlanOptions o;
+    o.tile = cluster ? dev.TileOf(KernelRole::kCluster) : TileShape{16, 16, 4};
+    o.mode = static_cast<Mode>(below(4));
+    if (o.mode != Mode::kDataParallel && below(3)) o.reduction = static_cast<Reduction>(below(3));
+    if (!cluster && below(3) == 0) o.schedule = below(2) ? Schedule::kDynamic : Schedule::kStatic;
+    absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    int64_t tile_rows = 0;
+    for (int64_t r : rows) tile_rows += (r + p->tile_m - 1) / p->tile_m;
+    ASSERT_EQ(p->tiles_m, tile_rows);
+    ASSERT_EQ(p->groups, groups);
+    ASSERT_GE(p->group_rows_offset, Plan::kMinFlagsBytes);
+    ASSERT_GE(p->workspace_bytes, p->group_rows_offset + 16 * int64_t{p->tiles_m});
+    const std::vector<mapping::GroupRow> table = GroupTableOf(*p, ends.data(), groups);
+    for (const mapping::GroupRow& e : table) {
+      ASSERT_LT(e.row0, e.row_end);
+      ASSERT_EQ(e.row_end, ends[static_cast<size_t>(e.group)]);
+    }
+    std::vector<float> a(static_cast<size_t>(total * pr.k));
+    std::vector<float> b(static_cast<size_t>(groups * pr.k * pr.n));
+    std::vector<float> c(static_cast<size_t>(total * pr.n));
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    for (float& x : a) x = u(rng);
+    for (float& x : b) x = u(rng);
+    for (float& x : c) x = u(rng);
+    EmulatorInputs in{a.data(), b.data(), c.data(), 1.5f, below(2) ? 0.5f : 0.0f, table.data()};
+    absl::StatusOr<EmulatorResult> r = Emulate(*p, in, 1000 + i);
+    ASSERT_TRUE(r.ok()) << r.status() << "\n" << PlanSummary(*p);
+    EXPECT_LT(RelativeError(r->d, ReferenceGemm(*p, in, ends.data())), 1e-5) << PlanSummary(*p);
+    for (size_t t = 0; t < r->iteration_visits.size(); ++t)
+      ASSERT_EQ(r->iteration_visits[t], 1) << "iteration " << t << "\n" << PlanSummary(*p);
+    for (size_t e = 0; e < r->element_writes.size(); ++e)
+      ASSERT_EQ(r->element_writes[e], 1) << "element " << e << "\n" << PlanSummary(*p);
+    // Stream-K blocks whose range holds tiles of two groups.
+    if (p->sk_tiles > 0) ++shared;
+    for (int blk = 0; blk < p->sk_blocks; ++blk) {
+      int last_group = -1;
+      bool two = false;
+      for (mapping::SkUnit unit = mapping::SkFirstUnit(*p, blk); unit.valid();
+           unit = mapping::SkNextUnit(*p, unit)) {
+        const int g = table[static_cast<size_t>(mapping::TileCoordOf(*p, unit.tile).tm)].group;
+        two |= last_group >= 0 && g != last_group;
+        last_group = g;
+      }
+      if (two) {
+        ++mixed;
+        break;
+      }
+    }
+    ++emulated;
+  }
+  EXPECT_GT(emulated, 500);
+  EXPECT_GT(shared, 100) << "too few grouped plans with Stream-K tiles";
+  EXPECT_GT(mixed, 30) << "too few plans with a Stream-K block whose range spans two groups";
+}
+
+// The table holds exactly the groups' tile rows, in group order, empty groups none.
+TEST(EmulatorGrouped, GroupTableHoldsEachGroupsTileRowsInOrder) {
+  Plan p;
+  p.tile_m = 64;
+  p.tiles_m = 2 + 1 + 1;
+  const int64_t ends[] = {0, 100, 100, 164, 165, 165};
+  const std::vector<mapping::GroupRow> t = GroupTableOf(p, ends, 6);
+  ASSERT_EQ(t.size(), 4u);
+  const mapping::GroupRow want[] = {
+      {1, 0, 100, 0}, {1, 64, 100, 0}, {3, 100, 164, 0}, {4, 164, 165, 0}};
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(t[i].group, want[i].group) << i;
+    EXPECT_EQ(t[i].row0, want[i].row0) << i;
+    EXPECT_EQ(t[i].row_end, want[i].row_end) << i;
+  }
+}
+
 }  // namespace
 }  // namespace streamk

@@ -16,6 +16,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -1923,6 +1924,213 @@ TEST(GemmGpu, ShortLivedStreamsAndReleaseWorkspaces) {
   CUDA_ASSERT(cudaDeviceSynchronize());
   EXPECT_LT(OutputError(buf.Result(c), want, c.out), Tolerance(c.out));
   EXPECT_TRUE(ReleaseWorkspaces().ok());
+}
+
+// ---- grouped GEMM (grouped_gemm) ----------------------------------------------------------------
+
+struct GroupedCase {
+  std::vector<int64_t> rows;  // per group
+  int64_t n, k;
+  DType in = DType::kF16, out = DType::kF16;
+  Layout b = Layout::kColMajor;
+  float beta = 0;
+};
+
+std::string DescribeGrouped(const GroupedCase& g, const Options& o) {
+  std::string rows;
+  for (size_t i = 0; i < g.rows.size() && i < 12; ++i) absl::StrAppend(&rows, g.rows[i], " ");
+  if (g.rows.size() > 12) absl::StrAppend(&rows, "...");
+  return absl::StrCat(
+      g.rows.size(), " groups [", rows, "] n ", g.n, " k ", g.k, " in ", DTypeName(g.in), " out ",
+      DTypeName(g.out), " B ", LayoutName(g.b), " beta ", g.beta, " mode ", ModeName(o.mode),
+      " reduction ", o.reduction ? ReductionName(*o.reduction) : "(planner)", " sk_tiles ",
+      o.sk_tiles, " schedule ", o.schedule ? ScheduleName(*o.schedule) : "(planner)");
+}
+
+// Device buffers of one grouped GEMM, fresh random A, B and C, D poisoned with NaN, and the
+// reference: each group's rows times its own B, by the reference GEMM.
+struct GroupedBuffers {
+  GroupedGemmArgs args;
+  std::vector<int64_t> ends;
+  int64_t total = 0;
+  DeviceBuffer a, b, c, d, ref;
+
+  cudaError_t Make(const GroupedCase& g, uint64_t seed) {
+    const int64_t groups = static_cast<int64_t>(g.rows.size());
+    ends.resize(g.rows.size());
+    total = 0;
+    for (size_t i = 0; i < g.rows.size(); ++i) ends[i] = total += g.rows[i];
+    const int64_t in = DTypeBytes(g.in), out = DTypeBytes(g.out);
+    const bool b_row = g.b == Layout::kRowMajor;
+    args.groups = groups, args.group_ends = ends.data();
+    args.n = g.n, args.k = g.k, args.input = g.in, args.output = g.out;
+    args.lda = Align(g.k, 8);
+    args.ldb = Align(b_row ? g.n : g.k, 8);
+    args.stride_b = args.ldb * (b_row ? g.k : g.n);
+    args.b_layout = g.b;
+    args.ldc = args.ldd = g.n;  // rows of any alignment: the epilogue's element stores then
+    args.beta = g.beta, args.alpha = 0.75f;
+    const int64_t rows = std::max<int64_t>(total, 1);
+    a = DeviceBuffer(static_cast<size_t>(rows * args.lda * in));
+    b = DeviceBuffer(static_cast<size_t>(groups * args.stride_b * in));
+    c = DeviceBuffer(static_cast<size_t>(rows * g.n * out));
+    d = DeviceBuffer(static_cast<size_t>(rows * g.n * out));
+    ref = DeviceBuffer(static_cast<size_t>(rows * g.n * 4));
+    args.a = a.get(), args.b = b.get(), args.c = c.get(), args.d = d.get();
+    for (auto [p, t, n, s] :
+         {std::tuple<void*, DType, int64_t, uint64_t>{a.get(), g.in, rows * args.lda, seed},
+          {b.get(), g.in, groups * args.stride_b, seed + 1},
+          {c.get(), g.out, rows * g.n, seed + 2}}) {
+      if (cudaError_t e = testing::Fill(p, t, n, s); e != cudaSuccess) return e;
+    }
+    if (cudaError_t e = testing::Fill(d.get(), g.out, rows * g.n, seed, true); e != cudaSuccess)
+      return e;
+    for (int64_t i = 0; i < groups; ++i) {
+      const int64_t begin = i > 0 ? ends[i - 1] : 0, m = g.rows[i];
+      if (m == 0) continue;
+      const char* ab = static_cast<const char*>(a.get()) + begin * args.lda * in;
+      const char* bb = static_cast<const char*>(b.get()) + i * args.stride_b * in;
+      const char* cb = static_cast<const char*>(c.get()) + begin * g.n * out;
+      float* rb = static_cast<float*>(ref.get()) + begin * g.n;
+      if (cudaError_t e = testing::ReferenceGemm(
+              RefView{ab, g.in, true, args.lda, 0}, RefView{bb, g.in, b_row, args.ldb, 0},
+              RefView{cb, g.out, true, g.n, 0}, args.alpha, g.beta, static_cast<int>(m),
+              static_cast<int>(g.n), static_cast<int>(g.k), 1, rb);
+          e != cudaSuccess)
+        return e;
+    }
+    return cudaDeviceSynchronize();
+  }
+
+  // D and the reference, as floats on the host.
+  std::pair<std::vector<float>, std::vector<float>> Results(const GroupedCase& g) {
+    std::vector<float> got(static_cast<size_t>(total * g.n)), want(got.size());
+    DeviceBuffer out(got.size() * 4 + 4);
+    testing::Gather(RefView{d.get(), g.out, true, g.n, 0}, static_cast<int>(total),
+                    static_cast<int>(g.n), 1, static_cast<float*>(out.get()));
+    cudaMemcpy(got.data(), out.get(), got.size() * 4, cudaMemcpyDeviceToHost);
+    cudaMemcpy(want.data(), ref.get(), want.size() * 4, cudaMemcpyDeviceToHost);
+    return {got, want};
+  }
+};
+
+void ExpectGroupedCorrect(const GroupedCase& g, const Options& o, uint64_t seed) {
+  GroupedBuffers buf;
+  ASSERT_EQ(buf.Make(g, seed), cudaSuccess) << DescribeGrouped(g, o);
+  std::string plan;
+  if (absl::StatusOr<Plan> p = PlanGroupedGemm(buf.args, o); p.ok()) plan = PlanSummary(*p);
+  const absl::Status s = grouped_gemm(buf.args, nullptr, o);
+  ASSERT_TRUE(s.ok()) << s << "\n" << DescribeGrouped(g, o);
+  FinishOrDie(nullptr, absl::StrCat(DescribeGrouped(g, o), "\n", plan));
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess) << DescribeGrouped(g, o) << "\n" << plan;
+  if (buf.total == 0) return;
+  auto [got, want] = buf.Results(g);
+  EXPECT_LT(OutputError(got, want, g.out), Tolerance(g.out)) << DescribeGrouped(g, o) << "\n"
+                                                             << plan;
+}
+
+// Random groupings (empty groups among them, rows of any count) in every mode and reduction,
+// both B layouts and both input types.
+TEST(GroupedGemmGpu, RandomGroupingsEveryModeLayoutAndDtype) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  std::mt19937 rng(static_cast<uint32_t>(NextSeed()));
+  auto below = [&rng](int n) { return static_cast<int64_t>(rng() % static_cast<uint32_t>(n)); };
+  const std::vector<Options> modes = EveryModeAndReduction();
+  for (int i = 0; i < 48; ++i) {
+    GroupedCase g;
+    const int groups = i % 6 == 0 ? 1 : 2 + static_cast<int>(below(i % 3 == 0 ? 40 : 8));
+    for (int j = 0; j < groups; ++j) g.rows.push_back(below(5) == 0 ? 0 : 1 + below(400));
+    g.n = 8 * (1 + below(80)) + (i % 4 == 1 ? 8 * 60 : 0);
+    g.k = 8 * (1 + below(i % 5 == 0 ? 400 : 60));
+    g.in = i % 2 ? DType::kBF16 : DType::kF16;
+    g.out = i % 7 == 3 ? DType::kF32 : g.in;
+    g.b = (i / 2) % 2 ? Layout::kRowMajor : Layout::kColMajor;
+    g.beta = i % 3 == 2 ? 0.5f : 0.0f;
+    Options o = modes[static_cast<size_t>(i) % modes.size()];
+    ExpectGroupedCorrect(g, o, NextSeed());
+    if (HasFatalFailure()) return;
+  }
+}
+
+// Edge groupings: one group, every group empty but one, 1024 groups of a few rows each, groups
+// of exactly a tile's rows, and every group empty (nothing to do, D untouched).
+TEST(GroupedGemmGpu, OneGroupEmptyGroupsAndAThousandGroups) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  std::vector<GroupedCase> cases;
+  cases.push_back({{777}, 512, 1024});
+  cases.push_back({{0, 0, 300, 0}, 256, 512, DType::kBF16, DType::kBF16, Layout::kRowMajor});
+  GroupedCase many{{}, 128, 256};
+  std::mt19937 rng(7);
+  for (int j = 0; j < 1024; ++j) many.rows.push_back(rng() % 9);
+  cases.push_back(many);
+  cases.push_back(
+      {{128, 256, 64, 192}, 384, 4096, DType::kF16, DType::kF16, Layout::kRowMajor, 0.5f});
+  for (const GroupedCase& g : cases) {
+    for (Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kSplitK, Mode::kStreamK}) {
+      Options o = TestOptions();
+      o.mode = mode;
+      ExpectGroupedCorrect(g, o, NextSeed());
+      if (HasFatalFailure()) return;
+    }
+  }
+  // Every group empty: OK, nothing launched, D untouched.
+  GroupedBuffers buf;
+  GroupedCase none{{0, 0, 0}, 64, 64};
+  ASSERT_EQ(buf.Make(none, 1), cudaSuccess);
+  EXPECT_TRUE(grouped_gemm(buf.args, nullptr, TestOptions()).ok());
+}
+
+// Small groups in every mode and reduction (what scripts/gpu_check.sh runs under memcheck: the
+// group table kernel and every store bounded by its group's rows).
+TEST(GroupedGemmGpu, SmallGroupsEveryModeAndReduction) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  for (const Options& o : EveryModeAndReduction()) {
+    for (Layout b : {Layout::kColMajor, Layout::kRowMajor}) {
+      ExpectGroupedCorrect({{3, 0, 17, 130, 1}, 72, 40, DType::kF16, DType::kF16, b, 0.5f}, o,
+                           NextSeed());
+      if (HasFatalFailure()) return;
+    }
+  }
+}
+
+// Captured in a CUDA graph with a caller-owned workspace and replayed: the result of each replay
+// is right and the flags are zero after it.
+TEST(GroupedGemmGpu, CudaGraphReplayWithCallersWorkspace) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  GroupedCase g{{100, 0, 2000, 37, 512, 3000}, 2048, 1024};
+  for (Mode mode : {Mode::kAuto, Mode::kStreamK, Mode::kSplitK}) {
+    Options o = TestOptions();
+    o.mode = mode;
+    GroupedBuffers buf;
+    ASSERT_EQ(buf.Make(g, NextSeed()), cudaSuccess);
+    absl::StatusOr<size_t> bytes = GetWorkspaceSize(buf.args, o);
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
+    absl::StatusOr<Plan> plan = PlanGroupedGemm(buf.args, o);
+    ASSERT_TRUE(plan.ok()) << plan.status();
+    DeviceBuffer ws(*bytes);
+    CUDA_ASSERT(cudaMemset(ws.get(), 0, *bytes));
+    cudaStream_t stream;
+    CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    cudaGraph_t graph;
+    CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    const absl::Status s = grouped_gemm(buf.args, ws.get(), *bytes, stream, o);
+    CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+    ASSERT_TRUE(s.ok()) << s;
+    cudaGraphExec_t exec;
+    CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+    for (int r = 0; r < 3; ++r) {
+      CUDA_ASSERT(testing::Fill(buf.d.get(), g.out, buf.total * g.n, 1, true));
+      CUDA_ASSERT(cudaGraphLaunch(exec, stream));
+      FinishOrDie(stream, DescribeGrouped(g, o));
+      CUDA_ASSERT(cudaStreamSynchronize(stream));
+      auto [got, want] = buf.Results(g);
+      EXPECT_LT(OutputError(got, want, g.out), Tolerance(g.out)) << DescribeGrouped(g, o);
+      ExpectFlagsZero(*plan, ws.get());
+    }
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(stream);
+  }
 }
 
 }  // namespace

@@ -569,5 +569,128 @@ TEST(GemmValidation, NoGpuIsAStatusNotACrash) {
   EXPECT_NE(s.message().find("no CUDA device"), std::string::npos) << s;
 }
 
+// grouped_gemm(): the same promise. Groups of the contiguous layout: 3 groups over 64 rows.
+struct GroupedFixture {
+  alignas(256) uint16_t a[64 * 64], b[3 * 64 * 64], c[64 * 64], d[64 * 64];
+  int64_t ends[3] = {20, 20, 64};
+  GroupedGemmArgs Valid() {
+    GroupedGemmArgs g;
+    g.groups = 3, g.group_ends = ends;
+    g.n = 64, g.k = 64;
+    g.a = a, g.lda = 64;
+    g.b = b, g.ldb = 64, g.stride_b = 64 * 64;
+    g.c = c, g.ldc = 64;
+    g.d = d, g.ldd = 64;
+    return g;
+  }
+};
+
+TEST(GroupedGemmValidation, RejectsBadArgumentsWithTheirNames) {
+  GroupedFixture f;
+  struct Bad {
+    const char* what;
+    std::function<void(GroupedGemmArgs&, Options&)> edit;
+    const char* expect;
+  };
+  static int64_t decreasing[3] = {20, 10, 64};
+  static int64_t negative[3] = {-1, 10, 64};
+  static int64_t huge[3] = {0, 0, int64_t{1} << 31};
+  const std::vector<Bad> cases = {
+      {"no groups", [](GroupedGemmArgs& g, Options&) { g.groups = 0; }, "groups = 0"},
+      {"too many groups", [](GroupedGemmArgs& g, Options&) { g.groups = kMaxGroups + 1; },
+       "groups = 1025"},
+      {"null ends", [](GroupedGemmArgs& g, Options&) { g.group_ends = nullptr; },
+       "group_ends is null"},
+      {"ends decrease", [](GroupedGemmArgs& g, Options&) { g.group_ends = decreasing; },
+       "group_ends[1] = 10"},
+      {"negative end", [](GroupedGemmArgs& g, Options&) { g.group_ends = negative; },
+       "group_ends[0] = -1"},
+      {"rows past int32", [](GroupedGemmArgs& g, Options&) { g.group_ends = huge; },
+       "group_ends[2]"},
+      {"n zero", [](GroupedGemmArgs& g, Options&) { g.n = 0; }, "n = 0"},
+      {"k negative", [](GroupedGemmArgs& g, Options&) { g.k = -2; }, "k = -2"},
+      {"fp32 input", [](GroupedGemmArgs& g, Options&) { g.input = DType::kF32; }, "input = fp32"},
+      {"null a", [](GroupedGemmArgs& g, Options&) { g.a = nullptr; }, "a is null"},
+      {"null b", [](GroupedGemmArgs& g, Options&) { g.b = nullptr; }, "b is null"},
+      {"null d", [](GroupedGemmArgs& g, Options&) { g.d = nullptr; }, "d is null"},
+      {"lda short", [](GroupedGemmArgs& g, Options&) { g.lda = 32; }, "lda = 32"},
+      {"lda off 16 bytes", [](GroupedGemmArgs& g, Options&) { g.lda = 68; }, "lda = 68"},
+      {"b off 16 bytes",
+       [](GroupedGemmArgs& g, Options&) { g.b = static_cast<const char*>(g.b) + 2; },
+       "a grouped GEMM reads B as it is"},
+      {"stride_b off 16 bytes", [](GroupedGemmArgs& g, Options&) { g.stride_b = 64 * 64 + 4; },
+       "stride_b = 4100"},
+      {"negative stride_b", [](GroupedGemmArgs& g, Options&) { g.stride_b = -64; },
+       "stride_b = -64"},
+      {"ldb short for row-major b",
+       [](GroupedGemmArgs& g, Options&) {
+         g.b_layout = Layout::kRowMajor;
+         g.n = 128;
+         g.ldd = 128;
+       },
+       "ldb = 64"},
+      {"null c with beta",
+       [](GroupedGemmArgs& g, Options&) {
+         g.c = nullptr;
+         g.beta = 1;
+       },
+       "c is null"},
+      {"ldd short", [](GroupedGemmArgs& g, Options&) { g.ldd = 16; }, "ldd = 16"},
+      {"repack asked for", [](GroupedGemmArgs&, Options& o) { o.repack = RepackOperands::kA; },
+       "repack = a"},
+      {"negative avail_sms", [](GroupedGemmArgs&, Options& o) { o.avail_sms = -1; }, "avail_sms"},
+  };
+  for (const Bad& c : cases) {
+    std::memset(f.d, 0x5a, sizeof(f.d));
+    GroupedGemmArgs g = f.Valid();
+    Options o;
+    c.edit(g, o);
+    const absl::Status v = ValidateGroupedGemmArgs(g, o);
+    EXPECT_EQ(v.code(), absl::StatusCode::kInvalidArgument) << c.what << ": " << v;
+    EXPECT_NE(v.message().find(c.expect), std::string::npos)
+        << c.what << ": message '" << v.message() << "' lacks '" << c.expect << "'";
+    EXPECT_EQ(grouped_gemm(g, nullptr, o), v) << c.what;
+    EXPECT_EQ(PlanGroupedGemm(g, H200Spec(), o).status(), v) << c.what;
+    for (uint16_t x : f.d) ASSERT_EQ(x, 0x5a5a) << c.what << ": D was written";
+  }
+}
+
+// The plan covers the groups' own tile rows, reads each group's B (groups with rows only, in
+// the bytes the model counts) and never stores D by TMA (a tile ends at its group's rows).
+TEST(GroupedGemmValidation, PlansTheGroupsOwnTileRows) {
+  GroupedFixture f;
+  GroupedGemmArgs g = f.Valid();
+  EXPECT_TRUE(ValidateGroupedGemmArgs(g).ok()) << ValidateGroupedGemmArgs(g);
+  int64_t ends[8] = {300, 300, 301, 1000, 1000, 1000, 1900, 4096};
+  g.groups = 8, g.group_ends = ends;
+  g.n = 2048, g.k = 7168, g.lda = 7168, g.ldb = 7168, g.stride_b = int64_t{2048} * 7168;
+  g.ldd = g.ldc = 2048;
+  for (Mode mode : {Mode::kAuto, Mode::kDataParallel, Mode::kSplitK, Mode::kStreamK}) {
+    Options o;
+    o.mode = mode;
+    PlanExplanation why;
+    absl::StatusOr<Plan> p = PlanGroupedGemm(g, H200Spec(), o, &why);
+    ASSERT_TRUE(p.ok()) << p.status();
+    int64_t tile_rows = 0;
+    for (int i = 0; i < 8; ++i)
+      tile_rows += (ends[i] - (i > 0 ? ends[i - 1] : 0) + p->tile_m - 1) / p->tile_m;
+    EXPECT_EQ(p->tiles_m, tile_rows) << PlanSummary(*p);
+    EXPECT_EQ(p->m, 4096);
+    EXPECT_EQ(p->groups, 8);
+    EXPECT_EQ(p->groups_with_rows, 5);
+    EXPECT_NE(p->store_d, StoreD::kTma);
+    EXPECT_FALSE(p->pingpong);
+    EXPECT_FALSE(p->repack_a || p->repack_b);
+    EXPECT_GE(p->workspace_bytes, p->group_rows_offset + 16 * int64_t{p->tiles_m});
+    EXPECT_NE(FormatPlan(*p, &why, "H200").find("groups      8 (5 with rows)"), std::string::npos)
+        << FormatPlan(*p, &why, "H200");
+  }
+  // No rows at all: nothing to plan, nothing to run.
+  int64_t none[2] = {0, 0};
+  g.groups = 2, g.group_ends = none;
+  EXPECT_TRUE(ValidateGroupedGemmArgs(g).ok());
+  EXPECT_EQ(PlanGroupedGemm(g, H200Spec()).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
 }  // namespace
 }  // namespace streamk

@@ -5,11 +5,14 @@
 //   streamk-plan 128 128 131072 --mode splitk --splits 16
 //   streamk-plan 4096 4096 4096 --profile h100.json  # a device profile (streamk-bench --calibrate)
 //   streamk-plan --device h200 --write_profile h200.json
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "streamk/device_spec.h"
 #include "decomposition_flags.h"
 #include "flag_names.h"
@@ -48,6 +52,13 @@ ABSL_FLAG(int, reduction_slices, 0,
 ABSL_FLAG(std::string, reduction, "",
           "deterministic | atomic | separate (empty: the planner picks a deterministic one)");
 ABSL_FLAG(int, batch, 1, "batch count");
+ABSL_FLAG(std::string, groups, "",
+          "a grouped GEMM (grouped_gemm): the groups' rows, as R1,R2,... or a file of them; the "
+          "sizes are then N K");
+ABSL_FLAG(std::string, moe, "",
+          "a mixture-of-experts grouped GEMM: E,TOKENS,N,K[,SKEW]: TOKENS rows routed to E "
+          "experts, expert g taking a share proportional to 1 / (g + 1)^SKEW (0, the default: "
+          "evenly); no sizes then");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(int64_t, ldd, 0,
@@ -106,6 +117,48 @@ bool ParseOperands(const std::string& value, bool automatic, bool* a, bool* b) {
   return true;
 }
 
+// Rows of `experts` groups sharing `tokens` rows in proportion to 1 / (g + 1)^skew, rounded so
+// that they sum to `tokens` (largest remainders first).
+std::vector<int64_t> MoeRows(int64_t experts, int64_t tokens, double skew) {
+  std::vector<double> share(static_cast<size_t>(experts));
+  double total = 0;
+  for (int64_t g = 0; g < experts; ++g) total += share[g] = std::pow(g + 1.0, -skew);
+  std::vector<int64_t> rows(share.size());
+  std::vector<std::pair<double, int64_t>> rest;
+  int64_t given = 0;
+  for (int64_t g = 0; g < experts; ++g) {
+    const double exact = tokens * share[g] / total;
+    rows[g] = static_cast<int64_t>(exact);
+    given += rows[g];
+    rest.push_back({exact - rows[g], g});
+  }
+  std::sort(rest.begin(), rest.end(),
+            [](const auto& x, const auto& y) { return x.first > y.first; });
+  for (size_t i = 0; given < tokens; ++i, ++given) ++rows[rest[i % rest.size()].second];
+  return rows;
+}
+
+// --groups: R1,R2,... or a file holding them (separated by commas or white space).
+bool ParseGroups(const std::string& value, std::vector<int64_t>* rows, std::string* error) {
+  std::string text = value;
+  if (std::ifstream in(value); in) {
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  for (absl::string_view piece :
+       absl::StrSplit(text, absl::ByAnyChar(", \t\n"), absl::SkipEmpty())) {
+    int64_t r = 0;
+    if (!absl::SimpleAtoi(piece, &r) || r < 0) {
+      *error = absl::StrCat("--groups: '", piece, "' is not a count of rows (an integer >= 0)");
+      return false;
+    }
+    rows->push_back(r);
+  }
+  if (rows->empty()) *error = "--groups: no rows given";
+  return !rows->empty();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -126,6 +179,33 @@ int main(int argc, char** argv) {
   const std::string write_profile = absl::GetFlag(FLAGS_write_profile);
   const bool profile_only = sizes.empty() && !write_profile.empty();
   if (profile_only) sizes = {"1", "1", "1"};  // nothing is planned
+  // A grouped GEMM: the groups' rows from --groups (sizes N K) or --moe (no sizes).
+  std::vector<int64_t> group_rows;
+  if (const std::string moe = absl::GetFlag(FLAGS_moe); !moe.empty()) {
+    if (!absl::GetFlag(FLAGS_groups).empty()) return Fail("give --groups or --moe, not both");
+    std::vector<std::string> f = absl::StrSplit(moe, ',');
+    int64_t experts = 0, tokens = 0;
+    double skew = 0;
+    if ((f.size() != 4 && f.size() != 5) || !absl::SimpleAtoi(f[0], &experts) ||
+        !absl::SimpleAtoi(f[1], &tokens) || (f.size() == 5 && !absl::SimpleAtod(f[4], &skew)) ||
+        experts < 1 || experts > streamk::kMaxGroups || tokens < 1 || skew < 0)
+      return Fail(absl::StrCat("--moe ", moe, ": expected E,TOKENS,N,K[,SKEW] with 1 <= E <= ",
+                               streamk::kMaxGroups, ", TOKENS >= 1 and SKEW >= 0"));
+    if (!sizes.empty()) return Fail("--moe names N and K: give no sizes");
+    group_rows = MoeRows(experts, tokens, skew);
+    sizes = {std::to_string(tokens), f[2], f[3]};
+  } else if (const std::string groups = absl::GetFlag(FLAGS_groups); !groups.empty()) {
+    std::string error;
+    if (!ParseGroups(groups, &group_rows, &error)) return Fail(error);
+    if (static_cast<int64_t>(group_rows.size()) > streamk::kMaxGroups)
+      return Fail(
+          absl::StrCat("--groups: ", group_rows.size(), " groups, at most ", streamk::kMaxGroups));
+    if (sizes.size() != 2) return Fail("with --groups, expected two sizes: N K");
+    int64_t rows = 0;
+    for (int64_t r : group_rows) rows += r;
+    if (rows == 0) return Fail("--groups: every group is empty, so there is nothing to plan");
+    sizes.insert(sizes.begin(), std::to_string(rows));
+  }
   if (sizes.size() != 3) return Fail("expected three sizes: M N K or MxNxK (see --help)");
 
   streamk::Problem problem;
@@ -190,6 +270,13 @@ int main(int argc, char** argv) {
   };
   problem.a = layout(a_unaligned, a_misaligned, a_mn);
   problem.b = layout(b_unaligned, b_misaligned, b_mn);
+  if (!group_rows.empty()) {
+    // As grouped_gemm() lowers it: stacked rows, a B per group, D never stored by TMA.
+    if (problem.batch != 1) return Fail("--batch: a grouped GEMM has none");
+    problem.groups = static_cast<int64_t>(group_rows.size());
+    problem.group_rows = group_rows.data();
+    problem.d_tma_store = false;
+  }
 
   // Device: a preset, or the local GPU (falling back to the H200 model without one).
   const std::string device_name = absl::GetFlag(FLAGS_device);

@@ -122,6 +122,13 @@ struct Plan {
   int tiles_m = 0, tiles_n = 0;                 // per batch entry
   int tiles = 0;                                // tiles_m * tiles_n * batch
   int iters_per_tile = 0;                       // ceil(k / tile_k)
+  // A grouped GEMM (grouped_gemm; 0: an ordinary one): `groups` k x n matrices of B, each
+  // multiplying its group's rows of A, whose m rows stack the groups' (D's the same). tiles_m
+  // counts every group's own tile rows, ceil(rows / tile_m) each (no tile holds rows of two
+  // groups), batch is 1, and the launch's group table (mapping::GroupRow, in the workspace at
+  // group_rows_offset) gives each tile row its group and rows. groups_with_rows: the groups that
+  // have rows, whose B the kernel reads.
+  int groups = 0, groups_with_rows = 0;
   // A's and B's layouts as the kernel loads them (Problem::a, b; an operand the launch copies:
   // OperandLayout::Copied()), for the cost model and the kernel's choices; the kernel takes the
   // layouts themselves from its arguments.
@@ -233,6 +240,11 @@ struct Plan {
   int64_t repack_ld = 0;  // elements between the copies' rows: k rounded up to kRepackRowElements
   int64_t repack_a_offset = 0, repack_b_offset = 0;  // bytes into the workspace
   static constexpr int64_t kRepackRowElements = 64;
+
+  // --- grouped GEMM's group table (the launch writes it, before the kernel) ------------------
+  // tiles_m mapping::GroupRow entries of 16 bytes, after everything above and at or past
+  // kMinFlagsBytes like the copies (0 bytes: not grouped).
+  int64_t group_rows_offset = 0, group_rows_bytes = 0;
 
   // --- derived ------------------------------------------------------------------------------
   PlanDivisors div;  // the divisors above, ready for the kernel (mapping::SetDivisors)

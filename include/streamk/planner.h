@@ -47,6 +47,12 @@ struct Problem {
   // and batch stride): the epilogue then stores whole 16-byte vectors (kernels::StoreDOf).
   // PlanGemm sets it.
   bool cd_rows_aligned = true;
+  // A grouped GEMM (grouped_gemm; 0: an ordinary one): `groups` groups, group g owning
+  // group_rows[g] of the m rows of A and D (stacked in group order; they sum to m), each with its
+  // own k x n matrix of B; batch is 1. The planner prices the groups' own tile rows
+  // (Plan::groups). group_rows is read during MakePlan only.
+  int64_t groups = 0;
+  const int64_t* group_rows = nullptr;
 };
 
 // Whether an M- or N-major operand (OperandLayout::mn_major) with `extent` 16-bit elements along m
@@ -69,6 +75,10 @@ bool WideMnMisaligned(const ProblemOrPlan& p, char operand) {
   return (operand == 'a' ? p.a.mn_rows_misaligned() : p.b.mn_rows_misaligned()) &&
          !NarrowMn(p, operand);
 }
+
+// The most groups a grouped GEMM may have (Problem::groups, GroupedGemmArgs::groups): the launch
+// hands their row ends to the kernel that writes the group table by value.
+inline constexpr int64_t kMaxGroups = 1024;
 
 inline constexpr int kPartialWaveTiles = -1;  // PlanOptions::sk_tiles
 

@@ -173,6 +173,58 @@ absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
 // Checks the arguments without any CUDA call: InvalidArgument naming the argument and the rule.
 absl::Status ValidateGemmArgs(const GemmArgs& args, const Options& options = {});
 
+// A grouped GEMM in the contiguous (mixture-of-experts) layout: `groups` GEMMs of the same n and
+// k, group g multiplying its rows of A by its own k x n matrix B_g,
+//   D[rows of g] = alpha * A[rows of g] * B_g + beta * C[rows of g],
+// where the groups' rows are stacked in group order: group g owns rows [ends[g - 1], ends[g]) of
+// A, C and D (ends[-1] = 0), as MoE routing sorts tokens by expert (torch._grouped_mm's `offs`).
+// Groups of no rows are fine. One plan spreads every group's tiles over the SMs: data-parallel
+// rounds, then Stream-K over the rest, tiles of different groups sharing a block's iterations.
+struct GroupedGemmArgs {
+  int64_t groups = 0;                   // 1 .. kMaxGroups (planner.h)
+  const int64_t* group_ends = nullptr;  // host, `groups` entries, non-decreasing; the last: rows
+  int64_t n = 0, k = 0;
+  DType input = DType::kF16;   // A and B: fp16 or bf16
+  DType output = DType::kF16;  // C and D: fp16, bf16 or fp32
+
+  const void* a = nullptr;  // rows x k, row-major (the tokens)
+  int64_t lda = 0;          // >= k
+  // B_g = b + g * stride_b: k x n row-major (kRowMajor: weights stored [groups, k, n]) or
+  // column-major (kColMajor: [groups, n, k], as torch.nn.Linear keeps its weights).
+  const void* b = nullptr;
+  Layout b_layout = Layout::kColMajor;
+  int64_t ldb = 0;       // >= n (row-major) or >= k (column-major)
+  int64_t stride_b = 0;  // elements between the groups' matrices (0: every group shares one)
+
+  const void* c = nullptr;  // rows x n, row-major; read only when beta != 0; may equal d
+  int64_t ldc = 0;
+  void* d = nullptr;  // rows x n, row-major
+  int64_t ldd = 0;    // >= n
+  float alpha = 1.0f, beta = 0.0f;
+  // The kernel reads A and B as they are: their addresses, leading dimensions and stride_b must
+  // be multiples of 16 bytes (8 elements), as every MoE projection's are.
+};
+
+// Runs the grouped GEMM on `stream` with a library-owned workspace, or a caller-owned one of
+// `workspace_bytes` (GetWorkspaceSize; zeroed once before its first use). Before the kernel, a
+// small kernel writes the group table (which tile row holds which group's rows) into the
+// workspace, from the group ends handed to it by value: the call reads group_ends on the host
+// only, and a caller-owned workspace makes it safe to capture in a CUDA graph. Options as for
+// gemm(); repack must be unset or kNone.
+absl::Status grouped_gemm(const GroupedGemmArgs& args, cudaStream_t stream = nullptr,
+                          const Options& options = {});
+absl::Status grouped_gemm(const GroupedGemmArgs& args, void* workspace, size_t workspace_bytes,
+                          cudaStream_t stream = nullptr, const Options& options = {});
+absl::StatusOr<size_t> GetWorkspaceSize(const GroupedGemmArgs& args, const Options& options = {});
+// The plan grouped_gemm() runs on the current device, or on `device` (Plan::groups; not cached:
+// the groups' rows change from call to call).
+absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const Options& options = {},
+                                     PlanExplanation* why = nullptr);
+absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const DeviceSpec& device,
+                                     const Options& options = {}, PlanExplanation* why = nullptr);
+// Checks the arguments without any CUDA call: InvalidArgument naming the argument and the rule.
+absl::Status ValidateGroupedGemmArgs(const GroupedGemmArgs& args, const Options& options = {});
+
 // Frees the workspaces the library keeps for gemm() calls without a caller-owned workspace, on
 // every device, after waiting for each device's work to finish. The next call allocates again.
 // The library keeps at most kMaxPooledWorkspaces per device (one per stream); a call on a new
