@@ -18,6 +18,7 @@
 #include "decomposition_flags.h"
 #include "flag_names.h"
 #include "model_argmin.h"
+#include "moe_bench.h"
 #include "streamk/plan_print.h"
 #include "streamk/planner.h"
 #include "streamk/streamk.h"
@@ -960,6 +961,33 @@ TEST(CostFit, BadCsvNamesTheLine) {
                         "paper,,1,2,3,fp16,tn,dp,WRONG,5,dp,1,0,0,deterministic,0,128,128\n");
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->empty());
+}
+
+// streamk-bench --moe's routings: every token to top-k distinct experts; skew concentrates
+// them on a few experts, a uniform routing spreads them.
+TEST(MoeBench, RoutingsGiveEveryTokenTopKDistinctExperts) {
+  for (const tools::MoeProjection& p : tools::MoeProjections()) {
+    EXPECT_GE(p.experts, 8) << p.name;
+    EXPECT_LE(p.experts, kMaxGroups) << p.name;
+    for (double skew : {0.0, 1.2}) {
+      const std::vector<int64_t> rows = tools::RouteTokens(p.experts, p.topk, 512, skew, 3);
+      ASSERT_EQ(rows.size(), static_cast<size_t>(p.experts));
+      int64_t total = 0;
+      for (int64_t r : rows) {
+        EXPECT_GE(r, 0);
+        EXPECT_LE(r, 512) << "an expert took a token twice";
+        total += r;
+      }
+      EXPECT_EQ(total, 512 * p.topk) << p.name;
+    }
+  }
+  // 64 experts, top 1: uniform leaves the largest expert near 4096 / 64 = 64 rows; a skew of 1.2
+  // gives the largest well over a fifth of them.
+  const std::vector<int64_t> even = tools::RouteTokens(64, 1, 4096, 0.0, 5);
+  const std::vector<int64_t> skewed = tools::RouteTokens(64, 1, 4096, 1.2, 5);
+  EXPECT_LT(*std::max_element(even.begin(), even.end()), 120);
+  EXPECT_GT(*std::max_element(skewed.begin(), skewed.end()), 4096 / 5);
+  EXPECT_EQ(tools::RouteTokens(64, 1, 4096, 1.2, 5), skewed) << "a seed gives one routing";
 }
 
 }  // namespace

@@ -21,6 +21,8 @@ class Cublas {
   Cublas& operator=(const Cublas&) = delete;
   absl::Status status() const { return status_; }
   absl::Status Gemm(const GemmArgs& args, cudaStream_t stream);
+  // The handle, for calls this class does not wrap (moe_bench.cc's grouped call).
+  cublasHandle_t handle() const { return handle_; }
 
  private:
   cublasHandle_t handle_ = nullptr;

@@ -43,6 +43,7 @@
 #include "flag_names.h"
 #include "gpu_timer.h"
 #include "launch.h"
+#include "moe_bench.h"
 #include "shape_sets.h"
 #include "streamk/plan_print.h"
 #include "streamk/planner.h"
@@ -137,6 +138,20 @@ ABSL_FLAG(std::vector<std::string>, gates, {},
           "auto, dp, cublas and every kernel configuration's dp/, splitk/, streamk/ and "
           "streamk-tail/ modes: auto's regret against the fastest plan timed, the predictions' "
           "argmin's, rank correlation and error of the predictions, per set");
+ABSL_FLAG(bool, moe, false,
+          "instead of GEMMs: grouped GEMMs of mixture-of-experts layers (grouped_gemm) against a "
+          "loop of per-expert cuBLAS GEMMs and cublasGemmGroupedBatchedEx, graph replay, each "
+          "result checked first (--moe_projections, --moe_tokens, --moe_skews, --dtype, --reps, "
+          "--seed, --csv)");
+ABSL_FLAG(std::vector<std::string>, moe_projections, {},
+          "--moe: mixtral-gate-up, mixtral-down, deepseek-v3-gate-up, deepseek-v3-down, "
+          "qwen3-gate-up, qwen3-down (default: all)");
+ABSL_FLAG(std::vector<std::string>, moe_tokens,
+          (std::vector<std::string>{"64", "512", "4096", "16384"}),
+          "--moe: tokens per step (each routed to the projection's top-k experts)");
+ABSL_FLAG(std::vector<std::string>, moe_skews, (std::vector<std::string>{"0", "1.2"}),
+          "--moe: routings, expert r of a random ranking taking a share 1 / (r + 1)^SKEW (0: "
+          "uniform)");
 ABSL_FLAG(std::string, replot, "",
           "no GPU work: read a CSV this tool wrote (--csv, or --hold-csv) and print its table (and "
           "--svg) again");
@@ -217,6 +232,41 @@ int main(int argc, char** argv) {
   absl::SetProgramUsageMessage(
       "streamk-bench: Stream-K vs data-parallel, split-K and cuBLAS on a GPU (see --help)");
   streamk::tools::ParseToolCommandLine(argc, argv);
+
+  if (absl::GetFlag(FLAGS_moe)) {
+    MoeBenchFlags m;
+    m.projections = absl::GetFlag(FLAGS_moe_projections);
+    const std::vector<MoeProjection> known = MoeProjections();
+    for (const std::string& name : m.projections) {
+      if (std::none_of(known.begin(), known.end(),
+                       [&](const MoeProjection& p) { return p.name == name; }))
+        return Fail(absl::StrCat("--moe_projections ", name, ": not one of the MoE projections"));
+    }
+    m.tokens.clear();
+    for (const std::string& t : absl::GetFlag(FLAGS_moe_tokens)) {
+      int64_t v = 0;
+      if (!absl::SimpleAtoi(t, &v) || v < 1)
+        return Fail(absl::StrCat("--moe_tokens ", t, ": not a count >= 1"));
+      m.tokens.push_back(v);
+    }
+    m.skews.clear();
+    for (const std::string& t : absl::GetFlag(FLAGS_moe_skews)) {
+      double v = 0;
+      if (!absl::SimpleAtod(t, &v) || v < 0)
+        return Fail(absl::StrCat("--moe_skews ", t, ": not a number >= 0"));
+      m.skews.push_back(v);
+    }
+    const std::optional<DType> dtype = ParseDType(absl::GetFlag(FLAGS_dtype));
+    if (!dtype || *dtype == DType::kF32) return Fail("--dtype: fp16 or bf16");
+    m.dtype = *dtype;
+    m.reps = absl::GetFlag(FLAGS_reps);
+    m.seed = absl::GetFlag(FLAGS_seed);
+    m.csv = absl::GetFlag(FLAGS_csv);
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0)
+      return Fail("--moe: no CUDA device to run on");
+    return RunMoeBench(m);
+  }
 
   if (const std::vector<std::string> files = absl::GetFlag(FLAGS_compare); !files.empty()) {
     if (files.size() != 2) return Fail("--compare: expected FIRST.csv,SECOND.csv");
