@@ -142,9 +142,71 @@ absl::Status Convert(const streamk_gemm_args* args, const streamk_options* optio
   return Convert(options, o);
 }
 
+absl::Status Convert(const streamk_grouped_gemm_args* c, streamk::GroupedGemmArgs* g) {
+  if (c == nullptr) return Invalid("args: must not be NULL");
+  if (absl::Status s = CheckStructSize("streamk_grouped_gemm_args", c->struct_size, sizeof(*c));
+      !s.ok())
+    return s;
+  g->groups = c->groups, g->group_ends = c->group_ends, g->n = c->n, g->k = c->k;
+  if (absl::Status s = ToDType("input", c->input, &g->input); !s.ok()) return s;
+  if (absl::Status s = ToDType("output", c->output, &g->output); !s.ok()) return s;
+  if (absl::Status s = ToLayout("b_layout", c->b_layout, &g->b_layout); !s.ok()) return s;
+  g->a = c->a, g->lda = c->lda;
+  g->b = c->b, g->ldb = c->ldb, g->stride_b = c->stride_b;
+  g->c = c->c, g->ldc = c->ldc;
+  g->d = c->d, g->ldd = c->ldd;
+  g->alpha = c->alpha, g->beta = c->beta;
+  return absl::OkStatus();
+}
+
+absl::Status Convert(const streamk_grouped_gemm_args* args, const streamk_options* options,
+                     streamk::GroupedGemmArgs* g, streamk::Options* o) {
+  if (absl::Status s = Convert(args, g); !s.ok()) return s;
+  return Convert(options, o);
+}
+
 }  // namespace
 
 extern "C" {
+
+void streamk_grouped_gemm_args_init(streamk_grouped_gemm_args* args) {
+  if (args == nullptr) return;
+  std::memset(args, 0, sizeof(*args));
+  args->struct_size = sizeof(*args);
+  args->input = STREAMK_F16, args->output = STREAMK_F16;
+  args->b_layout = STREAMK_COL_MAJOR;
+  args->alpha = 1.0f, args->beta = 0.0f;
+}
+
+streamk_status streamk_grouped_gemm(const streamk_grouped_gemm_args* args,
+                                    const streamk_options* options, void* stream) {
+  streamk::GroupedGemmArgs g;
+  streamk::Options o;
+  if (absl::Status s = Convert(args, options, &g, &o); !s.ok()) return Report(s);
+  return Report(streamk::grouped_gemm(g, static_cast<cudaStream_t>(stream), o));
+}
+
+streamk_status streamk_grouped_gemm_with_workspace(const streamk_grouped_gemm_args* args,
+                                                   const streamk_options* options, void* workspace,
+                                                   size_t workspace_bytes, void* stream) {
+  streamk::GroupedGemmArgs g;
+  streamk::Options o;
+  if (absl::Status s = Convert(args, options, &g, &o); !s.ok()) return Report(s);
+  return Report(
+      streamk::grouped_gemm(g, workspace, workspace_bytes, static_cast<cudaStream_t>(stream), o));
+}
+
+streamk_status streamk_grouped_workspace_size(const streamk_grouped_gemm_args* args,
+                                              const streamk_options* options, size_t* bytes) {
+  if (bytes == nullptr) return Report(Invalid("bytes: must not be NULL"));
+  streamk::GroupedGemmArgs g;
+  streamk::Options o;
+  if (absl::Status s = Convert(args, options, &g, &o); !s.ok()) return Report(s);
+  absl::StatusOr<size_t> size = streamk::GetWorkspaceSize(g, o);
+  if (!size.ok()) return Report(size.status());
+  *bytes = *size;
+  return Report(absl::OkStatus());
+}
 
 void streamk_gemm_args_init(streamk_gemm_args* args) {
   if (args == nullptr) return;

@@ -97,6 +97,31 @@ static void TestErrors(void) {
   (void)bytes;
 }
 
+/* The grouped GEMM's arguments: defaults, and bad ones named before any CUDA call. */
+static void TestGroupedRejectsBadArguments(void) {
+  streamk_grouped_gemm_args g;
+  streamk_grouped_gemm_args_init(&g);
+  CHECK(g.struct_size == sizeof(g) && g.alpha == 1.0f && g.b_layout == STREAMK_COL_MAJOR,
+        "grouped defaults");
+  streamk_status s = streamk_grouped_gemm(&g, NULL, NULL);
+  CHECK(s == STREAMK_INVALID_ARGUMENT && strstr(streamk_last_error(), "groups = 0") != NULL,
+        "no groups gave %d: %s", (int)s, streamk_last_error());
+  static unsigned short a[64 * 64], b[2 * 64 * 64], d[64 * 64];
+  const int64_t ends[2] = {40, 30};
+  g.groups = 2, g.group_ends = ends, g.n = 64, g.k = 64;
+  g.a = a, g.lda = 64, g.b = b, g.ldb = 64, g.stride_b = 64 * 64, g.d = d, g.ldd = 64;
+  s = streamk_grouped_gemm(&g, NULL, NULL);
+  CHECK(s == STREAMK_INVALID_ARGUMENT && strstr(streamk_last_error(), "group_ends[1] = 30") != NULL,
+        "decreasing ends gave %d: %s", (int)s, streamk_last_error());
+  size_t bytes = 0;
+  s = streamk_grouped_workspace_size(&g, NULL, NULL);
+  CHECK(s == STREAMK_INVALID_ARGUMENT, "NULL bytes gave %d", (int)s);
+  g.struct_size = 8;
+  s = streamk_grouped_workspace_size(&g, NULL, &bytes);
+  CHECK(s == STREAMK_INVALID_ARGUMENT && strstr(streamk_last_error(), "struct_size") != NULL,
+        "bad struct_size gave %d: %s", (int)s, streamk_last_error());
+}
+
 static void TestPlanJson(void) {
   streamk_gemm_args args;
   streamk_options options;
@@ -346,6 +371,7 @@ static void TestGemmOnGpu(void) {
 int main(void) {
   TestDefaultsAndVersion();
   TestErrors();
+  TestGroupedRejectsBadArguments();
   TestPlanJson();
   TestGemmOnGpu();
   printf("c_api: %d passed, %d failed\n", passed, failed);

@@ -152,6 +152,43 @@ streamk_status streamk_workspace_size(const streamk_gemm_args* args,
 streamk_status streamk_plan_json(const streamk_gemm_args* args, const streamk_options* options,
                                  const char* device, char* json, size_t capacity, size_t* needed);
 
+/* A grouped GEMM in the contiguous (mixture-of-experts) layout, as streamk::GroupedGemmArgs
+ * (streamk.h): group g multiplies rows [group_ends[g - 1], group_ends[g]) of A (row-major, the
+ * groups' rows stacked) by its own k x n matrix B_g = b + g * stride_b, into the same rows of D
+ * (row-major). group_ends is a host array of `groups` non-decreasing entries. */
+typedef struct streamk_grouped_gemm_args {
+  size_t struct_size; /* sizeof(streamk_grouped_gemm_args), set by its _init */
+  int64_t groups;
+  const int64_t* group_ends;
+  int64_t n, k;
+  streamk_dtype input;  /* A and B: fp16 or bf16 */
+  streamk_dtype output; /* C and D: fp16, bf16 or fp32 */
+  const void* a;
+  int64_t lda;
+  const void* b;
+  streamk_layout b_layout; /* each B_g: row-major k x n, or column-major (stored n x k) */
+  int64_t ldb, stride_b;
+  const void* c; /* read only when beta != 0; may equal d */
+  int64_t ldc;
+  void* d;
+  int64_t ldd;
+  float alpha, beta;
+} streamk_grouped_gemm_args;
+
+/* Defaults: fp16, column-major B, alpha 1, beta 0, no groups. */
+void streamk_grouped_gemm_args_init(streamk_grouped_gemm_args* args);
+
+/* Runs the grouped GEMM on `stream` with a library-owned workspace (options may be NULL), or with
+ * a caller-owned one (streamk_grouped_workspace_size's bytes at least, zeroed once; safe to
+ * capture in a CUDA graph). */
+streamk_status streamk_grouped_gemm(const streamk_grouped_gemm_args* args,
+                                    const streamk_options* options, void* stream);
+streamk_status streamk_grouped_gemm_with_workspace(const streamk_grouped_gemm_args* args,
+                                                   const streamk_options* options, void* workspace,
+                                                   size_t workspace_bytes, void* stream);
+streamk_status streamk_grouped_workspace_size(const streamk_grouped_gemm_args* args,
+                                              const streamk_options* options, size_t* bytes);
+
 /* Frees the library-owned workspaces of every device, waiting for each device's work first. */
 streamk_status streamk_release_workspaces(void);
 

@@ -5,6 +5,7 @@
     d = streamk.mm(a, b, out_dtype=torch.float32)     # fp32 D from fp16 inputs
     y = streamk.addmm(bias, x, w.t(), beta=1.0)       # beta * bias + alpha * x @ w.T
     d = streamk.mm(a, b, schedule="dynamic")          # beside kernels that hold some SMs
+    y = streamk.grouped_mm(x, w.transpose(1, 2), offs)  # mixture of experts: x's rows by expert
     streamk.plan(4096, 4096, 4096, device="h200")     # the planner's decision, as a dict
     streamk.use_device_profile("h100.json")           # plan with a calibrated device profile
 
@@ -20,7 +21,7 @@ from typing import Any, Optional, Union
 
 from . import _lib
 
-__all__ = ["mm", "addmm", "plan", "version", "release_workspaces", "use_device_profile"]
+__all__ = ["mm", "addmm", "grouped_mm", "plan", "version", "release_workspaces", "use_device_profile"]
 
 
 def version() -> str:
@@ -139,8 +140,8 @@ try:
     import torch  # noqa: F401
 except ImportError:  # plan() works without torch; mm and addmm need it
     def _needs_torch(*args: Any, **kwargs: Any) -> Any:
-        raise ImportError("streamk.mm and streamk.addmm need PyTorch (pip install torch)")
+        raise ImportError("streamk.mm, addmm and grouped_mm need PyTorch (pip install torch)")
 
-    mm = addmm = _needs_torch
+    mm = addmm = grouped_mm = _needs_torch
 else:
-    from ._ops import addmm, mm  # noqa: E402,F401
+    from ._ops import addmm, grouped_mm, mm  # noqa: E402,F401

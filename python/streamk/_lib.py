@@ -72,6 +72,21 @@ class Options(ctypes.Structure):
     ]
 
 
+class GroupedGemmArgs(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", ctypes.c_size_t),
+        ("groups", ctypes.c_int64), ("group_ends", ctypes.POINTER(ctypes.c_int64)),
+        ("n", ctypes.c_int64), ("k", ctypes.c_int64),
+        ("input", ctypes.c_int), ("output", ctypes.c_int),
+        ("a", ctypes.c_void_p), ("lda", ctypes.c_int64),
+        ("b", ctypes.c_void_p), ("b_layout", ctypes.c_int),
+        ("ldb", ctypes.c_int64), ("stride_b", ctypes.c_int64),
+        ("c", ctypes.c_void_p), ("ldc", ctypes.c_int64),
+        ("d", ctypes.c_void_p), ("ldd", ctypes.c_int64),
+        ("alpha", ctypes.c_float), ("beta", ctypes.c_float),
+    ]
+
+
 def _candidates() -> list[str]:
     found = []
     env = os.environ.get("STREAMK_LIBRARY")
@@ -123,6 +138,15 @@ class Library:
         d.streamk_release_workspaces.restype = ctypes.c_int
         d.streamk_use_device_profile.argtypes = [ctypes.c_char_p, ctypes.c_int]
         d.streamk_use_device_profile.restype = ctypes.c_int
+        grouped_p = ctypes.POINTER(GroupedGemmArgs)
+        d.streamk_grouped_gemm_args_init.argtypes = [grouped_p]
+        d.streamk_grouped_gemm_args_init.restype = None
+        d.streamk_grouped_gemm_with_workspace.argtypes = [grouped_p, opts_p, ctypes.c_void_p,
+                                                          ctypes.c_size_t, ctypes.c_void_p]
+        d.streamk_grouped_gemm_with_workspace.restype = ctypes.c_int
+        d.streamk_grouped_workspace_size.argtypes = [grouped_p, opts_p,
+                                                     ctypes.POINTER(ctypes.c_size_t)]
+        d.streamk_grouped_workspace_size.restype = ctypes.c_int
         d.streamk_version.argtypes = []
         d.streamk_version.restype = ctypes.c_char_p
         d.streamk_last_error.argtypes = []
@@ -137,6 +161,23 @@ class Library:
         o = Options()
         self.dll.streamk_options_init(ctypes.byref(o))
         return o
+
+    def new_grouped_args(self) -> GroupedGemmArgs:
+        a = GroupedGemmArgs()
+        self.dll.streamk_grouped_gemm_args_init(ctypes.byref(a))
+        return a
+
+    def grouped_workspace_size(self, args: GroupedGemmArgs, options: Options) -> int:
+        size = ctypes.c_size_t(0)
+        self.check(self.dll.streamk_grouped_workspace_size(
+            ctypes.byref(args), ctypes.byref(options), ctypes.byref(size)), "streamk.grouped_mm")
+        return size.value
+
+    def grouped_gemm(self, args: GroupedGemmArgs, options: Options, workspace: int,
+                     workspace_bytes: int, stream: int) -> None:
+        self.check(self.dll.streamk_grouped_gemm_with_workspace(
+            ctypes.byref(args), ctypes.byref(options), ctypes.c_void_p(workspace),
+            ctypes.c_size_t(workspace_bytes), ctypes.c_void_p(stream)), "streamk.grouped_mm")
 
     def check(self, status: int, what: str) -> None:
         if status == OK:

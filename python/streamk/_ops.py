@@ -9,6 +9,7 @@ serves every later call on its stream, in captured CUDA graphs too.
 
 from __future__ import annotations
 
+import ctypes
 from typing import Optional
 
 import torch
@@ -265,6 +266,105 @@ def _addmm_backward(ctx, grad):
     return grad_c, grad_a, grad_b, None, None, None, None
 
 
+# grouped_mm: the contiguous mixture-of-experts layout (streamk::grouped_gemm), as
+# torch._grouped_mm takes it for a 2-D a and a 3-D b.
+_definitions.define("grouped_mm(Tensor a, Tensor b, Tensor offs, ScalarType? out_dtype=None) "
+                    "-> Tensor")
+
+
+def _grouped_check(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor,
+                   out_dtype: Optional[torch.dtype]) -> torch.dtype:
+    for name, t in (("a", a), ("b", b)):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{name}: must be a torch.Tensor, got {type(t).__name__}")
+        if t.dtype not in (torch.float16, torch.bfloat16):
+            raise TypeError(f"{name}: dtype {t.dtype}, must be float16 or bfloat16")
+    if a.dim() != 2:
+        raise ValueError(f"a: must be 2-D (the groups' rows stacked), got shape {tuple(a.shape)}")
+    if b.dim() != 3:
+        raise ValueError(f"b: must be 3-D (groups x k x n), got shape {tuple(b.shape)}")
+    if a.dtype != b.dtype:
+        raise TypeError(f"b: dtype {b.dtype} differs from a's {a.dtype}")
+    if a.shape[1] != b.shape[1]:
+        raise ValueError(f"b: shape {tuple(b.shape)} does not fit a's {tuple(a.shape)} "
+                         f"(a's columns {a.shape[1]} must equal b's rows {b.shape[1]})")
+    if not isinstance(offs, torch.Tensor) or offs.dim() != 1 or offs.dtype not in (
+            torch.int32, torch.int64):
+        raise TypeError("offs: must be a 1-D int32 or int64 tensor of the groups' row ends")
+    if offs.shape[0] != b.shape[0]:
+        raise ValueError(f"offs: {offs.shape[0]} entries, b has {b.shape[0]} groups")
+    if a.device != b.device:
+        raise ValueError(f"b: on {b.device}, a on {a.device}")
+    dtype = a.dtype if out_dtype is None else out_dtype
+    if dtype not in _DTYPE:
+        raise TypeError(f"out_dtype: {dtype}, must be float16, bfloat16 or float32")
+    return dtype
+
+
+def _grouped_kernel(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor,
+                    out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+    dtype = _grouped_check(a, b, offs, out_dtype)
+    if a.device.type != "cuda":
+        raise ValueError(f"a: on {a.device}, must be on a CUDA device")
+    out = torch.empty((a.shape[0], b.shape[2]), dtype=dtype, device=a.device)
+    ends = [int(x) for x in offs.tolist()]  # the host needs them: a sync if offs is on the GPU
+    if a.shape[0] == 0 or out.shape[1] == 0 or not ends or ends[-1] == 0:
+        return out.zero_() if out.numel() else out
+    if ends[-1] > a.shape[0]:
+        raise ValueError(f"offs: the last group ends at row {ends[-1]}, a has {a.shape[0]}")
+    if a.shape[1] == 0:
+        return out.zero_()
+    lib = _lib.library()
+    if a.stride(1) != 1 or a.stride(0) % 8 != 0 or a.data_ptr() % 16 != 0:
+        a = a.contiguous()
+    # b's groups: each k x n, row-major (n contiguous) or column-major (k contiguous, as the
+    # transposed view of [groups, n, k] weights is).
+    if b.stride(2) == 1 and b.stride(1) >= b.shape[2]:
+        b_layout, ldb = _lib.ROW_MAJOR, b.stride(1)
+    elif b.stride(1) == 1 and b.stride(2) >= b.shape[1]:
+        b_layout, ldb = _lib.COL_MAJOR, b.stride(2)
+    else:
+        b = b.contiguous()
+        b_layout, ldb = _lib.ROW_MAJOR, b.shape[2]
+    args = lib.new_grouped_args()
+    groups = len(ends)
+    ends_array = (ctypes.c_int64 * groups)(*ends)
+    args.groups, args.group_ends = groups, ends_array
+    args.n, args.k = out.shape[1], a.shape[1]
+    args.input, args.output = _DTYPE[a.dtype], _DTYPE[dtype]
+    args.a, args.lda = a.data_ptr(), a.stride(0) if a.shape[0] > 1 else a.shape[1]
+    args.b, args.b_layout, args.ldb = b.data_ptr(), b_layout, ldb
+    args.stride_b = b.stride(0) if groups > 1 else 0
+    args.d, args.ldd = out.data_ptr(), out.shape[1]
+    options = lib.new_options()
+    index = out.device.index
+    with torch.cuda.device(index):
+        stream = torch._C._cuda_getCurrentRawStream(index)
+        needed = lib.grouped_workspace_size(args, options)
+        workspace = 0
+        if needed > 0:
+            key = (index, stream)
+            ws = _workspaces.get(key)
+            if ws is None or ws.numel() < needed:
+                ws = torch.zeros(max(needed, 1 << 20), dtype=torch.uint8, device=out.device)
+                _workspaces[key] = ws
+            workspace, needed = ws.data_ptr(), ws.numel()
+        lib.grouped_gemm(args, options, workspace, needed, stream)
+    if ends[-1] < out.shape[0]:
+        out[ends[-1]:].zero_()
+    return out
+
+
+def _grouped_fake(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor,
+                  out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+    dtype = _grouped_check(a, b, offs, out_dtype)
+    return a.new_empty((a.shape[0], b.shape[2]), dtype=dtype)
+
+
+for _key in ("CUDA", "CPU"):
+    _definitions.impl("grouped_mm", _grouped_kernel, _key)
+torch.library.register_fake("streamk::grouped_mm", _grouped_fake, lib=_definitions)
+
 torch.library.register_autograd("streamk::mm", _mm_backward, setup_context=_mm_setup,
                                 lib=_definitions)
 torch.library.register_autograd("streamk::addmm", _addmm_backward, setup_context=_addmm_setup,
@@ -285,6 +385,21 @@ def mm(a: torch.Tensor, b: torch.Tensor, *, out_dtype: Optional[torch.dtype] = N
     avail_sms: plan for that many SMs (0: all; streamk::Options). The backward pass runs its
     GEMMs the same way. torch.ops.streamk.mm(a, b, out_dtype, schedule, avail_sms)."""
     return _mm_op(a, b, out_dtype, schedule, avail_sms)
+
+
+_grouped_mm_op = torch.ops.streamk.grouped_mm.default
+
+
+def grouped_mm(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor, *,
+               out_dtype: Optional[torch.dtype] = None) -> torch.Tensor:
+    """Grouped GEMM of a mixture-of-experts layer: a (rows x k, the tokens sorted by expert)
+    times b (groups x k x n, one matrix per expert; the transposed view of [groups, n, k]
+    weights reads them as they are), group g taking rows [offs[g - 1], offs[g]) of a
+    (offs[-1] = 0; int32 or int64, as torch._grouped_mm's offs), into the same rows of the
+    output (rows x n; rows past offs[-1] are zero). One Stream-K plan over every group's tiles
+    (streamk::grouped_gemm). The group ends are read on the host: offs on the GPU costs a
+    synchronization. No autograd yet. torch.ops.streamk.grouped_mm(a, b, offs, out_dtype)."""
+    return _grouped_mm_op(a, b, offs, out_dtype)
 
 
 def addmm(c: torch.Tensor, a: torch.Tensor, b: torch.Tensor, *, alpha: float = 1.0,

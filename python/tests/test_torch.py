@@ -227,3 +227,59 @@ def test_schedule_arguments_name_the_rule():
     torch.library.opcheck(torch.ops.streamk.mm.default, (a, b), {"schedule": "dynamic"})
     torch.library.opcheck(torch.ops.streamk.addmm.default, (rand(16), a, b),
                           {"schedule": "dynamic", "avail_sms": 66})
+
+
+def grouped_reference(a, b, ends):
+    out = torch.zeros(a.shape[0], b.shape[2], device="cuda", dtype=torch.float32)
+    begin = 0
+    for g, end in enumerate(ends):
+        if end > begin:
+            out[begin:end] = a[begin:end].float() @ b[g].float()
+        begin = end
+    return out
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("rows,n,k", [([5, 0, 300, 1, 77], 256, 512),
+                                      ([0, 0, 1000], 4096, 1024),
+                                      ([3] * 64, 768, 2048),
+                                      ([128, 256, 0, 129], 200, 136)])
+def test_grouped_mm_matches_each_groups_matmul(dtype, rows, n, k):
+    total = sum(rows)
+    ends = torch.tensor(rows).cumsum(0).to(torch.int32)
+    a = rand(total + 5, k, dtype=dtype)  # rows past the last group's end: zero in the output
+    weights = rand(len(rows), n, k, dtype=dtype)  # [groups, n, k], as nn.Linear keeps them
+    for b in (weights.transpose(1, 2), rand(len(rows), k, n, dtype=dtype)):
+        for offs in (ends, ends.cuda().to(torch.int64)):
+            out = streamk.grouped_mm(a, b, offs)
+            assert out.shape == (total + 5, n) and out.dtype == dtype
+            ref = grouped_reference(a, b, ends.tolist())
+            err = (out.float() - ref).norm() / ref.norm().clamp_min(1e-6)
+            assert err < 1e-2, f"relative error {err:.3g}, rows {rows}, b strides {b.stride()}"
+            assert (out[total:] == 0).all()
+    out32 = streamk.grouped_mm(a, weights.transpose(1, 2), ends, out_dtype=torch.float32)
+    assert out32.dtype == torch.float32
+
+
+def test_grouped_mm_names_bad_arguments():
+    a, b = rand(10, 64), rand(2, 64, 32)
+    ends = torch.tensor([4, 10], dtype=torch.int32)
+    with pytest.raises(ValueError, match="b: shape"):
+        streamk.grouped_mm(a, rand(2, 32, 32), ends)
+    with pytest.raises(ValueError, match="offs: 3 entries"):
+        streamk.grouped_mm(a, b, torch.tensor([1, 2, 3], dtype=torch.int32))
+    with pytest.raises(ValueError, match="group_ends"):
+        streamk.grouped_mm(a, b, torch.tensor([6, 4], dtype=torch.int32))
+    with pytest.raises(ValueError, match="the last group ends at row 11"):
+        streamk.grouped_mm(a, b, torch.tensor([4, 11], dtype=torch.int32))
+    with pytest.raises(TypeError, match="offs"):
+        streamk.grouped_mm(a, b, torch.tensor([4.0, 10.0]))
+
+
+def test_grouped_mm_under_compile():
+    a, w = rand(300, 256), rand(4, 128, 256)
+    ends = torch.tensor([100, 100, 250, 300], dtype=torch.int32)
+    f = torch.compile(lambda x, y, o: streamk.grouped_mm(x, y.transpose(1, 2), o), fullgraph=True)
+    out = f(a, w, ends)
+    ref = grouped_reference(a, w.transpose(1, 2), ends.tolist())
+    assert ((out.float() - ref).norm() / ref.norm()) < 1e-2
