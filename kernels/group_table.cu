@@ -1,6 +1,7 @@
 // The grouped GEMM's group table (LaunchGroupTable, launch.h): one block scans the groups' tile
 // rows and writes each group's entries (mapping::WriteGroupRows), then marks the entries past the
-// last group's as rows of none.
+// last group's as rows of none. The group ends come by value (known to the host) or from device
+// memory (written by an earlier kernel, such as MoE routing), clamped to max_rows.
 #include <cuda_runtime.h>
 
 #include "grid_dependency.cuh"
@@ -17,13 +18,19 @@ static_assert(kMaxTableGroups == kTableThreads, "one group a thread");
 // may still read the workspace's last table) and lets the GEMM after it start at once; that
 // GEMM's blocks wait for it to end before they read the table (grid_dependency.cuh).
 __global__ void __launch_bounds__(kTableThreads)
-    GroupTableKernel(const __grid_constant__ GroupEnds ends, int groups, int tile_m, int entries,
-                     mapping::GroupRow* table) {
+    GroupTableKernel(const __grid_constant__ GroupEnds ends, const int* device_ends, int groups,
+                     int tile_m, int max_rows, int entries, mapping::GroupRow* table) {
   LaunchDependents();
+  // The previous kernel on the stream may still read the table, or write the device ends.
+  GridDependencyWait();
   __shared__ int warp_sums[kTableThreads / 32];
   const int g = static_cast<int>(threadIdx.x), lane = g % 32, warp = g / 32;
-  const int begin = g == 0 ? 0 : g <= groups ? ends.end[g - 1] : 0;
-  const int end = g < groups ? ends.end[g] : begin;
+  auto end_of = [&](int i) {
+    const int e = device_ends != nullptr ? device_ends[i] : ends.end[i];
+    return e < 0 ? 0 : e < max_rows ? e : max_rows;
+  };
+  const int begin = g == 0 ? 0 : g <= groups ? end_of(g - 1) : 0;
+  const int end = g < groups && end_of(g) > begin ? end_of(g) : begin;
   const int rows = mapping::GroupTileRows(end - begin, tile_m);
   // Inclusive scan of the tile rows: within each warp, then over the warps' sums.
   int sum = rows;
@@ -44,7 +51,6 @@ __global__ void __launch_bounds__(kTableThreads)
   __syncthreads();
   const int first = sum - rows + (warp > 0 ? warp_sums[warp - 1] : 0);
   const int total = warp_sums[kTableThreads / 32 - 1];
-  GridDependencyWait();  // the previous kernel on the stream may still read the table
   if (g < groups && first + rows <= entries)
     mapping::WriteGroupRows(table, g, first, begin, end, tile_m);
   for (int e = total + g; e < entries; e += kTableThreads) table[e] = mapping::GroupRow{0, 0, 0, 0};
@@ -52,10 +58,13 @@ __global__ void __launch_bounds__(kTableThreads)
 
 }  // namespace
 
-cudaError_t LaunchGroupTable(const GroupEnds& ends, int groups, int tile_m, int entries,
-                             mapping::GroupRow* table, bool programmatic, cudaStream_t stream) {
-  if (groups < 1 || groups > kMaxTableGroups || tile_m < 1 || entries < 0)
+cudaError_t LaunchGroupTable(const GroupEnds* ends, const int* device_ends, int groups, int tile_m,
+                             int max_rows, int entries, mapping::GroupRow* table, bool programmatic,
+                             cudaStream_t stream) {
+  if (groups < 1 || groups > kMaxTableGroups || tile_m < 1 || entries < 0 ||
+      (ends == nullptr) == (device_ends == nullptr))
     return cudaErrorInvalidValue;
+  static const GroupEnds kNone{};  // the by-value parameter when the ends are on the device
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(1);
   config.blockDim = dim3(kTableThreads);
@@ -67,7 +76,8 @@ cudaError_t LaunchGroupTable(const GroupEnds& ends, int groups, int tile_m, int 
     config.attrs = attr;
     config.numAttrs = 1;
   }
-  return cudaLaunchKernelEx(&config, GroupTableKernel, ends, groups, tile_m, entries, table);
+  return cudaLaunchKernelEx(&config, GroupTableKernel, ends != nullptr ? *ends : kNone, device_ends,
+                            groups, tile_m, max_rows, entries, table);
 }
 
 }  // namespace streamk::kernels

@@ -379,8 +379,9 @@ cudaError_t LaunchGemm(const Plan& plan, const GemmKernelArgs& args, void* works
   return cudaLaunchKernelExC(&config, kernel.fn, params);
 }
 
-cudaError_t LaunchGroupedGemm(const Plan& plan, const GemmKernelArgs& args, const GroupEnds& ends,
-                              void* workspace, cudaStream_t stream, LaunchFlags flags) {
+cudaError_t LaunchGroupedGemm(const Plan& plan, const GemmKernelArgs& args, const GroupEnds* ends,
+                              const int* device_ends, void* workspace, cudaStream_t stream,
+                              LaunchFlags flags) {
   if (plan.groups < 1 || plan.groups > kMaxTableGroups || workspace == nullptr ||
       plan.group_rows_bytes < int64_t{plan.tiles_m} * 16)
     return cudaErrorInvalidValue;
@@ -390,7 +391,7 @@ cudaError_t LaunchGroupedGemm(const Plan& plan, const GemmKernelArgs& args, cons
                                                             plan.group_rows_offset);
   const bool programmatic = flags.programmatic && plan.mainloop != Arch::kSm80;
   if (cudaError_t err =
-          LaunchGroupTable(ends, plan.groups, plan.tile_m, plan.tiles_m,
+          LaunchGroupTable(ends, device_ends, plan.groups, plan.tile_m, plan.m, plan.tiles_m,
                            const_cast<mapping::GroupRow*>(a.group_rows), programmatic, stream);
       err != cudaSuccess)
     return err;

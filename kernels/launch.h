@@ -166,15 +166,19 @@ struct GroupEnds {
 
 // Writes the group table of `groups` groups for tile_m-row tiles: `entries` mapping::GroupRow
 // entries at `table` (Plan::tiles_m of them; entries past the groups' tile rows get no rows), one
-// block on `stream`. `programmatic` as LaunchOperandCopies.
-cudaError_t LaunchGroupTable(const GroupEnds& ends, int groups, int tile_m, int entries,
-                             mapping::GroupRow* table, bool programmatic, cudaStream_t stream);
+// block on `stream`, from the ends on the host (`ends`) or in device memory (`device_ends`, int32;
+// exactly one of them), each clamped to [0, max_rows]. `programmatic` as LaunchOperandCopies.
+cudaError_t LaunchGroupTable(const GroupEnds* ends, const int* device_ends, int groups, int tile_m,
+                             int max_rows, int entries, mapping::GroupRow* table, bool programmatic,
+                             cudaStream_t stream);
 
-// A grouped plan's launch: its group table into the workspace (Plan::group_rows_offset), then
-// LaunchGemm with args.group_rows pointing at it. `args` holds B's `groups` matrices stride_b
-// apart, A's, C's and D's stacked rows with batch strides 0.
-cudaError_t LaunchGroupedGemm(const Plan& plan, const GemmKernelArgs& args, const GroupEnds& ends,
-                              void* workspace, cudaStream_t stream, LaunchFlags flags = {});
+// A grouped plan's launch: its group table into the workspace (Plan::group_rows_offset), from
+// `ends` or `device_ends` (LaunchGroupTable), then LaunchGemm with args.group_rows pointing at
+// it. `args` holds B's `groups` matrices stride_b apart, A's, C's and D's stacked rows with
+// batch strides 0.
+cudaError_t LaunchGroupedGemm(const Plan& plan, const GemmKernelArgs& args, const GroupEnds* ends,
+                              const int* device_ends, void* workspace, cudaStream_t stream,
+                              LaunchFlags flags = {});
 
 // One operand's copy into K-major rows (Plan::repack_a): `entries` matrices of `rows` rows of k
 // 2-byte elements each, to dst (16-byte aligned), rows dst_ld elements apart (a multiple of 8)

@@ -463,15 +463,22 @@ struct LoweredGroups {
   std::vector<int64_t> rows;  // per group; problem.group_rows points here
 };
 
+// The rows the call has: the last group's end, or with the ends on the device, the bound.
+int64_t GroupedRows(const GroupedGemmArgs& g) {
+  return g.device_group_ends != nullptr ? g.max_rows : g.group_ends[g.groups - 1];
+}
+
 void LowerGroups(const GroupedGemmArgs& g, LoweredGroups& l) {
-  l.rows.resize(static_cast<size_t>(g.groups));
-  for (int64_t i = 0; i < g.groups; ++i)
-    l.rows[static_cast<size_t>(i)] = g.group_ends[i] - (i > 0 ? g.group_ends[i - 1] : 0);
   Problem& pr = l.problem;
-  pr.m = g.group_ends[g.groups - 1], pr.n = g.n, pr.k = g.k;
+  pr.m = GroupedRows(g), pr.n = g.n, pr.k = g.k;
   pr.input = g.input, pr.output = g.output;
   pr.groups = g.groups;
-  pr.group_rows = l.rows.data();
+  if (g.device_group_ends == nullptr) {  // else the planner plans for the bound (Problem::groups)
+    l.rows.resize(static_cast<size_t>(g.groups));
+    for (int64_t i = 0; i < g.groups; ++i)
+      l.rows[static_cast<size_t>(i)] = g.group_ends[i] - (i > 0 ? g.group_ends[i - 1] : 0);
+    pr.group_rows = l.rows.data();
+  }
   kernels::GemmKernelArgs& k = l.kernel;
   k.input = g.input, k.output = g.output;
   k.a = g.a, k.lda = g.lda;
@@ -494,7 +501,7 @@ void LowerGroups(const GroupedGemmArgs& g, LoweredGroups& l) {
 absl::Status RunGrouped(const GroupedGemmArgs& args, const Options& options, void* workspace,
                         size_t workspace_bytes, bool caller_workspace, cudaStream_t stream) {
   if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
-  if (args.group_ends[args.groups - 1] == 0) return absl::OkStatus();  // no rows: nothing to do
+  if (GroupedRows(args) == 0) return absl::OkStatus();  // no rows: nothing to do
   int ordinal = 0;
   absl::StatusOr<DeviceSpec> device = CurrentDevice(options, &ordinal);
   if (!device.ok()) return device.status();
@@ -507,13 +514,16 @@ absl::Status RunGrouped(const GroupedGemmArgs& args, const Options& options, voi
       WorkspaceFor(*plan, workspace, workspace_bytes, caller_workspace, stream);
   if (!ws.ok()) return ws.status();
   kernels::GroupEnds ends;
-  for (int64_t g = 0; g < args.groups; ++g) ends.end[g] = static_cast<int>(args.group_ends[g]);
+  if (args.group_ends != nullptr)
+    for (int64_t g = 0; g < args.groups; ++g) ends.end[g] = static_cast<int>(args.group_ends[g]);
   kernels::GemmKernelArgs kernel = l.kernel;
   kernel.trace = options.trace;
   kernels::LaunchFlags flags;
   flags.cooperative = options.cooperative;
   flags.programmatic = options.programmatic_launch;
-  STREAMK_CUDA_RETURN_IF_ERROR(kernels::LaunchGroupedGemm(*plan, kernel, ends, *ws, stream, flags));
+  STREAMK_CUDA_RETURN_IF_ERROR(
+      kernels::LaunchGroupedGemm(*plan, kernel, args.group_ends != nullptr ? &ends : nullptr,
+                                 args.device_group_ends, *ws, stream, flags));
   return absl::OkStatus();
 }
 
@@ -524,18 +534,28 @@ static_assert(kMaxGroups == kernels::kMaxTableGroups, "the group table kernel ta
 absl::Status ValidateGroupedGemmArgs(const GroupedGemmArgs& g, const Options& options) {
   if (g.groups < 1 || g.groups > kMaxGroups)
     return Invalid(absl::StrCat("groups = ", g.groups, ": must be in [1, ", kMaxGroups, "]"));
-  if (g.group_ends == nullptr) return Invalid("group_ends is null: it needs `groups` entries");
-  for (int64_t i = 0; i < g.groups; ++i) {
+  if ((g.group_ends == nullptr) == (g.device_group_ends == nullptr))
+    return Invalid(g.group_ends == nullptr
+                       ? "group_ends and device_group_ends are null: give one of them"
+                       : "group_ends and device_group_ends are both set: give one of them");
+  if (g.device_group_ends != nullptr) {
+    if (g.max_rows < 0 || g.max_rows > kMaxDim)
+      return Invalid(absl::StrCat("max_rows = ", g.max_rows,
+                                  ": must be in [0, 2^31) (the rows A and D hold, which the "
+                                  "device's group ends may reach)"));
+    if (reinterpret_cast<uintptr_t>(g.device_group_ends) % 4 != 0)
+      return Invalid("device_group_ends: must be 4-byte aligned (int32)");
+  }
+  for (int64_t i = 0; i < g.groups && g.group_ends != nullptr; ++i) {
     const int64_t before = i > 0 ? g.group_ends[i - 1] : 0;
     if (g.group_ends[i] < before)
       return Invalid(absl::StrCat("group_ends[", i, "] = ", g.group_ends[i],
                                   ": must be >= ", i > 0 ? "group_ends[i - 1] = " : "0 (", before,
                                   i > 0 ? " (ends do not decrease)" : ")"));
   }
-  const int64_t rows = g.group_ends[g.groups - 1];
-  if (rows > kMaxDim)
-    return Invalid(
-        absl::StrCat("group_ends[", g.groups - 1, "] = ", rows, ": the rows must be < 2^31"));
+  if (g.group_ends != nullptr && g.group_ends[g.groups - 1] > kMaxDim)
+    return Invalid(absl::StrCat("group_ends[", g.groups - 1, "] = ", g.group_ends[g.groups - 1],
+                                ": the rows must be < 2^31"));
   for (auto [name, v] : {std::pair<const char*, int64_t>{"n", g.n}, {"k", g.k}}) {
     if (v < 1) return Invalid(absl::StrCat(name, " = ", v, ": must be >= 1"));
     if (v > kMaxDim) return Invalid(absl::StrCat(name, " = ", v, ": must be < 2^31"));
@@ -579,8 +599,10 @@ absl::Status ValidateGroupedGemmArgs(const GroupedGemmArgs& g, const Options& op
 absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const DeviceSpec& device,
                                      const Options& options, PlanExplanation* why) {
   if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
-  if (args.group_ends[args.groups - 1] == 0)
-    return Invalid("group_ends: every group is empty, so there is nothing to plan");
+  if (GroupedRows(args) == 0)
+    return Invalid(args.device_group_ends != nullptr
+                       ? "max_rows = 0: there is nothing to plan"
+                       : "group_ends: every group is empty, so there is nothing to plan");
   if (absl::Status s = CheckTile(options, device); !s.ok()) return s;
   if (options.mainloop && *options.mainloop != device.mainloop)
     return Invalid(absl::StrCat("mainloop = ", MainloopName(*options.mainloop), ": ", device.name,
@@ -601,7 +623,7 @@ absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const Options&
 
 absl::StatusOr<size_t> GetWorkspaceSize(const GroupedGemmArgs& args, const Options& options) {
   if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
-  if (args.group_ends[args.groups - 1] == 0) return 0;
+  if (GroupedRows(args) == 0) return 0;
   absl::StatusOr<Plan> plan = PlanGroupedGemm(args, options);
   if (!plan.ok()) return plan.status();
   return static_cast<size_t>(plan->workspace_bytes);

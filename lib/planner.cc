@@ -216,6 +216,10 @@ int64_t AlignUp(int64_t x, int64_t a) { return CeilDiv(x, a) * a; }
 // Rows of tile_m-row tiles a problem has: a grouped one's groups' own (Problem::groups).
 int64_t TileRows(const Problem& problem, int tile_m) {
   if (problem.groups <= 0) return CeilDiv(problem.m, tile_m);
+  // Rows not known: each group's ceil(r / t) is at most (r + t - 1) / t, and each tile row holds
+  // a row at least.
+  if (problem.group_rows == nullptr)
+    return std::min(problem.m, (problem.m + problem.groups * (tile_m - 1)) / tile_m);
   int64_t rows = 0;
   for (int64_t g = 0; g < problem.groups; ++g) rows += CeilDiv(problem.group_rows[g], tile_m);
   return rows;
@@ -687,21 +691,21 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
     return absl::InvalidArgumentError(
         absl::StrCat("groups = ", pr.groups, ": must be in [0, ", kMaxGroups, "]"));
   if (pr.groups > 0) {
-    if (pr.group_rows == nullptr)
-      return absl::InvalidArgumentError("group_rows is null: a grouped problem needs its rows");
     if (pr.batch != 1)
       return absl::InvalidArgumentError(
           absl::StrCat("batch = ", pr.batch, ": a grouped problem has batch 1"));
-    int64_t sum = 0;
-    for (int64_t g = 0; g < pr.groups; ++g) {
-      if (pr.group_rows[g] < 0)
-        return absl::InvalidArgumentError(
-            absl::StrCat("group_rows[", g, "] = ", pr.group_rows[g], ": must be >= 0"));
-      sum += pr.group_rows[g];
+    if (pr.group_rows != nullptr) {  // else m bounds rows known when the kernel runs
+      int64_t sum = 0;
+      for (int64_t g = 0; g < pr.groups; ++g) {
+        if (pr.group_rows[g] < 0)
+          return absl::InvalidArgumentError(
+              absl::StrCat("group_rows[", g, "] = ", pr.group_rows[g], ": must be >= 0"));
+        sum += pr.group_rows[g];
+      }
+      if (sum != pr.m)
+        return absl::InvalidArgumentError(absl::StrCat(
+            "group_rows sum to ", sum, ": must sum to m = ", pr.m, " (the groups' rows stacked)"));
     }
-    if (sum != pr.m)
-      return absl::InvalidArgumentError(absl::StrCat(
-          "group_rows sum to ", sum, ": must sum to m = ", pr.m, " (the groups' rows stacked)"));
     if (o.repack.value_or(RepackOperands::kNone) != RepackOperands::kNone)
       return absl::InvalidArgumentError(absl::StrCat(
           "repack = ", RepackOperandsName(*o.repack),
@@ -1068,8 +1072,11 @@ absl::StatusOr<Plan> PlanForKernel(const Problem& problem, const DeviceSpec& dev
   p.tiles_n = static_cast<int>(CeilDiv(p.n, p.tile_n));
   if (problem.groups > 0) {
     p.groups = static_cast<int>(problem.groups);
-    p.groups_with_rows = static_cast<int>(std::count_if(
-        problem.group_rows, problem.group_rows + problem.groups, [](int64_t r) { return r > 0; }));
+    p.rows_bound = problem.group_rows == nullptr ? 1 : 0;
+    p.groups_with_rows = p.rows_bound ? static_cast<int>(std::min(problem.groups, problem.m))
+                                      : static_cast<int>(std::count_if(
+                                            problem.group_rows, problem.group_rows + problem.groups,
+                                            [](int64_t r) { return r > 0; }));
   }
   p.iters_per_tile = static_cast<int>(CeilDiv(p.k, p.tile_k));
   // As the kernel loads them: MakePlan and PlanRows mark the rows of operands they copy.

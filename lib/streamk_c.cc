@@ -156,6 +156,7 @@ absl::Status Convert(const streamk_grouped_gemm_args* c, streamk::GroupedGemmArg
   g->c = c->c, g->ldc = c->ldc;
   g->d = c->d, g->ldd = c->ldd;
   g->alpha = c->alpha, g->beta = c->beta;
+  g->device_group_ends = c->device_group_ends, g->max_rows = c->max_rows;
   return absl::OkStatus();
 }
 

@@ -571,5 +571,65 @@ TEST(EmulatorGrouped, GroupTableHoldsEachGroupsTileRowsInOrder) {
   }
 }
 
+// Group ends on the device (Problem::group_rows null): the plan holds the most tile rows any
+// split of m rows over the groups makes, and any routing of at most m rows then runs on it, the
+// table's entries past its groups' tile rows having no rows: every routed row once, no other.
+TEST(EmulatorGrouped, DeviceEndsRunAnyRoutingWithinTheBound) {
+  std::mt19937 rng(20261209);
+  auto below = [&rng](int n) { return static_cast<int>(rng() % static_cast<uint32_t>(n)); };
+  int emulated = 0;
+  for (int i = 0; i < 150; ++i) {
+    DeviceSpec dev = H200Spec();
+    dev.sms = 1 + below(24);
+    dev.occupancy = 1 + below(2);
+    const int groups = 1 + below(12);
+    Problem pr;
+    pr.m = 1 + below(200), pr.n = 1 + below(40), pr.k = 1 + below(60);
+    pr.groups = groups;
+    pr.d_tma_store = false;
+    PlanOptions o;
+    o.tile = TileShape{16, 16, 4};
+    o.mode = static_cast<Mode>(below(4));
+    if (below(3) == 0) o.schedule = below(2) ? Schedule::kDynamic : Schedule::kStatic;
+    absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    ASSERT_EQ(p->rows_bound, 1);
+    ASSERT_EQ(p->tiles_m, std::min<int64_t>(pr.m, (pr.m + groups * 15) / 16));
+    for (int routing = 0; routing < 3; ++routing) {
+      // Any split of at most m rows, the costliest (every group 16 r + 1 rows) among them.
+      std::vector<int64_t> ends(static_cast<size_t>(groups));
+      int64_t total = 0;
+      for (int g = 0; g < groups; ++g) {
+        const int64_t want = routing == 0 ? 1 : below(4) == 0 ? 0 : below(40);
+        total = std::min<int64_t>(pr.m, total + want);
+        ends[static_cast<size_t>(g)] = total;
+      }
+      const std::vector<mapping::GroupRow> table = GroupTableOf(*p, ends.data(), groups);
+      int64_t real = 0;
+      for (const mapping::GroupRow& e : table) real += e.row_end > e.row0 ? 1 : 0;
+      int64_t want_rows = 0;
+      for (int g = 0; g < groups; ++g) want_rows += (ends[g] - (g > 0 ? ends[g - 1] : 0) + 15) / 16;
+      ASSERT_EQ(real, want_rows) << "the bound holds every routing's tile rows";
+      std::vector<float> a(static_cast<size_t>(pr.m * pr.k)),
+          b(static_cast<size_t>(groups * pr.k * pr.n));
+      std::uniform_real_distribution<float> u(-1.f, 1.f);
+      for (float& x : a) x = u(rng);
+      for (float& x : b) x = u(rng);
+      EmulatorInputs in{a.data(), b.data(), nullptr, 1.0f, 0.0f, table.data()};
+      absl::StatusOr<EmulatorResult> r = Emulate(*p, in, 7000 + i);
+      ASSERT_TRUE(r.ok()) << r.status() << "\n" << PlanSummary(*p);
+      EXPECT_LT(RelativeError(r->d, ReferenceGemm(*p, in, ends.data())), 1e-5) << PlanSummary(*p);
+      for (size_t t = 0; t < r->iteration_visits.size(); ++t)
+        ASSERT_EQ(r->iteration_visits[t], 1) << "iteration " << t << "\n" << PlanSummary(*p);
+      for (size_t e = 0; e < r->element_writes.size(); ++e)
+        ASSERT_EQ(r->element_writes[e], static_cast<int64_t>(e) / pr.n < total ? 1 : 0)
+            << "element " << e << " of " << total << " rows\n"
+            << PlanSummary(*p);
+      ++emulated;
+    }
+  }
+  EXPECT_EQ(emulated, 450);
+}
+
 }  // namespace
 }  // namespace streamk

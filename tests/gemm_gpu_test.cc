@@ -2133,5 +2133,73 @@ TEST(GroupedGemmGpu, CudaGraphReplayWithCallersWorkspace) {
   }
 }
 
+// Group ends on the device, captured once in a CUDA graph and replayed with three routings
+// written into the ends between replays (as MoE routing does each step): each replay's D is
+// each group's rows times its own B, rows past the routing's last end untouched.
+TEST(GroupedGemmGpu, DeviceEndsGraphReplayedWithNewRoutings) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  const int64_t max_rows = 3000, n = 512, k = 768;
+  const std::vector<std::vector<int64_t>> routings = {
+      {100, 0, 1200, 37, 500, 1163}, {3000, 0, 0, 0, 0, 0}, {1, 1, 1, 1, 1, 995}};
+  for (Mode mode : {Mode::kAuto, Mode::kStreamK, Mode::kDataParallel}) {
+    Options o = TestOptions();
+    o.mode = mode;
+    GroupedCase full{{max_rows, 0, 0, 0, 0, 0}, n, k};
+    GroupedBuffers buf;  // buffers of max_rows rows; the routing's rows are set per replay
+    ASSERT_EQ(buf.Make(full, NextSeed()), cudaSuccess);
+    DeviceBuffer ends(6 * sizeof(int32_t));
+    GroupedGemmArgs args = buf.args;
+    args.group_ends = nullptr;
+    args.device_group_ends = static_cast<const int32_t*>(ends.get());
+    args.max_rows = max_rows;
+    absl::StatusOr<size_t> bytes = GetWorkspaceSize(args, o);
+    ASSERT_TRUE(bytes.ok()) << bytes.status();
+    DeviceBuffer ws(*bytes);
+    CUDA_ASSERT(cudaMemset(ws.get(), 0, *bytes));
+    cudaStream_t stream;
+    CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    cudaGraph_t graph;
+    CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    const absl::Status s = grouped_gemm(args, ws.get(), *bytes, stream, o);
+    CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+    ASSERT_TRUE(s.ok()) << s;
+    cudaGraphExec_t exec;
+    CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+    for (const std::vector<int64_t>& rows : routings) {
+      GroupedCase g{rows, n, k};
+      GroupedBuffers want;  // the same A and B, this routing's reference
+      ASSERT_EQ(want.Make(g, 0), cudaSuccess);
+      std::vector<int32_t> host_ends;
+      for (int64_t e : want.ends) host_ends.push_back(static_cast<int32_t>(e));
+      CUDA_ASSERT(
+          cudaMemcpy(ends.get(), host_ends.data(), 6 * sizeof(int32_t), cudaMemcpyHostToDevice));
+      // The reference from this case's own A and B: copy them into the captured buffers.
+      CUDA_ASSERT(cudaMemcpy(buf.a.get(), want.a.get(), want.a.bytes(), cudaMemcpyDeviceToDevice));
+      CUDA_ASSERT(cudaMemcpy(buf.b.get(), want.b.get(), want.b.bytes(), cudaMemcpyDeviceToDevice));
+      CUDA_ASSERT(testing::Fill(buf.d.get(), DType::kF16, max_rows * n, 1, true));
+      CUDA_ASSERT(cudaGraphLaunch(exec, stream));
+      FinishOrDie(stream, "device ends replay");
+      CUDA_ASSERT(cudaStreamSynchronize(stream));
+      std::vector<float> got(static_cast<size_t>(max_rows * n));
+      DeviceBuffer out(got.size() * 4);
+      CUDA_ASSERT(testing::Gather(RefView{buf.d.get(), DType::kF16, true, n, 0},
+                                  static_cast<int>(max_rows), static_cast<int>(n), 1,
+                                  static_cast<float*>(out.get())));
+      CUDA_ASSERT(cudaMemcpy(got.data(), out.get(), got.size() * 4, cudaMemcpyDeviceToHost));
+      const int64_t total = want.total;
+      auto [ignored, ref] = want.Results(g);
+      std::vector<float> head(got.begin(), got.begin() + total * n);
+      EXPECT_LT(OutputError(head, ref, DType::kF16), Tolerance(DType::kF16))
+          << ModeName(mode) << ", routing ending at " << total;
+      for (int64_t i = total * n; i < max_rows * n; ++i)
+        ASSERT_TRUE(std::isnan(got[static_cast<size_t>(i)]))
+            << "row " << i / n << " past the routing's " << total << " rows was written";
+    }
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(stream);
+  }
+}
+
 }  // namespace
 }  // namespace streamk

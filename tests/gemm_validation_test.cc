@@ -600,7 +600,7 @@ TEST(GroupedGemmValidation, RejectsBadArgumentsWithTheirNames) {
       {"too many groups", [](GroupedGemmArgs& g, Options&) { g.groups = kMaxGroups + 1; },
        "groups = 1025"},
       {"null ends", [](GroupedGemmArgs& g, Options&) { g.group_ends = nullptr; },
-       "group_ends is null"},
+       "group_ends and device_group_ends are null"},
       {"ends decrease", [](GroupedGemmArgs& g, Options&) { g.group_ends = decreasing; },
        "group_ends[1] = 10"},
       {"negative end", [](GroupedGemmArgs& g, Options&) { g.group_ends = negative; },
@@ -639,6 +639,20 @@ TEST(GroupedGemmValidation, RejectsBadArgumentsWithTheirNames) {
       {"repack asked for", [](GroupedGemmArgs&, Options& o) { o.repack = RepackOperands::kA; },
        "repack = a"},
       {"negative avail_sms", [](GroupedGemmArgs&, Options& o) { o.avail_sms = -1; }, "avail_sms"},
+      {"both ends",
+       [](GroupedGemmArgs& g, Options&) {
+         static int32_t ends[3];
+         g.device_group_ends = ends;
+       },
+       "both set"},
+      {"device ends without a bound",
+       [](GroupedGemmArgs& g, Options&) {
+         static int32_t ends[3];
+         g.group_ends = nullptr;
+         g.device_group_ends = ends;
+         g.max_rows = -5;
+       },
+       "max_rows = -5"},
   };
   for (const Bad& c : cases) {
     std::memset(f.d, 0x5a, sizeof(f.d));
@@ -685,6 +699,15 @@ TEST(GroupedGemmValidation, PlansTheGroupsOwnTileRows) {
     EXPECT_NE(FormatPlan(*p, &why, "H200").find("groups      8 (5 with rows)"), std::string::npos)
         << FormatPlan(*p, &why, "H200");
   }
+  // Group ends on the device: planned for max_rows spread the costliest way.
+  static int32_t device_ends[8];
+  g.group_ends = nullptr, g.device_group_ends = device_ends, g.max_rows = 4096;
+  absl::StatusOr<Plan> bound = PlanGroupedGemm(g, H200Spec());
+  ASSERT_TRUE(bound.ok()) << bound.status();
+  EXPECT_EQ(bound->rows_bound, 1);
+  EXPECT_EQ(bound->tiles_m, (4096 + 8 * (bound->tile_m - 1)) / bound->tile_m);
+  EXPECT_EQ(bound->groups_with_rows, 8);
+  g.device_group_ends = nullptr, g.group_ends = ends;
   // No rows at all: nothing to plan, nothing to run.
   int64_t none[2] = {0, 0};
   g.groups = 2, g.group_ends = none;

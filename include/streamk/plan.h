@@ -127,8 +127,10 @@ struct Plan {
   // counts every group's own tile rows, ceil(rows / tile_m) each (no tile holds rows of two
   // groups), batch is 1, and the launch's group table (mapping::GroupRow, in the workspace at
   // group_rows_offset) gives each tile row its group and rows. groups_with_rows: the groups that
-  // have rows, whose B the kernel reads.
-  int groups = 0, groups_with_rows = 0;
+  // have rows, whose B the kernel reads. rows_bound: 1 where the rows are known only when the
+  // kernel runs (group ends on the device): m bounds their sum, tiles_m is the most tile rows any
+  // split of them makes, and tile rows past the groups' own have no rows.
+  int groups = 0, groups_with_rows = 0, rows_bound = 0;
   // A's and B's layouts as the kernel loads them (Problem::a, b; an operand the launch copies:
   // OperandLayout::Copied()), for the cost model and the kernel's choices; the kernel takes the
   // layouts themselves from its arguments.

@@ -50,7 +50,9 @@ struct Problem {
   // A grouped GEMM (grouped_gemm; 0: an ordinary one): `groups` groups, group g owning
   // group_rows[g] of the m rows of A and D (stacked in group order; they sum to m), each with its
   // own k x n matrix of B; batch is 1. The planner prices the groups' own tile rows
-  // (Plan::groups). group_rows is read during MakePlan only.
+  // (Plan::groups). group_rows is read during MakePlan only; null: the rows are not known when
+  // planning (group ends on the device), m is a bound on their sum, and the plan holds the most
+  // tile rows any split of m rows over the groups makes (TileRows).
   int64_t groups = 0;
   const int64_t* group_rows = nullptr;
 };

@@ -203,6 +203,14 @@ struct GroupedGemmArgs {
   float alpha = 1.0f, beta = 0.0f;
   // The kernel reads A and B as they are: their addresses, leading dimensions and stride_b must
   // be multiples of 16 bytes (8 elements), as every MoE projection's are.
+
+  // Group ends on the device instead of group_ends (which must then be null): `groups` int32
+  // entries as MoE routing writes them on the GPU, read by the kernel when it runs, so that a
+  // captured CUDA graph replays with each step's routing and nothing waits for the host. The
+  // plan is made for `max_rows` rows (A, C and D hold that many) spread over the groups the
+  // costliest way. Ends must not decrease; rows past max_rows are not computed.
+  const int32_t* device_group_ends = nullptr;
+  int64_t max_rows = 0;
 };
 
 // Runs the grouped GEMM on `stream` with a library-owned workspace, or a caller-owned one of

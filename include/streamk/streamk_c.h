@@ -173,6 +173,10 @@ typedef struct streamk_grouped_gemm_args {
   void* d;
   int64_t ldd;
   float alpha, beta;
+  /* Group ends on the device instead (int32; group_ends NULL): the plan is made for max_rows
+   * rows, and each launch reads the ends then (GroupedGemmArgs::device_group_ends). */
+  const int32_t* device_group_ends;
+  int64_t max_rows;
 } streamk_grouped_gemm_args;
 
 /* Defaults: fp16, column-major B, alpha 1, beta 0, no groups. */

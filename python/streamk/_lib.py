@@ -84,6 +84,7 @@ class GroupedGemmArgs(ctypes.Structure):
         ("c", ctypes.c_void_p), ("ldc", ctypes.c_int64),
         ("d", ctypes.c_void_p), ("ldd", ctypes.c_int64),
         ("alpha", ctypes.c_float), ("beta", ctypes.c_float),
+        ("device_group_ends", ctypes.c_void_p), ("max_rows", ctypes.c_int64),
     ]
 
 

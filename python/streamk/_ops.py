@@ -306,11 +306,16 @@ def _grouped_kernel(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor,
     dtype = _grouped_check(a, b, offs, out_dtype)
     if a.device.type != "cuda":
         raise ValueError(f"a: on {a.device}, must be on a CUDA device")
-    out = torch.empty((a.shape[0], b.shape[2]), dtype=dtype, device=a.device)
-    ends = [int(x) for x in offs.tolist()]  # the host needs them: a sync if offs is on the GPU
-    if a.shape[0] == 0 or out.shape[1] == 0 or not ends or ends[-1] == 0:
+    on_device = offs.device.type == "cuda"
+    # offs on the GPU stays there: the kernel reads it when it runs (planned for a's rows), so
+    # nothing waits for the host and a captured graph replays each step's routing. On the host:
+    # planned for its rows exactly.
+    out = (torch.zeros if on_device else torch.empty)((a.shape[0], b.shape[2]), dtype=dtype,
+                                                      device=a.device)
+    ends = [] if on_device else [int(x) for x in offs.tolist()]
+    if a.shape[0] == 0 or out.shape[1] == 0 or (not on_device and ends[-1] == 0):
         return out.zero_() if out.numel() else out
-    if ends[-1] > a.shape[0]:
+    if not on_device and ends[-1] > a.shape[0]:
         raise ValueError(f"offs: the last group ends at row {ends[-1]}, a has {a.shape[0]}")
     if a.shape[1] == 0:
         return out.zero_()
@@ -327,9 +332,14 @@ def _grouped_kernel(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor,
         b = b.contiguous()
         b_layout, ldb = _lib.ROW_MAJOR, b.shape[2]
     args = lib.new_grouped_args()
-    groups = len(ends)
-    ends_array = (ctypes.c_int64 * groups)(*ends)
-    args.groups, args.group_ends = groups, ends_array
+    groups = b.shape[0]
+    if on_device:
+        device_ends = offs.to(device=a.device, dtype=torch.int32).contiguous()
+        args.groups, args.device_group_ends, args.max_rows = groups, device_ends.data_ptr(), \
+            a.shape[0]
+    else:
+        ends_array = (ctypes.c_int64 * groups)(*ends)
+        args.groups, args.group_ends = groups, ends_array
     args.n, args.k = out.shape[1], a.shape[1]
     args.input, args.output = _DTYPE[a.dtype], _DTYPE[dtype]
     args.a, args.lda = a.data_ptr(), a.stride(0) if a.shape[0] > 1 else a.shape[1]
@@ -350,7 +360,7 @@ def _grouped_kernel(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor,
                 _workspaces[key] = ws
             workspace, needed = ws.data_ptr(), ws.numel()
         lib.grouped_gemm(args, options, workspace, needed, stream)
-    if ends[-1] < out.shape[0]:
+    if not on_device and ends[-1] < out.shape[0]:
         out[ends[-1]:].zero_()
     return out
 
@@ -397,8 +407,10 @@ def grouped_mm(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor, *,
     weights reads them as they are), group g taking rows [offs[g - 1], offs[g]) of a
     (offs[-1] = 0; int32 or int64, as torch._grouped_mm's offs), into the same rows of the
     output (rows x n; rows past offs[-1] are zero). One Stream-K plan over every group's tiles
-    (streamk::grouped_gemm). The group ends are read on the host: offs on the GPU costs a
-    synchronization. No autograd yet. torch.ops.streamk.grouped_mm(a, b, offs, out_dtype)."""
+    (streamk::grouped_gemm). offs on the GPU is read by the kernel when it runs (no
+    synchronization; CUDA graphs replay each step's routing; planned for all of a's rows); offs
+    on the host is planned for exactly. No autograd yet.
+    torch.ops.streamk.grouped_mm(a, b, offs, out_dtype)."""
     return _grouped_mm_op(a, b, offs, out_dtype)
 
 
