@@ -14,7 +14,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "streamk/plan_print.h"
 #include "streamk/planner.h"
 #include "tma_operands.h"
@@ -578,6 +581,65 @@ TEST(PlannerProperties, DynamicScheduleRefusesTheClusterTile) {
   absl::StatusOr<Plan> p = MakePlan(pr, h200, o);
   ASSERT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(p.status().message().find("schedule dynamic"), std::string::npos) << p.status();
+}
+
+// Grouped problems (Problem::groups) are priced by the same model as plain GEMMs, not by rules of
+// their own: one group of m rows plans exactly what the plain m x n x k GEMM plans (D stored as a
+// grouped plan stores it, not by TMA), and over random groupings every plan covers the groups'
+// own tile rows, keeps its group table clear of the flags, partials and copies, never stores D by
+// TMA boxes, runs no ping-pong and copies no operand.
+TEST(PlannerProperties, GroupedPlansArePricedLikePlainOnes) {
+  std::mt19937_64 rng(20261210);
+  auto below = [&](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint64_t>(n)); };
+  const DeviceSpec devices[] = {H200Spec(), H100Spec(), A100Spec()};
+  int same = 0;
+  for (int i = 0; i < 1500; ++i) {
+    const DeviceSpec& dev = devices[i % 3];
+    Problem pr;
+    pr.n = 8 * (1 + below(1024)), pr.k = 8 * (1 + below(2048));
+    pr.d_tma_store = false;
+    const int64_t groups = 1 + (below(3) == 0 ? below(256) : below(16));
+    std::vector<int64_t> rows(static_cast<size_t>(groups));
+    int64_t total = 0;
+    for (int64_t& r : rows) total += r = below(4) == 0 ? 0 : below(3000);
+    if (total == 0) rows[0] = total = 1 + below(3000);
+    pr.m = total, pr.groups = groups, pr.group_rows = rows.data();
+    PlanOptions o;
+    o.mode = below(2) ? Mode::kAuto : static_cast<Mode>(below(4));
+    absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
+    ASSERT_TRUE(p.ok()) << p.status();
+    const std::string what = absl::StrFormat("%d groups, %d rows, n %d k %d on %s: %s", groups,
+                                             total, pr.n, pr.k, dev.name, PlanSummary(*p));
+    int64_t tile_rows = 0;
+    for (int64_t r : rows) tile_rows += (r + p->tile_m - 1) / p->tile_m;
+    ASSERT_EQ(p->tiles_m, tile_rows) << what;
+    ASSERT_NE(p->store_d, StoreD::kTma) << what;
+    ASSERT_FALSE(p->pingpong || p->repack_a || p->repack_b) << what;
+    ASSERT_GE(p->group_rows_offset, p->flags_offset + p->flags_bytes) << what;
+    ASSERT_GE(p->group_rows_offset, p->partials_offset + p->partials_bytes) << what;
+    ASSERT_GE(p->group_rows_offset, Plan::kMinFlagsBytes) << what;
+    ASSERT_EQ(p->group_rows_bytes, 16 * int64_t{p->tiles_m}) << what;
+    ASSERT_LE(p->group_rows_offset + p->group_rows_bytes, p->workspace_bytes) << what;
+    ASSERT_TRUE(std::isfinite(PredictMicros(*p, KernelCost(dev, *p)))) << what;
+    if (groups == 1) {
+      Problem plain = pr;
+      plain.groups = 0, plain.group_rows = nullptr;
+      absl::StatusOr<Plan> q = MakePlan(plain, dev, o);
+      ASSERT_TRUE(q.ok()) << q.status();
+      // The same decomposition, but for the group table's bytes of workspace.
+      auto decomposition = [](const Plan& plan) {
+        std::string text;
+        for (absl::string_view field : absl::StrSplit(PlanSummary(plan), ' '))
+          if (!absl::StartsWith(field, "workspace=") && !absl::StartsWith(field, "groups="))
+            absl::StrAppend(&text, field, " ");
+        return text;
+      };
+      EXPECT_EQ(decomposition(*q), decomposition(*p)) << what;
+      EXPECT_EQ(q->tile_m, p->tile_m) << what;
+      ++same;
+    }
+  }
+  EXPECT_GT(same, 50);
 }
 
 }  // namespace
