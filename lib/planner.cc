@@ -2468,6 +2468,13 @@ absl::Status DecideKernel(const Problem& problem, const DeviceSpec& device, cons
 
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
+  // A grouped problem's operands are read as they are (the copies know no groups): no copy is a
+  // candidate.
+  if (problem.groups > 0 && !o.repack.has_value()) {
+    PlanOptions read_as_they_are = o;
+    read_as_they_are.repack = RepackOperands::kNone;
+    return MakePlan(problem, device, read_as_they_are, why);
+  }
   // Ping-pong turned off is priced nowhere, and so never picked (DecideKernel: PricedPingPong).
   if (o.pingpong == false) {
     DeviceSpec off = device;

@@ -604,6 +604,8 @@ TEST(PlannerProperties, GroupedPlansArePricedLikePlainOnes) {
     for (int64_t& r : rows) total += r = below(4) == 0 ? 0 : below(3000);
     if (total == 0) rows[0] = total = 1 + below(3000);
     pr.m = total, pr.groups = groups, pr.group_rows = rows.data();
+    // K-major rows at odd multiples of 16 bytes, which plain GEMMs may copy.
+    if (below(4) == 0) pr.a.row_align = pr.b.row_align = kVectorBytes;
     PlanOptions o;
     o.mode = below(2) ? Mode::kAuto : static_cast<Mode>(below(4));
     absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
@@ -621,7 +623,7 @@ TEST(PlannerProperties, GroupedPlansArePricedLikePlainOnes) {
     ASSERT_EQ(p->group_rows_bytes, 16 * int64_t{p->tiles_m}) << what;
     ASSERT_LE(p->group_rows_offset + p->group_rows_bytes, p->workspace_bytes) << what;
     ASSERT_TRUE(std::isfinite(PredictMicros(*p, KernelCost(dev, *p)))) << what;
-    if (groups == 1) {
+    if (groups == 1 && pr.a.row_align != kVectorBytes) {
       Problem plain = pr;
       plain.groups = 0, plain.group_rows = nullptr;
       absl::StatusOr<Plan> q = MakePlan(plain, dev, o);
@@ -639,7 +641,7 @@ TEST(PlannerProperties, GroupedPlansArePricedLikePlainOnes) {
       ++same;
     }
   }
-  EXPECT_GT(same, 50);
+  EXPECT_GT(same, 40);
 }
 
 }  // namespace
