@@ -166,6 +166,40 @@ absl::Status Convert(const streamk_grouped_gemm_args* args, const streamk_option
   return Convert(options, o);
 }
 
+// streamk_plan_json's and streamk_grouped_plan_json's work: `on_current(why)` plans on the
+// current GPU, `on_spec(spec, why)` on a device model.
+template <typename OnCurrent, typename OnSpec>
+streamk_status PlanJson(OnCurrent on_current, OnSpec on_spec, const char* device, char* json,
+                        size_t capacity, size_t* needed) {
+  streamk::PlanExplanation why;
+  absl::StatusOr<streamk::Plan> plan;
+  std::string device_name;
+  if (device == nullptr) {
+    plan = on_current(&why);
+  } else {
+    // A preset's name, or a device profile's file (a name ending in .json).
+    const bool profile = absl::EndsWith(device, ".json");
+    absl::StatusOr<streamk::DeviceSpec> spec =
+        profile ? streamk::LoadDeviceProfile(device) : streamk::DeviceSpecByName(device);
+    if (!spec.ok())
+      return Report(
+          absl::Status(profile ? spec.status().code() : absl::StatusCode::kInvalidArgument,
+                       absl::StrCat("device = \"", device, "\": ", spec.status().message())));
+    device_name = spec->name;
+    plan = on_spec(*spec, &why);
+  }
+  if (!plan.ok()) return Report(plan.status());
+  const std::string text = streamk::PlanToJson(*plan, &why, device_name);
+  if (needed != nullptr) *needed = text.size() + 1;
+  if (json == nullptr) return Report(absl::OkStatus());  // capacity 0: the size only
+  if (capacity < text.size() + 1)
+    return Report(absl::ResourceExhaustedError(
+        absl::StrCat("capacity = ", capacity, ": the plan's JSON needs ", text.size() + 1,
+                     " bytes, NUL included")));
+  std::memcpy(json, text.c_str(), text.size() + 1);
+  return Report(absl::OkStatus());
+}
+
 }  // namespace
 
 extern "C" {
@@ -267,33 +301,27 @@ streamk_status streamk_plan_json(const streamk_gemm_args* args, const streamk_op
   streamk::GemmArgs g;
   streamk::Options o;
   if (absl::Status s = Convert(args, options, &g, &o); !s.ok()) return Report(s);
-  streamk::PlanExplanation why;
-  absl::StatusOr<streamk::Plan> plan;
-  std::string device_name;
-  if (device == nullptr) {
-    plan = streamk::PlanGemm(g, o, &why);
-  } else {
-    // A preset's name, or a device profile's file (a name ending in .json).
-    const bool profile = absl::EndsWith(device, ".json");
-    absl::StatusOr<streamk::DeviceSpec> spec =
-        profile ? streamk::LoadDeviceProfile(device) : streamk::DeviceSpecByName(device);
-    if (!spec.ok())
-      return Report(absl::Status(
-          profile ? spec.status().code() : absl::StatusCode::kInvalidArgument,
-          absl::StrCat("device = \"", device, "\": ", spec.status().message())));
-    device_name = spec->name;
-    plan = streamk::PlanGemm(g, *spec, o, &why);
-  }
-  if (!plan.ok()) return Report(plan.status());
-  const std::string text = streamk::PlanToJson(*plan, &why, device_name);
-  if (needed != nullptr) *needed = text.size() + 1;
-  if (json == nullptr) return Report(absl::OkStatus());  // capacity 0: the size only
-  if (capacity < text.size() + 1)
-    return Report(absl::ResourceExhaustedError(absl::StrCat(
-        "capacity = ", capacity, ": the plan's JSON needs ", text.size() + 1,
-        " bytes, NUL included")));
-  std::memcpy(json, text.c_str(), text.size() + 1);
-  return Report(absl::OkStatus());
+  return PlanJson([&](streamk::PlanExplanation* why) { return streamk::PlanGemm(g, o, why); },
+                  [&](const streamk::DeviceSpec& spec, streamk::PlanExplanation* why) {
+                    return streamk::PlanGemm(g, spec, o, why);
+                  },
+                  device, json, capacity, needed);
+}
+
+streamk_status streamk_grouped_plan_json(const streamk_grouped_gemm_args* args,
+                                         const streamk_options* options, const char* device,
+                                         char* json, size_t capacity, size_t* needed) {
+  if (json == nullptr && capacity > 0)
+    return Report(Invalid("json: must not be NULL when capacity > 0"));
+  streamk::GroupedGemmArgs g;
+  streamk::Options o;
+  if (absl::Status s = Convert(args, options, &g, &o); !s.ok()) return Report(s);
+  return PlanJson(
+      [&](streamk::PlanExplanation* why) { return streamk::PlanGroupedGemm(g, o, why); },
+      [&](const streamk::DeviceSpec& spec, streamk::PlanExplanation* why) {
+        return streamk::PlanGroupedGemm(g, spec, o, why);
+      },
+      device, json, capacity, needed);
 }
 
 streamk_status streamk_release_workspaces(void) { return Report(streamk::ReleaseWorkspaces()); }

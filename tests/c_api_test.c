@@ -116,6 +116,15 @@ static void TestGroupedRejectsBadArguments(void) {
   size_t bytes = 0;
   s = streamk_grouped_workspace_size(&g, NULL, NULL);
   CHECK(s == STREAMK_INVALID_ARGUMENT, "NULL bytes gave %d", (int)s);
+  /* A valid grouping plans on a built-in model without a GPU. */
+  const int64_t good[2] = {40, 64};
+  g.group_ends = good;
+  char json[1 << 15];
+  size_t needed = 0;
+  s = streamk_grouped_plan_json(&g, NULL, "h200", json, sizeof(json), &needed);
+  CHECK(s == STREAMK_OK && strstr(json, "\"groups\":2") != NULL &&
+            strstr(json, "\"candidates\"") != NULL,
+        "grouped plan gave %d: %s", (int)s, s == STREAMK_OK ? json : streamk_last_error());
   g.struct_size = 8;
   s = streamk_grouped_workspace_size(&g, NULL, &bytes);
   CHECK(s == STREAMK_INVALID_ARGUMENT && strstr(streamk_last_error(), "struct_size") != NULL,

@@ -193,6 +193,12 @@ streamk_status streamk_grouped_gemm_with_workspace(const streamk_grouped_gemm_ar
 streamk_status streamk_grouped_workspace_size(const streamk_grouped_gemm_args* args,
                                               const streamk_options* options, size_t* bytes);
 
+/* The grouped GEMM's plan as a JSON object, as streamk_plan_json gives a GEMM's (its "groups",
+ * "groups_with_rows" and "tiles_m": the groups' own tile rows). */
+streamk_status streamk_grouped_plan_json(const streamk_grouped_gemm_args* args,
+                                         const streamk_options* options, const char* device,
+                                         char* json, size_t capacity, size_t* needed);
+
 /* Frees the library-owned workspaces of every device, waiting for each device's work first. */
 streamk_status streamk_release_workspaces(void);
 

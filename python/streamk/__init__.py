@@ -17,11 +17,12 @@ captured CUDA graphs. plan() needs no torch and no GPU for the built-in device m
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Union
+import ctypes
+from typing import Any, Optional, Sequence, Union
 
 from . import _lib
 
-__all__ = ["mm", "addmm", "grouped_mm", "plan", "version", "release_workspaces", "use_device_profile"]
+__all__ = ["mm", "addmm", "grouped_mm", "plan", "plan_grouped", "version", "release_workspaces", "use_device_profile"]
 
 
 def version() -> str:
@@ -110,6 +111,45 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
     args.d, args.cd_layout, args.ldd = fake, _lib.ROW_MAJOR, n
     if batch > 1:
         args.stride_a, args.stride_b, args.stride_d = m * k, k * n, m * n
+    options = _options(lib, mode, splits, blocks, reduction, tile, avail_sms, max_workspace_bytes,
+                       schedule, mainloop, pingpong, narrow_wgmma, store_d)
+    if device is not None and not isinstance(device, (str, os.PathLike)):
+        raise TypeError(f"device: expected a preset's name or a profile's file, got "
+                        f"{type(device).__name__}")
+    return lib.plan_json(args, options, os.fspath(device) if device is not None else None)
+
+
+def plan_grouped(rows: Sequence[int], n: int, k: int, *, dtype: Any = "fp16",
+                 out_dtype: Any = None, device: Optional[Union[str, os.PathLike]] = None,
+                 mode: str = "auto", splits: int = 0, blocks: int = 0,
+                 reduction: Optional[str] = None, tile: Optional[tuple[int, int, int]] = None,
+                 avail_sms: int = 0, max_workspace_bytes: int = 0, schedule: str = "auto",
+                 mainloop: Optional[str] = None, pingpong: Optional[bool] = None,
+                 narrow_wgmma: bool = True, store_d: Optional[str] = None) -> dict[str, Any]:
+    """The plan grouped_mm would run for groups of `rows[g]` rows each (a mixture-of-experts
+    layer's tokens per expert) times their own k x n weights, as plan() gives a GEMM's: with
+    "groups", "groups_with_rows" and "tiles_m" (the groups' own tile rows). Options as plan()."""
+    lib = _lib.library()
+    for name, v in (("n", n), ("k", k)):
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise TypeError(f"{name} = {v!r}: must be an int")
+    rows = list(rows)
+    if not rows or any(not isinstance(r, int) or isinstance(r, bool) for r in rows):
+        raise TypeError(f"rows = {rows!r}: must be a non-empty sequence of ints")
+    ends, total = [], 0
+    for r in rows:
+        total += r
+        ends.append(total)
+    args = lib.new_grouped_args()
+    ends_array = (ctypes.c_int64 * len(ends))(*ends)
+    args.groups, args.group_ends, args.n, args.k = len(ends), ends_array, n, k
+    args.input = _dtype_code("dtype", dtype)
+    args.output = args.input if out_dtype is None else _dtype_code("out_dtype", out_dtype)
+    # Packed operands as grouped_mm passes the transposed view of [groups, n, k] weights.
+    fake = 1 << 16
+    args.a, args.lda = fake, k
+    args.b, args.b_layout, args.ldb, args.stride_b = fake, _lib.COL_MAJOR, k, n * k
+    args.d, args.ldd = fake, n
     options = _options(lib, mode, splits, blocks, reduction, tile, avail_sms, max_workspace_bytes,
                        schedule, mainloop, pingpong, narrow_wgmma, store_d)
     if device is not None and not isinstance(device, (str, os.PathLike)):

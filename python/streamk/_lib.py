@@ -148,6 +148,10 @@ class Library:
         d.streamk_grouped_workspace_size.argtypes = [grouped_p, opts_p,
                                                      ctypes.POINTER(ctypes.c_size_t)]
         d.streamk_grouped_workspace_size.restype = ctypes.c_int
+        d.streamk_grouped_plan_json.argtypes = [grouped_p, opts_p, ctypes.c_char_p,
+                                                ctypes.c_char_p, ctypes.c_size_t,
+                                                ctypes.POINTER(ctypes.c_size_t)]
+        d.streamk_grouped_plan_json.restype = ctypes.c_int
         d.streamk_version.argtypes = []
         d.streamk_version.restype = ctypes.c_char_p
         d.streamk_last_error.argtypes = []
@@ -207,14 +211,18 @@ class Library:
             ctypes.byref(args), ctypes.byref(options), ctypes.c_void_p(workspace),
             ctypes.c_size_t(workspace_bytes), ctypes.c_void_p(stream)), "streamk")
 
-    def plan_json(self, args: GemmArgs, options: Options, device: Optional[str]) -> dict[str, Any]:
+    def plan_json(self, args: Any, options: Options, device: Optional[str]) -> dict[str, Any]:
+        """A GemmArgs' plan, or a GroupedGemmArgs' (streamk_grouped_plan_json)."""
+        fn, what = ((self.dll.streamk_grouped_plan_json, "streamk.plan_grouped")
+                    if isinstance(args, GroupedGemmArgs) else
+                    (self.dll.streamk_plan_json, "streamk.plan"))
         dev = device.encode() if device is not None else None
         needed = ctypes.c_size_t(0)
-        self.check(self.dll.streamk_plan_json(ctypes.byref(args), ctypes.byref(options), dev,
-                                              None, 0, ctypes.byref(needed)), "streamk.plan")
+        self.check(fn(ctypes.byref(args), ctypes.byref(options), dev, None, 0,
+                      ctypes.byref(needed)), what)
         buf = ctypes.create_string_buffer(needed.value)
-        self.check(self.dll.streamk_plan_json(ctypes.byref(args), ctypes.byref(options), dev,
-                                              buf, needed.value, None), "streamk.plan")
+        self.check(fn(ctypes.byref(args), ctypes.byref(options), dev, buf, needed.value, None),
+                   what)
         return json.loads(buf.value.decode())
 
     def release_workspaces(self) -> None:

@@ -162,3 +162,24 @@ def test_bad_device_profiles_name_the_key(tmp_path):
         streamk.use_device_profile(missing)
     with pytest.raises(TypeError, match="path"):
         streamk.use_device_profile(3)
+
+
+def test_plan_grouped_covers_the_groups_own_tile_rows():
+    rows = [300, 0, 129, 1, 4000]
+    p = streamk.plan_grouped(rows, 2048, 7168, device="h200")
+    assert p["groups"] == 5 and p["groups_with_rows"] == 4
+    bm = p["tile"][0]
+    assert p["tiles_m"] == sum((r + bm - 1) // bm for r in rows)
+    assert p["m"] == sum(rows) and p["predicted_us"] > 0 and p["reason"]
+    forced = streamk.plan_grouped(rows, 2048, 7168, device="h200", mode="splitk", splits=2,
+                                  tile=(128, 128, 64))
+    assert forced["mode"] == "splitk" and forced["tiles_m"] == 3 + 0 + 2 + 1 + 32
+
+
+def test_plan_grouped_names_bad_arguments():
+    with pytest.raises(ValueError, match="group_ends"):
+        streamk.plan_grouped([5, -3], 64, 64, device="h200")
+    with pytest.raises(ValueError, match="every group is empty"):
+        streamk.plan_grouped([0, 0], 64, 64, device="h200")
+    with pytest.raises(TypeError, match="rows"):
+        streamk.plan_grouped([], 64, 64, device="h200")
