@@ -285,6 +285,8 @@ def _grouped_check(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor,
         raise ValueError(f"b: must be 3-D (groups x k x n), got shape {tuple(b.shape)}")
     if a.dtype != b.dtype:
         raise TypeError(f"b: dtype {b.dtype} differs from a's {a.dtype}")
+    if b.shape[0] < 1:
+        raise ValueError("b: no groups (its first dimension is 0)")
     if a.shape[1] != b.shape[1]:
         raise ValueError(f"b: shape {tuple(b.shape)} does not fit a's {tuple(a.shape)} "
                          f"(a's columns {a.shape[1]} must equal b's rows {b.shape[1]})")
