@@ -441,6 +441,17 @@ absl::Status Run(const GemmArgs& args, const Options& options, void* workspace,
   return absl::OkStatus();
 }
 
+// The options' checks gemm() and grouped_gemm() share: the SMs, the trace buffer, then the
+// planner's (`plan`: the options as the planner takes them).
+absl::Status ValidateRunOptions(const Options& options, const PlanOptions& plan) {
+  if (options.avail_sms < 0)
+    return Invalid(absl::StrCat("avail_sms = ", options.avail_sms, ": must be >= 0"));
+  if (options.trace.events != nullptr && options.trace.events_per_block < 1)
+    return Invalid(absl::StrCat("trace.events_per_block = ", options.trace.events_per_block,
+                                ": must be >= 1 when trace.events is set"));
+  return ValidatePlanOptions(plan);
+}
+
 // A caller's workspace checked against the plan, or the library's for `stream`.
 absl::StatusOr<void*> WorkspaceFor(const Plan& plan, void* workspace, size_t workspace_bytes,
                                    bool caller_workspace, cudaStream_t stream) {
@@ -585,15 +596,10 @@ absl::Status ValidateGroupedGemmArgs(const GroupedGemmArgs& g, const Options& op
       return absl::Status(s.code(), absl::StrCat(s.message(), " (C is read because beta != 0)"));
   }
   if (absl::Status s = CheckMatrix("d", g.d, g.ldd, g.n, "n", 0, 1, out_bytes); !s.ok()) return s;
-  if (options.avail_sms < 0)
-    return Invalid(absl::StrCat("avail_sms = ", options.avail_sms, ": must be >= 0"));
   if (options.repack.value_or(RepackOperands::kNone) != RepackOperands::kNone)
     return Invalid(absl::StrCat("repack = ", RepackOperandsName(*options.repack),
                                 ": a grouped GEMM reads its operands as they are"));
-  if (options.trace.events != nullptr && options.trace.events_per_block < 1)
-    return Invalid(absl::StrCat("trace.events_per_block = ", options.trace.events_per_block,
-                                ": must be >= 1 when trace.events is set"));
-  return ValidatePlanOptions(ToPlanOptions(options, false));
+  return ValidateRunOptions(options, ToPlanOptions(options, false));
 }
 
 absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const DeviceSpec& device,
@@ -675,12 +681,7 @@ absl::Status ValidateGemmArgs(const GemmArgs& g, const Options& options) {
       return Invalid(absl::StrCat("stride_d = ", g.stride_d, ": must be >= ", extent,
                                   " so that the batch's D matrices do not overlap"));
   }
-  if (options.avail_sms < 0)
-    return Invalid(absl::StrCat("avail_sms = ", options.avail_sms, ": must be >= 0"));
-  if (options.trace.events != nullptr && options.trace.events_per_block < 1)
-    return Invalid(absl::StrCat("trace.events_per_block = ", options.trace.events_per_block,
-                                ": must be >= 1 when trace.events is set"));
-  return ValidatePlanOptions(ToPlanOptions(options, g));
+  return ValidateRunOptions(options, ToPlanOptions(options, g));
 }
 
 namespace {

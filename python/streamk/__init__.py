@@ -75,6 +75,15 @@ def _options(lib: "_lib.Library", mode: str, splits: int, blocks: int, reduction
     return o
 
 
+def _plan_json(lib: "_lib.Library", args: Any, options: "_lib.Options",
+               device: Optional[Union[str, os.PathLike]]) -> dict[str, Any]:
+    """plan()'s and plan_grouped()'s last step: the plan on `device` (None: the current GPU)."""
+    if device is not None and not isinstance(device, (str, os.PathLike)):
+        raise TypeError(f"device: expected a preset's name or a profile's file, got "
+                        f"{type(device).__name__}")
+    return lib.plan_json(args, options, os.fspath(device) if device is not None else None)
+
+
 def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
          batch: int = 1, device: Optional[Union[str, os.PathLike]] = None, mode: str = "auto",
          splits: int = 0, blocks: int = 0, reduction: Optional[str] = None,
@@ -113,10 +122,7 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
         args.stride_a, args.stride_b, args.stride_d = m * k, k * n, m * n
     options = _options(lib, mode, splits, blocks, reduction, tile, avail_sms, max_workspace_bytes,
                        schedule, mainloop, pingpong, narrow_wgmma, store_d)
-    if device is not None and not isinstance(device, (str, os.PathLike)):
-        raise TypeError(f"device: expected a preset's name or a profile's file, got "
-                        f"{type(device).__name__}")
-    return lib.plan_json(args, options, os.fspath(device) if device is not None else None)
+    return _plan_json(lib, args, options, device)
 
 
 def plan_grouped(rows: Sequence[int], n: int, k: int, *, dtype: Any = "fp16",
@@ -152,10 +158,7 @@ def plan_grouped(rows: Sequence[int], n: int, k: int, *, dtype: Any = "fp16",
     args.d, args.ldd = fake, n
     options = _options(lib, mode, splits, blocks, reduction, tile, avail_sms, max_workspace_bytes,
                        schedule, mainloop, pingpong, narrow_wgmma, store_d)
-    if device is not None and not isinstance(device, (str, os.PathLike)):
-        raise TypeError(f"device: expected a preset's name or a profile's file, got "
-                        f"{type(device).__name__}")
-    return lib.plan_json(args, options, os.fspath(device) if device is not None else None)
+    return _plan_json(lib, args, options, device)
 
 
 def use_device_profile(path: Optional[str], device: int = -1) -> None:

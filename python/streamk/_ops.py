@@ -123,20 +123,24 @@ def _run(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], out: torch
         _launch(lib, args, options, out.device)
 
 
+def _workspace(device: torch.device, stream: int, needed: int) -> tuple[int, int]:
+    """(address, bytes) of the workspace of (device, stream), grown to at least `needed` bytes;
+    (0, 0) when none is needed."""
+    if needed <= 0:
+        return 0, 0
+    key = (device.index, stream)
+    ws = _workspaces.get(key)
+    if ws is None or ws.numel() < needed:
+        ws = torch.zeros(max(needed, 1 << 20), dtype=torch.uint8, device=device)
+        _workspaces[key] = ws
+    return ws.data_ptr(), ws.numel()
+
+
 def _launch(lib: "_lib.Library", args: "_lib.GemmArgs", options: "_lib.Options",
             device: torch.device) -> None:
     stream = torch._C._cuda_getCurrentRawStream(device.index)
-    bytes_needed = lib.workspace_size(args, options)
-    workspace = 0
-    if bytes_needed > 0:
-        key = (device.index, stream)
-        ws = _workspaces.get(key)
-        if ws is None or ws.numel() < bytes_needed:
-            ws = torch.zeros(max(bytes_needed, 1 << 20), dtype=torch.uint8, device=device)
-            _workspaces[key] = ws
-        workspace = ws.data_ptr()
-        bytes_needed = ws.numel()
-    lib.gemm(args, options, workspace, bytes_needed, stream)
+    workspace, size = _workspace(device, stream, lib.workspace_size(args, options))
+    lib.gemm(args, options, workspace, size, stream)
 
 
 # The operators, defined with the dispatcher's own registration (torch.library.Library) rather
@@ -352,16 +356,9 @@ def _grouped_kernel(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor,
     index = out.device.index
     with torch.cuda.device(index):
         stream = torch._C._cuda_getCurrentRawStream(index)
-        needed = lib.grouped_workspace_size(args, options)
-        workspace = 0
-        if needed > 0:
-            key = (index, stream)
-            ws = _workspaces.get(key)
-            if ws is None or ws.numel() < needed:
-                ws = torch.zeros(max(needed, 1 << 20), dtype=torch.uint8, device=out.device)
-                _workspaces[key] = ws
-            workspace, needed = ws.data_ptr(), ws.numel()
-        lib.grouped_gemm(args, options, workspace, needed, stream)
+        workspace, size = _workspace(out.device, stream,
+                                     lib.grouped_workspace_size(args, options))
+        lib.grouped_gemm(args, options, workspace, size, stream)
     if not on_device and ends[-1] < out.shape[0]:
         out[ends[-1]:].zero_()
     return out
