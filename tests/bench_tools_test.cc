@@ -2,6 +2,7 @@
 // table / CSV / JSON / SVG renderings.
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 #include <string>
 #include <tuple>
@@ -988,6 +989,26 @@ TEST(MoeBench, RoutingsGiveEveryTokenTopKDistinctExperts) {
   EXPECT_LT(*std::max_element(even.begin(), even.end()), 120);
   EXPECT_GT(*std::max_element(skewed.begin(), skewed.end()), 4096 / 5);
   EXPECT_EQ(tools::RouteTokens(64, 1, 4096, 1.2, 5), skewed) << "a seed gives one routing";
+}
+
+// The grouped GEMM streamk-bench --moe times is a valid call for every projection and routing
+// (pointers of 256-byte-aligned buffers; nothing runs).
+TEST(MoeBench, GroupedArgumentsAreValidForEveryProjection) {
+  alignas(256) static char buffer[256];
+  for (const tools::MoeProjection& p : tools::MoeProjections()) {
+    for (double skew : {0.0, 1.2}) {
+      const std::vector<int64_t> rows = tools::RouteTokens(p.experts, p.topk, 64, skew, 7);
+      std::vector<int64_t> ends(rows.size());
+      std::partial_sum(rows.begin(), rows.end(), ends.begin());
+      for (DType t : {DType::kF16, DType::kBF16}) {
+        const GroupedGemmArgs g = tools::MoeGroupedArgs(p, ends, t, buffer, buffer, buffer);
+        EXPECT_TRUE(ValidateGroupedGemmArgs(g).ok())
+            << p.name << " skew " << skew << ": " << ValidateGroupedGemmArgs(g);
+        EXPECT_EQ(g.group_ends, ends.data());
+        EXPECT_EQ(g.groups, p.experts);
+      }
+    }
+  }
 }
 
 }  // namespace

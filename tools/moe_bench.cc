@@ -53,6 +53,17 @@ std::vector<int64_t> RouteTokens(int experts, int topk, int64_t tokens, double s
   return rows;
 }
 
+GroupedGemmArgs MoeGroupedArgs(const MoeProjection& proj, const std::vector<int64_t>& ends,
+                               DType dtype, const void* tokens, const void* weights, void* out) {
+  GroupedGemmArgs g;
+  g.groups = proj.experts, g.group_ends = ends.data();
+  g.n = proj.n, g.k = proj.k, g.input = g.output = dtype;
+  g.a = tokens, g.lda = proj.k;
+  g.b = weights, g.b_layout = Layout::kColMajor, g.ldb = proj.k, g.stride_b = proj.n * proj.k;
+  g.d = out, g.ldd = proj.n;
+  return g;
+}
+
 namespace {
 
 cudaDataType_t CudaType(DType t) {
@@ -131,12 +142,8 @@ int RunMoeBench(const MoeBenchFlags& flags) {
         const int64_t total = ends.back();
         const int used = static_cast<int>(
             std::count_if(rows.begin(), rows.end(), [](int64_t r) { return r > 0; }));
-        GroupedGemmArgs g;
-        g.groups = proj.experts, g.group_ends = ends.data();
-        g.n = proj.n, g.k = proj.k, g.input = g.output = flags.dtype;
-        g.a = a.get(), g.lda = proj.k;
-        g.b = b.get(), g.b_layout = Layout::kColMajor, g.ldb = proj.k, g.stride_b = proj.n * proj.k;
-        g.ldd = proj.n;
+        const GroupedGemmArgs g =
+            MoeGroupedArgs(proj, ends, flags.dtype, a.get(), b.get(), d_sk.get());
         absl::StatusOr<size_t> ws_bytes = GetWorkspaceSize(g);
         absl::StatusOr<Plan> plan = PlanGroupedGemm(g);
         if (!ws_bytes.ok() || !plan.ok()) {
@@ -148,11 +155,7 @@ int RunMoeBench(const MoeBenchFlags& flags) {
         }
         DeviceBuffer ws(std::max<size_t>(*ws_bytes, 256));
         cudaMemset(ws.get(), 0, ws.bytes());
-        auto streamk_run = [&](cudaStream_t s) {
-          GroupedGemmArgs run = g;
-          run.d = d_sk.get();
-          return grouped_gemm(run, ws.get(), *ws_bytes, s);
-        };
+        auto streamk_run = [&](cudaStream_t s) { return grouped_gemm(g, ws.get(), *ws_bytes, s); };
         // The loop: one cublasGemmEx-backed call per expert with rows.
         auto loop_run = [&](cudaStream_t s) -> absl::Status {
           for (size_t e = 0; e < rows.size(); ++e) {

@@ -29,6 +29,12 @@ std::vector<MoeProjection> MoeProjections();
 // few experts take most tokens), from `seed`.
 std::vector<int64_t> RouteTokens(int experts, int topk, int64_t tokens, double skew, uint64_t seed);
 
+// The grouped GEMM of one routing (`ends`: each expert's end row, the tokens sorted by expert):
+// tokens (rows x k, row-major) times each expert's weights ([experts, n, k]) into out (rows x n,
+// row-major). `ends` must outlive the arguments.
+GroupedGemmArgs MoeGroupedArgs(const MoeProjection& proj, const std::vector<int64_t>& ends,
+                               DType dtype, const void* tokens, const void* weights, void* out);
+
 struct MoeBenchFlags {
   std::vector<std::string> projections;  // names (empty: all)
   std::vector<int64_t> tokens{64, 512, 4096, 16384};
