@@ -321,8 +321,13 @@ class PlanCache {
   void Clear() {
     std::lock_guard<std::mutex> lock(mu_);
     plans_.clear();
+    last_grouped_.reset();
   }
 
+  // A grouped problem's plan depends on its groups' rows, which change from call to call: those
+  // planned for a bound (no group_rows: device group ends) are cached with the others; of those
+  // with rows only the last is kept, so that GetWorkspaceSize and the grouped_gemm() after it
+  // plan once.
   absl::StatusOr<Plan> Get(int device_ordinal, const Problem& pr, const DeviceSpec& dev,
                            const PlanOptions& o) {
     // Each device's plans for each mainloop (Options::mainloop) apart.
@@ -331,6 +336,7 @@ class PlanCache {
                   pr.n,
                   pr.k,
                   pr.batch,
+                  pr.groups,
                   static_cast<int>(pr.input),
                   static_cast<int>(pr.output),
                   LayoutKey(pr.a) + (LayoutKey(pr.b) << 9) + (pr.d_tma_store ? 1 << 18 : 0) +
@@ -351,6 +357,19 @@ class PlanCache {
                   o.pingpong.has_value() ? (*o.pingpong ? 1 : 0) : -1,
                   o.narrow_wgmma ? 1 : 0,
                   o.store_d.has_value() ? static_cast<int>(*o.store_d) : -1};
+    if (pr.group_rows != nullptr) {
+      std::vector<int64_t> rows(pr.group_rows, pr.group_rows + pr.groups);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (last_grouped_ && last_grouped_->key == key && last_grouped_->rows == rows)
+          return last_grouped_->plan;
+      }
+      absl::StatusOr<Plan> plan = MakePlan(pr, dev, o);
+      if (!plan.ok()) return plan;
+      std::lock_guard<std::mutex> lock(mu_);
+      last_grouped_ = LastGrouped{key, std::move(rows), *plan};
+      return plan;
+    }
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = plans_.find(key);
@@ -366,11 +385,16 @@ class PlanCache {
 
  private:
   static constexpr size_t kMaxPlans = 4096;
-  using Key =
-      std::tuple<int, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int, int, int, int,
-                 int, int, int, int, int, int, int64_t, int, int, int, int>;
+  using Key = std::tuple<int, int64_t, int64_t, int64_t, int64_t, int64_t, int, int, int, int, int,
+                         int, int, int, int, int, int, int, int, int, int64_t, int, int, int, int>;
+  struct LastGrouped {
+    Key key;
+    std::vector<int64_t> rows;
+    Plan plan;
+  };
   std::mutex mu_;
   std::map<Key, Plan> plans_;
+  std::optional<LastGrouped> last_grouped_;
 };
 
 PlanCache& Plans() {
@@ -519,7 +543,8 @@ absl::Status RunGrouped(const GroupedGemmArgs& args, const Options& options, voi
   if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
   LoweredGroups l;
   LowerGroups(args, l);
-  absl::StatusOr<Plan> plan = MakePlan(l.problem, *device, ToPlanOptions(options, false));
+  absl::StatusOr<Plan> plan =
+      Plans().Get(ordinal, l.problem, *device, ToPlanOptions(options, false));
   if (!plan.ok()) return plan.status();
   absl::StatusOr<void*> ws =
       WorkspaceFor(*plan, workspace, workspace_bytes, caller_workspace, stream);
@@ -602,9 +627,11 @@ absl::Status ValidateGroupedGemmArgs(const GroupedGemmArgs& g, const Options& op
   return ValidateRunOptions(options, ToPlanOptions(options, false));
 }
 
-absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const DeviceSpec& device,
-                                     const Options& options, PlanExplanation* why) {
-  if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
+namespace {
+
+// What planning a grouped GEMM checks past its arguments, on the device it plans for.
+absl::Status CheckGroupedPlanning(const GroupedGemmArgs& args, const Options& options,
+                                  const DeviceSpec& device) {
   if (GroupedRows(args) == 0)
     return Invalid(args.device_group_ends != nullptr
                        ? "max_rows = 0: there is nothing to plan"
@@ -614,6 +641,15 @@ absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const DeviceSp
     return Invalid(absl::StrCat("mainloop = ", MainloopName(*options.mainloop), ": ", device.name,
                                 " is modelled for the ", MainloopName(device.mainloop),
                                 " mainloop"));
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const DeviceSpec& device,
+                                     const Options& options, PlanExplanation* why) {
+  if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
+  if (absl::Status s = CheckGroupedPlanning(args, options, device); !s.ok()) return s;
   LoweredGroups l;
   LowerGroups(args, l);
   return MakePlan(l.problem, device, ToPlanOptions(options, false), why);
@@ -622,9 +658,15 @@ absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const DeviceSp
 absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const Options& options,
                                      PlanExplanation* why) {
   if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
-  absl::StatusOr<DeviceSpec> device = CurrentDevice(options);
+  int ordinal = 0;
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(options, &ordinal);
   if (!device.ok()) return device.status();
-  return PlanGroupedGemm(args, *device, options, why);
+  if (why != nullptr) return PlanGroupedGemm(args, *device, options, why);
+  // The plan grouped_gemm() runs: from the plan cache where the ends are on the device.
+  if (absl::Status s = CheckGroupedPlanning(args, options, *device); !s.ok()) return s;
+  LoweredGroups l;
+  LowerGroups(args, l);
+  return Plans().Get(ordinal, l.problem, *device, ToPlanOptions(options, false));
 }
 
 absl::StatusOr<size_t> GetWorkspaceSize(const GroupedGemmArgs& args, const Options& options) {

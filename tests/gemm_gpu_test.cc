@@ -2201,5 +2201,52 @@ TEST(GroupedGemmGpu, DeviceEndsGraphReplayedWithNewRoutings) {
   }
 }
 
+// Plans for device group ends depend on the bound, not the routing, so grouped_gemm() caches
+// them; a plain GEMM of the bound's shape, planned first, is not the grouped call's plan.
+TEST(GroupedGemmGpu, DeviceEndsPlansAreCachedApartFromPlainGemms) {
+  STREAMK_SKIP_WITHOUT_GPU();
+  const int64_t max_rows = 1000, n = 384, k = 512;
+  GroupedBuffers buf;
+  ASSERT_EQ(buf.Make(GroupedCase{{max_rows, 0, 0, 0}, n, k}, NextSeed()), cudaSuccess);
+  GemmArgs plain;
+  plain.m = max_rows, plain.n = n, plain.k = k;
+  plain.a = buf.args.a, plain.lda = buf.args.lda;
+  plain.b = buf.args.b, plain.b_layout = buf.args.b_layout, plain.ldb = buf.args.ldb;
+  plain.d = buf.args.d, plain.ldd = buf.args.ldd;
+  const Options o = TestOptions();
+  absl::StatusOr<Plan> first = PlanGemm(plain, o);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(first->groups, 0);
+  DeviceBuffer ends(4 * sizeof(int32_t));
+  GroupedGemmArgs args = buf.args;
+  args.group_ends = nullptr;
+  args.device_group_ends = static_cast<const int32_t*>(ends.get());
+  args.max_rows = max_rows;
+  PlanExplanation why;
+  absl::StatusOr<Plan> made = PlanGroupedGemm(args, o, &why);  // planned afresh
+  ASSERT_TRUE(made.ok()) << made.status();
+  EXPECT_EQ(made->groups, 4);
+  EXPECT_EQ(made->rows_bound, 1);
+  for (int call = 0; call < 2; ++call) {  // the first fills the cache, the second reads it
+    absl::StatusOr<Plan> cached = PlanGroupedGemm(args, o);
+    ASSERT_TRUE(cached.ok()) << cached.status();
+    EXPECT_EQ(FormatPlan(*cached), FormatPlan(*made)) << "call " << call;
+    EXPECT_EQ(cached->groups, 4);
+  }
+  // Host ends: the last grouping's plan is kept, and a new grouping of the same rows is planned
+  // for its own tile rows.
+  const std::vector<std::vector<int64_t>> groupings = {
+      {1000, 1000, 1000, 1000}, {1, 1, 1, 997}, {1, 1, 1, 997}, {250, 250, 250, 250}};
+  for (const std::vector<int64_t>& ends : groupings) {
+    GroupedGemmArgs host = buf.args;
+    host.group_ends = ends.data();
+    absl::StatusOr<Plan> fresh = PlanGroupedGemm(host, o, &why);
+    absl::StatusOr<Plan> kept = PlanGroupedGemm(host, o);
+    ASSERT_TRUE(fresh.ok() && kept.ok()) << fresh.status() << kept.status();
+    EXPECT_EQ(FormatPlan(*kept), FormatPlan(*fresh)) << "ends " << ends.back();
+    EXPECT_EQ(kept->rows_bound, 0);
+  }
+}
+
 }  // namespace
 }  // namespace streamk
