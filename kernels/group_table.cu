@@ -1,7 +1,8 @@
 // The grouped GEMM's group table (LaunchGroupTable, launch.h): one block scans the groups' tile
-// rows and writes each group's entries (mapping::WriteGroupRows), then marks the entries past the
-// last group's as rows of none. The group ends come by value (known to the host) or from device
-// memory (written by an earlier kernel, such as MoE routing), clamped to max_rows.
+// rows and writes each group's entries (mapping::WriteGroupRows), then gives the entries past the
+// last group's the rows past its end (mapping::TailRow). The group ends come by value (known to the
+// host) or from device memory (written by an earlier kernel, such as MoE routing), clamped to
+// max_rows.
 #include <cuda_runtime.h>
 
 #include "grid_dependency.cuh"
@@ -24,6 +25,7 @@ __global__ void __launch_bounds__(kTableThreads)
   // The previous kernel on the stream may still read the table, or write the device ends.
   GridDependencyWait();
   __shared__ int warp_sums[kTableThreads / 32];
+  __shared__ int last_end;  // the last group's end row
   const int g = static_cast<int>(threadIdx.x), lane = g % 32, warp = g / 32;
   auto end_of = [&](int i) {
     const int e = device_ends != nullptr ? device_ends[i] : ends.end[i];
@@ -39,6 +41,7 @@ __global__ void __launch_bounds__(kTableThreads)
     if (lane >= d) sum += v;
   }
   if (lane == 31) warp_sums[warp] = sum;
+  if (g == groups - 1) last_end = end;
   __syncthreads();
   if (warp == 0) {
     int w = warp_sums[lane];
@@ -53,7 +56,8 @@ __global__ void __launch_bounds__(kTableThreads)
   const int total = warp_sums[kTableThreads / 32 - 1];
   if (g < groups && first + rows <= entries)
     mapping::WriteGroupRows(table, g, first, begin, end, tile_m);
-  for (int e = total + g; e < entries; e += kTableThreads) table[e] = mapping::GroupRow{0, 0, 0, 0};
+  for (int e = total + g; e < entries; e += kTableThreads)
+    table[e] = mapping::TailRow(e - total, last_end, max_rows, tile_m);
 }
 
 }  // namespace

@@ -190,6 +190,15 @@ struct StreamKGemm {
     return c;
   }
 
+  // The end of the k-iterations [k_begin, k_end) of tile c that its mainloop runs: none for a
+  // grouped plan's tile row that no group owns (mapping::TailRow: past the groups' tile rows, as
+  // device group ends leave over from the bound the plan was made for). A specialized mainloop's
+  // producer and consumer both skip it, so the ring stays in step; the accumulators stay zero, the
+  // fixup steps still run, and the epilogue stores beta * C (zero with beta 0) to its rows, if any.
+  __device__ static int RunsTo(const mapping::TileCoord& c, int k_begin, int k_end) {
+    return c.batch != mapping::kNoGroup ? k_end : k_begin;
+  }
+
   // The operands of tile c (its batch entry or group; A's rows end at the tile's row_end).
   __device__ static MainloopOperands<Element> Operands(const Plan& p, const GemmKernelArgs& a,
                                                        const mapping::TileCoord& c) {
@@ -209,10 +218,10 @@ struct StreamKGemm {
     const mapping::TileCoord c = CoordOf(p, a, tile);
     if constexpr (kSpecialized) {
       const int cols = tma->narrow ? ExtentOf(p, c).cols : Mainloop::kBN;
-      Mainloop::Consume(pipe, k_begin, k_end, acc, cols);
+      Mainloop::Consume(pipe, k_begin, RunsTo(c, k_begin, k_end), acc, cols);
     } else {
       Mainloop::Run(smem, Operands(p, a, c), mapping::RankRow0(p, c, 0), c.tn * Mainloop::kBN,
-                    k_begin, k_end, acc);
+                    k_begin, RunsTo(c, k_begin, k_end), acc);
     }
     return c;
   }
@@ -398,16 +407,17 @@ struct StreamKGemm {
             u.is_whole_tile(p) ? loaded - mapping::Divide(p.div.iters_per_tile, loaded) *
                                               p.iters_per_tile
                                : 0;
-        Mainloop::Produce(pipe, tma, mapping::RankRow0(p, c, rank), c.tn * Mainloop::kBN,
-                          c.batch, u.k_begin, u.k_end, rotation, p.iters_per_tile);
-        loaded += u.k_end - u.k_begin;
+        const int k_end = RunsTo(c, u.k_begin, u.k_end);
+        Mainloop::Produce(pipe, tma, mapping::RankRow0(p, c, rank), c.tn * Mainloop::kBN, c.batch,
+                          u.k_begin, k_end, rotation, p.iters_per_tile);
+        loaded += k_end - u.k_begin;
       }
     } else if (r.role == mapping::Role::kDataParallel) {
       const mapping::DpTiles t = mapping::DpBlockTiles(p, r.index);
       for (int i = 0; i < t.count; ++i) {
         const mapping::TileCoord c = CoordOf(p, a, t.first_tile + i * t.stride);
-        Mainloop::Produce(pipe, tma, mapping::RankRow0(p, c, rank), c.tn * Mainloop::kBN,
-                          c.batch, 0, p.iters_per_tile);
+        Mainloop::Produce(pipe, tma, mapping::RankRow0(p, c, rank), c.tn * Mainloop::kBN, c.batch,
+                          0, RunsTo(c, 0, p.iters_per_tile));
       }
     }
   }

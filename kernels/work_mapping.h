@@ -249,10 +249,13 @@ STREAMK_HD TileCoord TileCoordOf(const Plan& p, int tile) {
 // is entry tm of the launch's group table: the group (B's matrix), the tile's first row and the
 // group's end, which bounds the rows the tile stores (the kernel's CoordOf). Rows of A past that
 // end (the next group's) may be loaded, and only reach accumulator rows that are never stored. A
-// table entry past the groups' tile rows has no rows (row0 == row_end).
+// table entry past the groups' tile rows belongs to no group (TailRow).
 struct GroupRow {
   int group, row0, row_end, unused;
 };
+
+// The group of a table entry past the groups' tile rows (TailRow).
+constexpr int kNoGroup = -1;
 
 // Tile rows of a group of `rows` rows.
 STREAMK_HD TileCoord GroupedCoord(TileCoord c, const GroupRow& g) {
@@ -270,6 +273,19 @@ STREAMK_HD void WriteGroupRows(GroupRow* table, int group, int first, int row_be
   const int count = GroupTileRows(row_end - row_begin, tile_m);
   for (int r = 0; r < count; ++r)
     table[first + r] = GroupRow{group, row_begin + r * tile_m, row_end, 0};
+}
+
+// Entry `index` past the groups' tile rows (device group ends leave some over from the bound the
+// plan was made for): the rows of D past the last group's end, [rows_begin, rows_end), a tile row
+// of them each, then none (row0 == row_end). No group owns them: the mainloop loads and computes
+// nothing for them (the kernel's RunsTo), so the epilogue stores alpha * 0 + beta * C there, zero
+// with beta 0. The bound has a tile row more than any routing's groups fill, so the entries left
+// over cover every such row (TileRows, lib/planner.cc).
+STREAMK_HD GroupRow TailRow(int index, int rows_begin, int rows_end, int tile_m) {
+  const int64_t row0 = rows_begin + static_cast<int64_t>(index) * tile_m;
+  if (row0 >= rows_end) return GroupRow{kNoGroup, 0, 0, 0};
+  const int64_t row_end = row0 + tile_m < rows_end ? row0 + tile_m : rows_end;
+  return GroupRow{kNoGroup, static_cast<int>(row0), static_cast<int>(row_end), 0};
 }
 
 // ---- workspace -------------------------------------------------------------------------------

@@ -336,15 +336,17 @@ class Emulator {
   void SetFlag(int tile, int rank, int v) { FlagRef(tile, rank) = v; }
 
   // Rank `rank`'s rows of the tile. Iteration visits count rank 0's mainloops (a cluster's ranks
-  // run each iteration together, on their own rows).
+  // run each iteration together, on their own rows). A tile row of no group (mapping::TailRow)
+  // computes nothing, as the kernel's RunsTo.
   void Mainloop(int tile, int k_begin, int k_end, int rank, std::vector<float>& acc) {
     const mapping::TileCoord c = CoordOf(tile);
     acc.assign(static_cast<size_t>(RankRows()) * p_.tile_n, 0.0f);
-    const int64_t bo = int64_t{c.batch};
+    const int64_t bo = c.batch == mapping::kNoGroup ? 0 : int64_t{c.batch};
     const float* a = in_.a + (p_.groups > 0 ? 0 : bo * p_.m * p_.k);
     const float* bm = in_.b + bo * p_.k * p_.n;
     for (int kk = k_begin; kk < k_end; ++kk) {
       if (rank == 0) ++result_.iteration_visits[static_cast<size_t>(tile) * p_.iters_per_tile + kk];
+      if (c.batch == mapping::kNoGroup) continue;
       const int k0 = kk * p_.tile_k, k1 = std::min(p_.k, k0 + p_.tile_k);
       for (int i = 0; i < RankRows(); ++i) {
         const int row = mapping::RankRow0(p_, c, rank) + i;
@@ -406,8 +408,7 @@ absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& i
 
 std::vector<mapping::GroupRow> GroupTableOf(const Plan& plan, const int64_t* group_ends,
                                             int64_t groups) {
-  std::vector<mapping::GroupRow> table(static_cast<size_t>(plan.tiles_m),
-                                       mapping::GroupRow{0, 0, 0, 0});
+  std::vector<mapping::GroupRow> table(static_cast<size_t>(plan.tiles_m));
   int first = 0;
   for (int64_t g = 0; g < groups; ++g) {
     const int begin = static_cast<int>(g > 0 ? group_ends[g - 1] : 0);
@@ -417,6 +418,9 @@ std::vector<mapping::GroupRow> GroupTableOf(const Plan& plan, const int64_t* gro
       mapping::WriteGroupRows(table.data(), static_cast<int>(g), first, begin, end, plan.tile_m);
     first += rows;
   }
+  const int last_end = static_cast<int>(group_ends[groups - 1]);
+  for (int e = first; e < plan.tiles_m; ++e)
+    table[static_cast<size_t>(e)] = mapping::TailRow(e - first, last_end, plan.m, plan.tile_m);
   return table;
 }
 
@@ -437,6 +441,9 @@ std::vector<float> ReferenceGemm(const Plan& p, const EmulatorInputs& in,
         }
       }
     }
+    // Rows past the last group's end (device group ends): no group's, beta * C.
+    for (int64_t at = group_ends[p.groups - 1] * p.n; at < int64_t{p.m} * p.n; ++at)
+      d[static_cast<size_t>(at)] = in.beta != 0 ? in.beta * in.c[at] : 0.0f;
     return d;
   }
   std::vector<float> d(static_cast<size_t>(p.batch) * p.m * p.n);

@@ -31,7 +31,8 @@ struct EmulatorInputs {
 };
 
 // The group table the launch writes for `plan` (kernels/group_table.cu, with the same
-// mapping::WriteGroupRows): plan.tiles_m entries for the groups ending at group_ends[0..groups).
+// mapping::WriteGroupRows and mapping::TailRow): plan.tiles_m entries for the groups ending at
+// group_ends[0..groups), then the rows past the last end, up to plan.m.
 std::vector<mapping::GroupRow> GroupTableOf(const Plan& plan, const int64_t* group_ends,
                                             int64_t groups);
 
@@ -64,7 +65,8 @@ absl::StatusOr<EmulatorResult> Emulate(const Plan& plan, const EmulatorInputs& i
                                        const std::vector<int>* starts = nullptr);
 
 // D = alpha * A * B + beta * C in double precision, rounded to float (same layout as above; a
-// grouped plan's groups from `group_ends`, GroupTableOf's).
+// grouped plan's groups from `group_ends`, GroupTableOf's, and beta * C in the rows past the last
+// group's end).
 std::vector<float> ReferenceGemm(const Plan& plan, const EmulatorInputs& in,
                                  const int64_t* group_ends = nullptr);
 

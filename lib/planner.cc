@@ -217,9 +217,12 @@ int64_t AlignUp(int64_t x, int64_t a) { return CeilDiv(x, a) * a; }
 int64_t TileRows(const Problem& problem, int tile_m) {
   if (problem.groups <= 0) return CeilDiv(problem.m, tile_m);
   // Rows not known: each group's ceil(r / t) is at most (r + t - 1) / t, and each tile row holds
-  // a row at least.
+  // a row at least. One tile row more than the groups fill, so that the rows left over past the
+  // last group's end (m - total) have tile rows of their own, which store zeros there
+  // (mapping::TailRow): floor((m + G (t - 1)) / t) - floor((total + G (t - 1)) / t) + 1 >=
+  // ceil((m - total) / t).
   if (problem.group_rows == nullptr)
-    return std::min(problem.m, (problem.m + problem.groups * (tile_m - 1)) / tile_m);
+    return std::min(problem.m, (problem.m + problem.groups * (tile_m - 1)) / tile_m + 1);
   int64_t rows = 0;
   for (int64_t g = 0; g < problem.groups; ++g) rows += CeilDiv(problem.group_rows[g], tile_m);
   return rows;

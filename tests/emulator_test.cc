@@ -554,17 +554,22 @@ TEST(EmulatorGrouped, EveryGroupsRowsOnceWithItsOwnB) {
   EXPECT_GT(mixed, 30) << "too few plans with a Stream-K block whose range spans two groups";
 }
 
-// The table holds exactly the groups' tile rows, in group order, empty groups none.
+// The table holds the groups' tile rows, in group order, empty groups none; entries past them
+// (a plan for more rows: device group ends) hold the rows past the last end, a tile row each,
+// then none.
 TEST(EmulatorGrouped, GroupTableHoldsEachGroupsTileRowsInOrder) {
   Plan p;
   p.tile_m = 64;
-  p.tiles_m = 2 + 1 + 1;
+  p.tiles_m = 2 + 1 + 1 + 4;
+  p.m = 300;
   const int64_t ends[] = {0, 100, 100, 164, 165, 165};
   const std::vector<mapping::GroupRow> t = GroupTableOf(p, ends, 6);
-  ASSERT_EQ(t.size(), 4u);
-  const mapping::GroupRow want[] = {
-      {1, 0, 100, 0}, {1, 64, 100, 0}, {3, 100, 164, 0}, {4, 164, 165, 0}};
-  for (size_t i = 0; i < 4; ++i) {
+  ASSERT_EQ(t.size(), 8u);
+  const int none = mapping::kNoGroup;
+  const mapping::GroupRow want[] = {{1, 0, 100, 0},      {1, 64, 100, 0},     {3, 100, 164, 0},
+                                    {4, 164, 165, 0},    {none, 165, 229, 0}, {none, 229, 293, 0},
+                                    {none, 293, 300, 0}, {none, 0, 0, 0}};
+  for (size_t i = 0; i < 8; ++i) {
     EXPECT_EQ(t[i].group, want[i].group) << i;
     EXPECT_EQ(t[i].row0, want[i].row0) << i;
     EXPECT_EQ(t[i].row_end, want[i].row_end) << i;
@@ -572,8 +577,9 @@ TEST(EmulatorGrouped, GroupTableHoldsEachGroupsTileRowsInOrder) {
 }
 
 // Group ends on the device (Problem::group_rows null): the plan holds the most tile rows any
-// split of m rows over the groups makes, and any routing of at most m rows then runs on it, the
-// table's entries past its groups' tile rows having no rows: every routed row once, no other.
+// split of m rows over the groups makes, and one more, and any routing of at most m rows then
+// runs on it, the table's entries past its groups' tile rows holding the rows past the routing's
+// end: every routed row once with its group's B, every other row once with beta * C.
 TEST(EmulatorGrouped, DeviceEndsRunAnyRoutingWithinTheBound) {
   std::mt19937 rng(20261209);
   auto below = [&rng](int n) { return static_cast<int>(rng() % static_cast<uint32_t>(n)); };
@@ -594,7 +600,7 @@ TEST(EmulatorGrouped, DeviceEndsRunAnyRoutingWithinTheBound) {
     absl::StatusOr<Plan> p = MakePlan(pr, dev, o);
     ASSERT_TRUE(p.ok()) << p.status();
     ASSERT_EQ(p->rows_bound, 1);
-    ASSERT_EQ(p->tiles_m, std::min<int64_t>(pr.m, (pr.m + groups * 15) / 16));
+    ASSERT_EQ(p->tiles_m, std::min<int64_t>(pr.m, (pr.m + groups * 15) / 16 + 1));
     for (int routing = 0; routing < 3; ++routing) {
       // Any split of at most m rows, the costliest (every group 16 r + 1 rows) among them.
       std::vector<int64_t> ends(static_cast<size_t>(groups));
@@ -606,7 +612,7 @@ TEST(EmulatorGrouped, DeviceEndsRunAnyRoutingWithinTheBound) {
       }
       const std::vector<mapping::GroupRow> table = GroupTableOf(*p, ends.data(), groups);
       int64_t real = 0;
-      for (const mapping::GroupRow& e : table) real += e.row_end > e.row0 ? 1 : 0;
+      for (const mapping::GroupRow& e : table) real += e.group != mapping::kNoGroup ? 1 : 0;
       int64_t want_rows = 0;
       for (int g = 0; g < groups; ++g) want_rows += (ends[g] - (g > 0 ? ends[g - 1] : 0) + 15) / 16;
       ASSERT_EQ(real, want_rows) << "the bound holds every routing's tile rows";
@@ -615,16 +621,20 @@ TEST(EmulatorGrouped, DeviceEndsRunAnyRoutingWithinTheBound) {
       std::uniform_real_distribution<float> u(-1.f, 1.f);
       for (float& x : a) x = u(rng);
       for (float& x : b) x = u(rng);
-      EmulatorInputs in{a.data(), b.data(), nullptr, 1.0f, 0.0f, table.data()};
+      std::vector<float> c(static_cast<size_t>(pr.m * pr.n));
+      for (float& x : c) x = u(rng);
+      const float beta = below(2) ? 0.5f : 0.0f;
+      EmulatorInputs in{a.data(), b.data(), beta != 0 ? c.data() : nullptr,
+                        1.0f,     beta,     table.data()};
       absl::StatusOr<EmulatorResult> r = Emulate(*p, in, 7000 + i);
       ASSERT_TRUE(r.ok()) << r.status() << "\n" << PlanSummary(*p);
       EXPECT_LT(RelativeError(r->d, ReferenceGemm(*p, in, ends.data())), 1e-5) << PlanSummary(*p);
       for (size_t t = 0; t < r->iteration_visits.size(); ++t)
         ASSERT_EQ(r->iteration_visits[t], 1) << "iteration " << t << "\n" << PlanSummary(*p);
+      // Every row once: the routing's, and those past its end (beta * C there).
       for (size_t e = 0; e < r->element_writes.size(); ++e)
-        ASSERT_EQ(r->element_writes[e], static_cast<int64_t>(e) / pr.n < total ? 1 : 0)
-            << "element " << e << " of " << total << " rows\n"
-            << PlanSummary(*p);
+        ASSERT_EQ(r->element_writes[e], 1) << "element " << e << " of " << total << " rows routed\n"
+                                           << PlanSummary(*p);
       ++emulated;
     }
   }

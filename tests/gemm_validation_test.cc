@@ -705,7 +705,7 @@ TEST(GroupedGemmValidation, PlansTheGroupsOwnTileRows) {
   absl::StatusOr<Plan> bound = PlanGroupedGemm(g, H200Spec());
   ASSERT_TRUE(bound.ok()) << bound.status();
   EXPECT_EQ(bound->rows_bound, 1);
-  EXPECT_EQ(bound->tiles_m, (4096 + 8 * (bound->tile_m - 1)) / bound->tile_m);
+  EXPECT_EQ(bound->tiles_m, (4096 + 8 * (bound->tile_m - 1)) / bound->tile_m + 1);
   EXPECT_EQ(bound->groups_with_rows, 8);
   g.device_group_ends = nullptr, g.group_ends = ends;
   // No rows at all: nothing to plan, nothing to run.

@@ -208,7 +208,8 @@ struct GroupedGemmArgs {
   // entries as MoE routing writes them on the GPU, read by the kernel when it runs, so that a
   // captured CUDA graph replays with each step's routing and nothing waits for the host. The
   // plan is made for `max_rows` rows (A, C and D hold that many) spread over the groups the
-  // costliest way. Ends must not decrease; rows past max_rows are not computed.
+  // costliest way. Every row of D is written: the rows past the last group's end get beta * C
+  // (zero with beta 0). Ends must not decrease; ends past max_rows count as max_rows.
   const int32_t* device_group_ends = nullptr;
   int64_t max_rows = 0;
 };

@@ -174,7 +174,8 @@ typedef struct streamk_grouped_gemm_args {
   int64_t ldd;
   float alpha, beta;
   /* Group ends on the device instead (int32; group_ends NULL): the plan is made for max_rows
-   * rows, and each launch reads the ends then (GroupedGemmArgs::device_group_ends). */
+   * rows, and each launch reads the ends then (GroupedGemmArgs::device_group_ends); D's rows
+   * past the last end get beta * C. */
   const int32_t* device_group_ends;
   int64_t max_rows;
 } streamk_grouped_gemm_args;

@@ -314,10 +314,10 @@ def _grouped_kernel(a: torch.Tensor, b: torch.Tensor, offs: torch.Tensor,
         raise ValueError(f"a: on {a.device}, must be on a CUDA device")
     on_device = offs.device.type == "cuda"
     # offs on the GPU stays there: the kernel reads it when it runs (planned for a's rows), so
-    # nothing waits for the host and a captured graph replays each step's routing. On the host:
-    # planned for its rows exactly.
-    out = (torch.zeros if on_device else torch.empty)((a.shape[0], b.shape[2]), dtype=dtype,
-                                                      device=a.device)
+    # nothing waits for the host and a captured graph replays each step's routing; it writes
+    # every row, zeros past offs[-1]. On the host: planned for its rows exactly, and the rows
+    # past offs[-1] zeroed here.
+    out = torch.empty((a.shape[0], b.shape[2]), dtype=dtype, device=a.device)
     ends = [] if on_device else [int(x) for x in offs.tolist()]
     if a.shape[0] == 0 or out.shape[1] == 0 or (not on_device and ends[-1] == 0):
         return out.zero_() if out.numel() else out
