@@ -4,6 +4,7 @@
 
 #include "device_util.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace streamk::tools {
@@ -40,22 +41,31 @@ __device__ float LoadAny(const RefView& v, int64_t b, int64_t r, int64_t c) {
   }
 }
 
+// Rows go along the grid's y dimension (at most kMaxGridRows blocks; each takes every
+// gridDim.y-th row), columns along x.
+constexpr int kMaxGridRows = 65535;
+
 __global__ void ReferenceGemmKernel(RefView a, RefView b, RefView c, float alpha, float beta,
                                     int m, int n, int k, float* ref) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  const int i = blockIdx.y, batch = blockIdx.z;
+  const int batch = blockIdx.z;
   if (j >= n) return;
-  double sum = 0;
-  for (int kk = 0; kk < k; ++kk) sum += double(LoadAny(a, batch, i, kk)) * LoadAny(b, batch, kk, j);
-  double v = alpha * sum;
-  if (beta != 0.0f) v += double(beta) * LoadAny(c, batch, i, j);
-  ref[(int64_t{batch} * m + i) * n + j] = static_cast<float>(v);
+  for (int i = blockIdx.y; i < m; i += gridDim.y) {
+    double sum = 0;
+    for (int kk = 0; kk < k; ++kk)
+      sum += double(LoadAny(a, batch, i, kk)) * LoadAny(b, batch, kk, j);
+    double v = alpha * sum;
+    if (beta != 0.0f) v += double(beta) * LoadAny(c, batch, i, j);
+    ref[(int64_t{batch} * m + i) * n + j] = static_cast<float>(v);
+  }
 }
 
 __global__ void GatherKernel(RefView d, int m, int n, float* out) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;
-  const int i = blockIdx.y, batch = blockIdx.z;
-  if (j < n) out[(int64_t{batch} * m + i) * n + j] = LoadAny(d, batch, i, j);
+  const int batch = blockIdx.z;
+  if (j >= n) return;
+  for (int i = blockIdx.y; i < m; i += gridDim.y)
+    out[(int64_t{batch} * m + i) * n + j] = LoadAny(d, batch, i, j);
 }
 
 __global__ void HogKernel(long long cycles) {
@@ -166,13 +176,13 @@ cudaError_t Fill(void* p, DType t, int64_t elems, uint64_t seed, bool nan, cudaS
 
 cudaError_t ReferenceGemm(RefView a, RefView b, RefView c, float alpha, float beta, int m, int n,
                           int k, int batch, float* ref) {
-  ReferenceGemmKernel<<<dim3((n + 127) / 128, m, batch), 128>>>(a, b, c, alpha, beta, m, n, k,
-                                                                 ref);
+  ReferenceGemmKernel<<<dim3((n + 127) / 128, std::min(m, kMaxGridRows), batch), 128>>>(
+      a, b, c, alpha, beta, m, n, k, ref);
   return cudaGetLastError();
 }
 
 cudaError_t Gather(RefView d, int m, int n, int batch, float* out) {
-  GatherKernel<<<dim3((n + 127) / 128, m, batch), 128>>>(d, m, n, out);
+  GatherKernel<<<dim3((n + 127) / 128, std::min(m, kMaxGridRows), batch), 128>>>(d, m, n, out);
   return cudaGetLastError();
 }
 
