@@ -138,7 +138,13 @@ std::string FormatPlan(const Plan& p, const PlanExplanation* why, const std::str
   std::string s;
   absl::StrAppendFormat(&s, "problem     %d x %d x %d, batch %d, tile %dx%dx%d\n", p.m, p.n, p.k,
                         p.batch, p.tile_m, p.tile_n, p.tile_k);
-  if (p.groups > 0) {
+  if (p.groups > 0 && p.rows_bound) {
+    absl::StrAppendFormat(&s,
+                          "groups      %d, stacked in the %d rows of A and D, each with its own "
+                          "B, group ends read on the device: %d tile rows, as many as any "
+                          "routing of the rows fills and one more\n",
+                          p.groups, p.m, p.tiles_m);
+  } else if (p.groups > 0) {
     absl::StrAppendFormat(&s,
                           "groups      %d (%d with rows), stacked in the %d rows of A and D, "
                           "each with its own B; %d tile rows of the groups' own\n",
@@ -354,6 +360,7 @@ std::string PlanToJson(const Plan& p, const PlanExplanation* why, const std::str
   j["m"] = p.m, j["n"] = p.n, j["k"] = p.k, j["batch"] = p.batch;
   if (p.groups > 0) {
     j["groups"] = p.groups, j["groups_with_rows"] = p.groups_with_rows;
+    j["rows_bound"] = p.rows_bound;
     j["group_rows_offset"] = p.group_rows_offset;
   }
   j["tile"] = {p.tile_m, p.tile_n, p.tile_k};

@@ -707,6 +707,8 @@ TEST(GroupedGemmValidation, PlansTheGroupsOwnTileRows) {
   EXPECT_EQ(bound->rows_bound, 1);
   EXPECT_EQ(bound->tiles_m, (4096 + 8 * (bound->tile_m - 1)) / bound->tile_m + 1);
   EXPECT_EQ(bound->groups_with_rows, 8);
+  EXPECT_NE(FormatPlan(*bound).find("group ends read on the device"), std::string::npos)
+      << FormatPlan(*bound);
   g.device_group_ends = nullptr, g.group_ends = ends;
   // No rows at all: nothing to plan, nothing to run.
   int64_t none[2] = {0, 0};

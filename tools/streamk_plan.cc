@@ -59,6 +59,10 @@ ABSL_FLAG(std::string, moe, "",
           "a mixture-of-experts grouped GEMM: E,TOKENS,N,K[,SKEW]: TOKENS rows routed to E "
           "experts, expert g taking a share proportional to 1 / (g + 1)^SKEW (0, the default: "
           "evenly); no sizes then");
+ABSL_FLAG(bool, device_ends, false,
+          "with --groups or --moe: plan as grouped_gemm() does for group ends on the device "
+          "(device_group_ends; streamk.grouped_mm with offs on the GPU): for any routing of the "
+          "groups' total rows (max_rows), not for these rows");
 ABSL_FLAG(std::string, dtype, "fp16", "input dtype: fp16 | bf16");
 ABSL_FLAG(std::string, out_dtype, "", "output dtype: fp16 | bf16 | fp32 (default: the input's)");
 ABSL_FLAG(int64_t, ldd, 0,
@@ -274,8 +278,10 @@ int main(int argc, char** argv) {
     // As grouped_gemm() lowers it: stacked rows, a B per group, D never stored by TMA.
     if (problem.batch != 1) return Fail("--batch: a grouped GEMM has none");
     problem.groups = static_cast<int64_t>(group_rows.size());
-    problem.group_rows = group_rows.data();
+    problem.group_rows = absl::GetFlag(FLAGS_device_ends) ? nullptr : group_rows.data();
     problem.d_tma_store = false;
+  } else if (absl::GetFlag(FLAGS_device_ends)) {
+    return Fail("--device_ends: give the groups with --groups or --moe");
   }
 
   // Device: a preset, or the local GPU (falling back to the H200 model without one).

@@ -131,10 +131,13 @@ def plan_grouped(rows: Sequence[int], n: int, k: int, *, dtype: Any = "fp16",
                  reduction: Optional[str] = None, tile: Optional[tuple[int, int, int]] = None,
                  avail_sms: int = 0, max_workspace_bytes: int = 0, schedule: str = "auto",
                  mainloop: Optional[str] = None, pingpong: Optional[bool] = None,
-                 narrow_wgmma: bool = True, store_d: Optional[str] = None) -> dict[str, Any]:
+                 narrow_wgmma: bool = True, store_d: Optional[str] = None,
+                 device_ends: bool = False) -> dict[str, Any]:
     """The plan grouped_mm would run for groups of `rows[g]` rows each (a mixture-of-experts
     layer's tokens per expert) times their own k x n weights, as plan() gives a GEMM's: with
-    "groups", "groups_with_rows" and "tiles_m" (the groups' own tile rows). Options as plan()."""
+    "groups", "groups_with_rows" and "tiles_m" (the groups' own tile rows). device_ends: the
+    plan grouped_mm runs with offs on the GPU, made for any routing of sum(rows) rows over the
+    groups ("rows_bound" 1). Options as plan()."""
     lib = _lib.library()
     for name, v in (("n", n), ("k", k)):
         if not isinstance(v, int) or isinstance(v, bool):
@@ -148,7 +151,11 @@ def plan_grouped(rows: Sequence[int], n: int, k: int, *, dtype: Any = "fp16",
         ends.append(total)
     args = lib.new_grouped_args()
     ends_array = (ctypes.c_int64 * len(ends))(*ends)
-    args.groups, args.group_ends, args.n, args.k = len(ends), ends_array, n, k
+    args.groups, args.n, args.k = len(ends), n, k
+    if device_ends:  # never read: planning needs only the bound
+        args.device_group_ends, args.max_rows = 1 << 16, total
+    else:
+        args.group_ends = ends_array
     args.input = _dtype_code("dtype", dtype)
     args.output = args.input if out_dtype is None else _dtype_code("out_dtype", out_dtype)
     # Packed operands as grouped_mm passes the transposed view of [groups, n, k] weights.

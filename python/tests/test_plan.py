@@ -176,6 +176,17 @@ def test_plan_grouped_covers_the_groups_own_tile_rows():
     assert forced["mode"] == "splitk" and forced["tiles_m"] == 3 + 0 + 2 + 1 + 32
 
 
+def test_plan_grouped_for_offs_on_the_gpu_holds_any_routing():
+    rows = [300, 0, 129, 1, 4000]
+    p = streamk.plan_grouped(rows, 2048, 7168, device="h200", device_ends=True)
+    bm, total = p["tile"][0], sum(rows)
+    assert p["rows_bound"] == 1 and p["m"] == total
+    # The costliest split of the rows over the groups, and a tile row for the rows past the end.
+    assert p["tiles_m"] == min(total, (total + 5 * (bm - 1)) // bm + 1)
+    exact = streamk.plan_grouped(rows, 2048, 7168, device="h200")
+    assert exact["rows_bound"] == 0 and exact["tiles_m"] < p["tiles_m"]
+
+
 def test_plan_grouped_names_bad_arguments():
     with pytest.raises(ValueError, match="group_ends"):
         streamk.plan_grouped([5, -3], 64, 64, device="h200")
