@@ -25,6 +25,7 @@ import sys
 import torch
 
 import streamk
+from gpu_timing import graph_time_us
 
 PROJECTIONS = [("mixtral-gate-up", 8, 2, 2 * 14336, 4096), ("mixtral-down", 8, 2, 4096, 14336),
                ("deepseek-v3-gate-up", 256, 8, 2 * 2048, 7168),
@@ -39,28 +40,6 @@ def route_tokens(experts, topk, tokens, skew, seed):
     picks = torch.multinomial(weight.expand(tokens, experts), min(topk, experts),
                               replacement=False, generator=gen)
     return torch.bincount(picks.flatten(), minlength=experts).tolist()
-
-
-def graph_time_us(fn, inner, reps):
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        for _ in range(inner):
-            fn()
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        g.replay()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1000 / inner)
-    return statistics.median(times)
 
 
 def main():

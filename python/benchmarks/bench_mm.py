@@ -20,32 +20,11 @@ import time
 import torch
 
 import streamk
+from gpu_timing import graph_time_us
 
 PROJECTIONS = [("7b.qkv", 12288, 4096), ("7b.up", 11008, 4096), ("7b.down", 4096, 11008),
                ("70b.qkv", 10240, 8192), ("70b.up", 28672, 8192), ("70b.down", 8192, 28672)]
 TOKENS = [16, 64, 128, 512, 2048, 4096]
-
-
-def graph_time_us(fn, inner, reps):
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        for _ in range(3):
-            fn()
-    torch.cuda.current_stream().wait_stream(s)
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        for _ in range(inner):
-            fn()
-    times = []
-    for _ in range(reps):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        g.replay()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) * 1000 / inner)
-    return statistics.median(times)
 
 
 def eager_time_us(fn, inner, reps):
