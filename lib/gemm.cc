@@ -407,6 +407,15 @@ WorkspacePool& Pool() {
   return *pool;
 }
 
+// Options::mainloop, where set, must be the one the device is modelled for.
+absl::Status CheckMainloop(const Options& o, const DeviceSpec& device) {
+  if (o.mainloop && *o.mainloop != device.mainloop)
+    return Invalid(absl::StrCat("mainloop = ", MainloopName(*o.mainloop), ": ", device.name,
+                                " is modelled for the ", MainloopName(device.mainloop),
+                                " mainloop"));
+  return absl::OkStatus();
+}
+
 // Options::tile names a kernel configuration, so it must be one of the device's.
 absl::Status CheckTile(const Options& o, const DeviceSpec& device) {
   if (o.tile == kNoTile) return absl::OkStatus();
@@ -533,18 +542,24 @@ void LowerGroups(const GroupedGemmArgs& g, LoweredGroups& l) {
   pr.cd_rows_aligned = k.cd_vectors;
 }
 
-absl::Status RunGrouped(const GroupedGemmArgs& args, const Options& options, void* workspace,
-                        size_t workspace_bytes, bool caller_workspace, cudaStream_t stream) {
-  if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
-  if (GroupedRows(args) == 0) return absl::OkStatus();  // no rows: nothing to do
+// The plan grouped_gemm() runs for valid arguments with rows, as CachedPlan for gemm(): from the
+// plan cache (PlanCache::Get: device ends' plans, and the last of host ends'), lowered into `l`.
+absl::StatusOr<Plan> CachedGroupedPlan(const GroupedGemmArgs& args, const Options& options,
+                                       LoweredGroups& l) {
   int ordinal = 0;
   absl::StatusOr<DeviceSpec> device = CurrentDevice(options, &ordinal);
   if (!device.ok()) return device.status();
   if (absl::Status s = CheckTile(options, *device); !s.ok()) return s;
-  LoweredGroups l;
   LowerGroups(args, l);
-  absl::StatusOr<Plan> plan =
-      Plans().Get(ordinal, l.problem, *device, ToPlanOptions(options, false));
+  return Plans().Get(ordinal, l.problem, *device, ToPlanOptions(options, false));
+}
+
+absl::Status RunGrouped(const GroupedGemmArgs& args, const Options& options, void* workspace,
+                        size_t workspace_bytes, bool caller_workspace, cudaStream_t stream) {
+  if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
+  if (GroupedRows(args) == 0) return absl::OkStatus();  // no rows: nothing to do
+  LoweredGroups l;
+  absl::StatusOr<Plan> plan = CachedGroupedPlan(args, options, l);
   if (!plan.ok()) return plan.status();
   absl::StatusOr<void*> ws =
       WorkspaceFor(*plan, workspace, workspace_bytes, caller_workspace, stream);
@@ -637,11 +652,7 @@ absl::Status CheckGroupedPlanning(const GroupedGemmArgs& args, const Options& op
                        ? "max_rows = 0: there is nothing to plan"
                        : "group_ends: every group is empty, so there is nothing to plan");
   if (absl::Status s = CheckTile(options, device); !s.ok()) return s;
-  if (options.mainloop && *options.mainloop != device.mainloop)
-    return Invalid(absl::StrCat("mainloop = ", MainloopName(*options.mainloop), ": ", device.name,
-                                " is modelled for the ", MainloopName(device.mainloop),
-                                " mainloop"));
-  return absl::OkStatus();
+  return CheckMainloop(options, device);
 }
 
 }  // namespace
@@ -658,21 +669,20 @@ absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const DeviceSp
 absl::StatusOr<Plan> PlanGroupedGemm(const GroupedGemmArgs& args, const Options& options,
                                      PlanExplanation* why) {
   if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
-  int ordinal = 0;
-  absl::StatusOr<DeviceSpec> device = CurrentDevice(options, &ordinal);
+  if (why == nullptr && GroupedRows(args) > 0) {  // the plan grouped_gemm() runs
+    LoweredGroups l;
+    return CachedGroupedPlan(args, options, l);
+  }
+  absl::StatusOr<DeviceSpec> device = CurrentDevice(options);
   if (!device.ok()) return device.status();
-  if (why != nullptr) return PlanGroupedGemm(args, *device, options, why);
-  // The plan grouped_gemm() runs: from the plan cache where the ends are on the device.
-  if (absl::Status s = CheckGroupedPlanning(args, options, *device); !s.ok()) return s;
-  LoweredGroups l;
-  LowerGroups(args, l);
-  return Plans().Get(ordinal, l.problem, *device, ToPlanOptions(options, false));
+  return PlanGroupedGemm(args, *device, options, why);
 }
 
 absl::StatusOr<size_t> GetWorkspaceSize(const GroupedGemmArgs& args, const Options& options) {
   if (absl::Status s = ValidateGroupedGemmArgs(args, options); !s.ok()) return s;
   if (GroupedRows(args) == 0) return 0;
-  absl::StatusOr<Plan> plan = PlanGroupedGemm(args, options);
+  LoweredGroups l;
+  absl::StatusOr<Plan> plan = CachedGroupedPlan(args, options, l);
   if (!plan.ok()) return plan.status();
   return static_cast<size_t>(plan->workspace_bytes);
 }
@@ -745,10 +755,7 @@ absl::StatusOr<Plan> PlanGemm(const GemmArgs& args, const DeviceSpec& device,
                               const Options& options, PlanExplanation* why) {
   if (absl::Status s = ValidateGemmArgs(args, options); !s.ok()) return s;
   if (absl::Status s = CheckTile(options, device); !s.ok()) return s;
-  if (options.mainloop && *options.mainloop != device.mainloop)
-    return Invalid(absl::StrCat("mainloop = ", MainloopName(*options.mainloop), ": ", device.name,
-                                " is modelled for the ", MainloopName(device.mainloop),
-                                " mainloop"));
+  if (absl::Status s = CheckMainloop(options, device); !s.ok()) return s;
   return MakePlan(Lower(args).problem, device, ToPlanOptions(options, args), why);
 }
 
