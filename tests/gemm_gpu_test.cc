@@ -247,6 +247,50 @@ void FinishOrDie(cudaStream_t stream, const std::string& what) {
   std::_Exit(3);
 }
 
+// One call captured into a CUDA graph on a stream of its own, the graph instantiated for replays
+// (cudaGraphLaunch(exec(), stream())); the stream, graph and instance are destroyed with it.
+class CapturedCall {
+ public:
+  CapturedCall() = default;
+  CapturedCall(const CapturedCall&) = delete;
+  CapturedCall& operator=(const CapturedCall&) = delete;
+  ~CapturedCall() {
+    if (exec_ != nullptr) cudaGraphExecDestroy(exec_);
+    if (graph_ != nullptr) cudaGraphDestroy(graph_);
+    if (stream_ != nullptr) cudaStreamDestroy(stream_);
+  }
+
+  // Captures call(stream()): the CUDA error of capturing or instantiating, else the call's status.
+  template <typename Call>
+  absl::Status Capture(Call call) {
+    if (cudaError_t e = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+        e != cudaSuccess)
+      return Failed("cudaStreamCreateWithFlags", e);
+    if (cudaError_t e = cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal);
+        e != cudaSuccess)
+      return Failed("cudaStreamBeginCapture", e);
+    const absl::Status s = call(stream_);
+    if (cudaError_t e = cudaStreamEndCapture(stream_, &graph_); e != cudaSuccess)
+      return Failed("cudaStreamEndCapture", e);
+    if (!s.ok()) return s;
+    if (cudaError_t e = cudaGraphInstantiate(&exec_, graph_, 0); e != cudaSuccess)
+      return Failed("cudaGraphInstantiate", e);
+    return absl::OkStatus();
+  }
+
+  cudaStream_t stream() const { return stream_; }
+  cudaGraphExec_t exec() const { return exec_; }
+
+ private:
+  static absl::Status Failed(const char* what, cudaError_t e) {
+    return absl::InternalError(absl::StrCat(what, ": ", cudaGetErrorString(e)));
+  }
+
+  cudaStream_t stream_ = nullptr;
+  cudaGraph_t graph_ = nullptr;
+  cudaGraphExec_t exec_ = nullptr;
+};
+
 // Runs gemm() once on fresh inputs and checks it; returns the relative error (or +inf).
 // `outside`, if given: elements written outside D's entries (Buffers::WrittenOutsideD).
 double RunOnce(const Config& cfg, const Options& o, uint64_t seed, std::string* failure,
@@ -1276,15 +1320,12 @@ TEST(GemmGpu, CudaGraphReplayLeavesFlagsZero) {
     ASSERT_GT(*ws_bytes, 0u);
     DeviceBuffer ws(*ws_bytes);
     CUDA_ASSERT(cudaMemset(ws.get(), 0, *ws_bytes));
-    cudaStream_t stream;
-    CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    cudaGraph_t graph;
-    CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    absl::Status s = gemm(buf.args, ws.get(), *ws_bytes, stream, o);
-    CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+    CapturedCall captured;
+    const absl::Status s = captured.Capture(
+        [&](cudaStream_t st) { return gemm(buf.args, ws.get(), *ws_bytes, st, o); });
     ASSERT_TRUE(s.ok()) << s;
-    cudaGraphExec_t exec;
-    CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+    const cudaStream_t stream = captured.stream();
+    const cudaGraphExec_t exec = captured.exec();
     std::vector<uint8_t> first;
     for (int replay = 0; replay < 50; ++replay) {
       CUDA_ASSERT(cudaGraphLaunch(exec, stream));
@@ -1302,9 +1343,6 @@ TEST(GemmGpu, CudaGraphReplayLeavesFlagsZero) {
     absl::StatusOr<Plan> plan = PlanGemm(buf.args, o);
     ASSERT_TRUE(plan.ok());
     ExpectFlagsZero(*plan, ws.get());
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
-    cudaStreamDestroy(stream);
   }
 }
 
@@ -1334,30 +1372,23 @@ TEST(GemmGpu, DataParallelRoundsClaimByDefaultAndRunStaticWhenCapturedCold) {
   absl::StatusOr<size_t> static_bytes = GetWorkspaceSize(buf.args, fixed);
   ASSERT_TRUE(static_bytes.ok());
   ASSERT_EQ(*static_bytes, 0u);
-  cudaStream_t stream;
-  CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  absl::Status s = gemm(buf.args, stream, o);
-  CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+  CapturedCall captured;
+  const absl::Status s = captured.Capture([&](cudaStream_t st) { return gemm(buf.args, st, o); });
   ASSERT_TRUE(s.ok()) << s;
-  cudaGraphExec_t exec;
-  CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+  const cudaStream_t stream = captured.stream();
+  const cudaGraphExec_t exec = captured.exec();
   for (int replay = 0; replay < 3; ++replay) {
     CUDA_ASSERT(poison());
     CUDA_ASSERT(cudaGraphLaunch(exec, stream));
     CUDA_ASSERT(cudaStreamSynchronize(stream));
     EXPECT_LT(OutputError(buf.Result(cfg), want, cfg.out), Tolerance(cfg.out)) << replay;
   }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
   for (int run = 0; run < 3; ++run) {
     CUDA_ASSERT(poison());
     ASSERT_TRUE(gemm(buf.args, stream, o).ok());
     CUDA_ASSERT(cudaStreamSynchronize(stream));
     EXPECT_LT(OutputError(buf.Result(cfg), want, cfg.out), Tolerance(cfg.out)) << run;
   }
-  cudaStreamDestroy(stream);
 }
 
 // A chain of GEMMs on one stream with no host synchronization, each reading the D the GEMM
@@ -1539,15 +1570,12 @@ TEST(GemmGpu, DynamicScheduleGraphReplayLeavesCounterZero) {
     ASSERT_GT(bytes, 0u);
     DeviceBuffer ws(bytes);
     CUDA_ASSERT(cudaMemset(ws.get(), 0, bytes));
-    cudaStream_t stream;
-    CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    cudaGraph_t graph;
-    CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    absl::Status s = gemm(buf.args, ws.get(), bytes, stream, o);
-    CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+    CapturedCall captured;
+    const absl::Status s =
+        captured.Capture([&](cudaStream_t st) { return gemm(buf.args, ws.get(), bytes, st, o); });
     ASSERT_TRUE(s.ok()) << s;
-    cudaGraphExec_t exec;
-    CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+    const cudaStream_t stream = captured.stream();
+    const cudaGraphExec_t exec = captured.exec();
     std::vector<uint8_t> first;
     for (int replay = 0; replay < 20; ++replay) {
       CUDA_ASSERT(buf.Refresh(cfg, seed));  // the same inputs, D poisoned
@@ -1561,9 +1589,6 @@ TEST(GemmGpu, DynamicScheduleGraphReplayLeavesCounterZero) {
     EXPECT_LT(OutputError(buf.Result(cfg), want, cfg.out), Tolerance(cfg.out))
         << PlanSummary(*plan);
     ExpectFlagsZero(*plan, ws.get());
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
-    cudaStreamDestroy(stream);
   }
 }
 
@@ -2109,15 +2134,12 @@ TEST(GroupedGemmGpu, CudaGraphReplayWithCallersWorkspace) {
     ASSERT_TRUE(plan.ok()) << plan.status();
     DeviceBuffer ws(*bytes);
     CUDA_ASSERT(cudaMemset(ws.get(), 0, *bytes));
-    cudaStream_t stream;
-    CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    cudaGraph_t graph;
-    CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    const absl::Status s = grouped_gemm(buf.args, ws.get(), *bytes, stream, o);
-    CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+    CapturedCall captured;
+    const absl::Status s = captured.Capture(
+        [&](cudaStream_t st) { return grouped_gemm(buf.args, ws.get(), *bytes, st, o); });
     ASSERT_TRUE(s.ok()) << s;
-    cudaGraphExec_t exec;
-    CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+    const cudaStream_t stream = captured.stream();
+    const cudaGraphExec_t exec = captured.exec();
     for (int r = 0; r < 3; ++r) {
       CUDA_ASSERT(testing::Fill(buf.d.get(), g.out, buf.total * g.n, 1, true));
       CUDA_ASSERT(cudaGraphLaunch(exec, stream));
@@ -2127,9 +2149,6 @@ TEST(GroupedGemmGpu, CudaGraphReplayWithCallersWorkspace) {
       EXPECT_LT(OutputError(got, want, g.out), Tolerance(g.out)) << DescribeGrouped(g, o);
       ExpectFlagsZero(*plan, ws.get());
     }
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
-    cudaStreamDestroy(stream);
   }
 }
 
@@ -2156,15 +2175,12 @@ TEST(GroupedGemmGpu, DeviceEndsGraphReplayedWithNewRoutings) {
     ASSERT_TRUE(bytes.ok()) << bytes.status();
     DeviceBuffer ws(*bytes);
     CUDA_ASSERT(cudaMemset(ws.get(), 0, *bytes));
-    cudaStream_t stream;
-    CUDA_ASSERT(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    cudaGraph_t graph;
-    CUDA_ASSERT(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    const absl::Status s = grouped_gemm(args, ws.get(), *bytes, stream, o);
-    CUDA_ASSERT(cudaStreamEndCapture(stream, &graph));
+    CapturedCall captured;
+    const absl::Status s = captured.Capture(
+        [&](cudaStream_t st) { return grouped_gemm(args, ws.get(), *bytes, st, o); });
     ASSERT_TRUE(s.ok()) << s;
-    cudaGraphExec_t exec;
-    CUDA_ASSERT(cudaGraphInstantiate(&exec, graph, 0));
+    const cudaStream_t stream = captured.stream();
+    const cudaGraphExec_t exec = captured.exec();
     for (const std::vector<int64_t>& rows : routings) {
       GroupedCase g{rows, n, k};
       GroupedBuffers want;  // the same A and B, this routing's reference
@@ -2197,9 +2213,6 @@ TEST(GroupedGemmGpu, DeviceEndsGraphReplayedWithNewRoutings) {
         ASSERT_EQ(got[static_cast<size_t>(i)], 0.0f)
             << "row " << i / n << " past the routing's " << total << " rows, " << ModeName(mode);
     }
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
-    cudaStreamDestroy(stream);
   }
 }
 
