@@ -105,6 +105,14 @@ const Case kCases[] = {
 const std::optional<Reduction> kEveryReduction[] = {std::nullopt, Reduction::kDeterministic,
                                                     Reduction::kAtomic, Reduction::kSeparate};
 
+// Every (tile, k-iteration) of the emulation computed once, every output element written once.
+void ExpectEachOnce(const EmulatorResult& r, const Plan& p) {
+  for (size_t i = 0; i < r.iteration_visits.size(); ++i)
+    ASSERT_EQ(r.iteration_visits[i], 1) << "iteration " << i << "\n" << PlanSummary(p);
+  for (size_t e = 0; e < r.element_writes.size(); ++e)
+    ASSERT_EQ(r.element_writes[e], 1) << "element " << e << "\n" << PlanSummary(p);
+}
+
 // Emulates `p` on fresh random operands and checks it against the reference GEMM: the result,
 // every (tile, k-iteration) computed once, every output element written once.
 // `claimed_ahead`, when given, is raised to the most work blocks a producer claimed ahead;
@@ -120,10 +128,7 @@ void ExpectMatchesReference(const Plan& p, uint32_t seed, float beta,
   if (past_reduction != nullptr) *past_reduction += r->claims_past_reduction;
   const std::vector<float> want = ReferenceGemm(p, ops.in);
   EXPECT_LT(RelativeError(r->d, want), 1e-5) << PlanSummary(p);
-  for (size_t i = 0; i < r->iteration_visits.size(); ++i)
-    ASSERT_EQ(r->iteration_visits[i], 1) << "iteration " << i << "\n" << PlanSummary(p);
-  for (size_t e = 0; e < r->element_writes.size(); ++e)
-    ASSERT_EQ(r->element_writes[e], 1) << "element " << e << "\n" << PlanSummary(p);
+  ExpectEachOnce(*r, p);
 }
 
 TEST(Emulator, MatchesReferenceForEveryModeAndStrategy) {
@@ -527,10 +532,7 @@ TEST(EmulatorGrouped, EveryGroupsRowsOnceWithItsOwnB) {
     absl::StatusOr<EmulatorResult> r = Emulate(*p, in, 1000 + i);
     ASSERT_TRUE(r.ok()) << r.status() << "\n" << PlanSummary(*p);
     EXPECT_LT(RelativeError(r->d, ReferenceGemm(*p, in, ends.data())), 1e-5) << PlanSummary(*p);
-    for (size_t t = 0; t < r->iteration_visits.size(); ++t)
-      ASSERT_EQ(r->iteration_visits[t], 1) << "iteration " << t << "\n" << PlanSummary(*p);
-    for (size_t e = 0; e < r->element_writes.size(); ++e)
-      ASSERT_EQ(r->element_writes[e], 1) << "element " << e << "\n" << PlanSummary(*p);
+    ASSERT_NO_FATAL_FAILURE(ExpectEachOnce(*r, *p));
     // Stream-K blocks whose range holds tiles of two groups.
     if (p->sk_tiles > 0) ++shared;
     for (int blk = 0; blk < p->sk_blocks; ++blk) {
@@ -629,12 +631,8 @@ TEST(EmulatorGrouped, DeviceEndsRunAnyRoutingWithinTheBound) {
       absl::StatusOr<EmulatorResult> r = Emulate(*p, in, 7000 + i);
       ASSERT_TRUE(r.ok()) << r.status() << "\n" << PlanSummary(*p);
       EXPECT_LT(RelativeError(r->d, ReferenceGemm(*p, in, ends.data())), 1e-5) << PlanSummary(*p);
-      for (size_t t = 0; t < r->iteration_visits.size(); ++t)
-        ASSERT_EQ(r->iteration_visits[t], 1) << "iteration " << t << "\n" << PlanSummary(*p);
       // Every row once: the routing's, and those past its end (beta * C there).
-      for (size_t e = 0; e < r->element_writes.size(); ++e)
-        ASSERT_EQ(r->element_writes[e], 1) << "element " << e << " of " << total << " rows routed\n"
-                                           << PlanSummary(*p);
+      ASSERT_NO_FATAL_FAILURE(ExpectEachOnce(*r, *p)) << total << " rows routed";
       ++emulated;
     }
   }
