@@ -149,17 +149,18 @@ def plan_grouped(rows: Sequence[int], n: int, k: int, *, dtype: Any = "fp16",
     for r in rows:
         total += r
         ends.append(total)
+    # Addresses planning never reads: packed operands as grouped_mm passes the transposed view
+    # of [groups, n, k] weights, and with device_ends the ends (only their bound is planned for).
+    fake = 1 << 16
     args = lib.new_grouped_args()
-    ends_array = (ctypes.c_int64 * len(ends))(*ends)
     args.groups, args.n, args.k = len(ends), n, k
-    if device_ends:  # never read: planning needs only the bound
-        args.device_group_ends, args.max_rows = 1 << 16, total
+    if device_ends:
+        args.device_group_ends, args.max_rows = fake, total
     else:
+        ends_array = (ctypes.c_int64 * len(ends))(*ends)
         args.group_ends = ends_array
     args.input = _dtype_code("dtype", dtype)
     args.output = args.input if out_dtype is None else _dtype_code("out_dtype", out_dtype)
-    # Packed operands as grouped_mm passes the transposed view of [groups, n, k] weights.
-    fake = 1 << 16
     args.a, args.lda = fake, k
     args.b, args.b_layout, args.ldb, args.stride_b = fake, _lib.COL_MAJOR, k, n * k
     args.d, args.ldd = fake, n
