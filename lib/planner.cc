@@ -255,6 +255,16 @@ int DefaultSlices(const Plan& p) {
   return slices;
 }
 
+// A grouped plan's group table's place in the workspace: after the flags and partial sums, at
+// or past kMinFlagsBytes (Plan::group_rows_offset). Every candidate holds it (Derive), so that
+// the workspace cap weighs it (PlanWithinCap); a grouped plan copies no operand.
+void AddGroupTable(Plan& p) {
+  p.group_rows_offset =
+      AlignUp(std::max(p.workspace_bytes, Plan::kMinFlagsBytes), Plan::kWorkspaceAlignment);
+  p.group_rows_bytes = int64_t{p.tiles_m} * static_cast<int64_t>(sizeof(mapping::GroupRow));
+  p.workspace_bytes = AlignUp(p.group_rows_offset + p.group_rows_bytes, Plan::kWorkspaceAlignment);
+}
+
 // Fills every field of `plan` that follows from the problem fields and `d`, but the divisors.
 void Derive(const Decomposition& d, Plan& p) {
   p.mode = d.mode;
@@ -329,6 +339,8 @@ void Derive(const Decomposition& d, Plan& p) {
     p.partials_offset = p.flags_offset + p.flags_bytes;
     p.workspace_bytes = p.partials_offset + p.partials_bytes;
   }
+  p.group_rows_offset = p.group_rows_bytes = 0;
+  if (p.groups > 0) AddGroupTable(p);
   // (The divisors, Plan::div, are set once on MakePlan's pick: the cost model reads none of them,
   // and the search derives a few hundred candidates.)
 }
@@ -713,6 +725,13 @@ absl::Status Validate(const Problem& pr, const DeviceSpec& dev, const PlanOption
       return absl::InvalidArgumentError(absl::StrCat(
           "repack = ", RepackOperandsName(*o.repack),
           ": a grouped problem's operands are read as they are (their rows 16-byte aligned)"));
+    for (auto [name, l] : {std::pair<const char*, OperandLayout>{"a", pr.a}, {"b", pr.b}}) {
+      if (l.unaligned())
+        return absl::InvalidArgumentError(absl::StrCat(
+            name, ".row_align = ", static_cast<int>(l.row_align),
+            ": a grouped problem's operands are read as they are, so their rows must start "
+            "16-byte aligned"));
+    }
   }
   if (dev.sms < 1)
     return absl::InvalidArgumentError(
@@ -1766,15 +1785,6 @@ void AddRepack(bool a, bool b, Plan& p) {
   p.workspace_bytes = end;
 }
 
-// The grouped GEMM's group table's place in the workspace: after everything else, at or past
-// kMinFlagsBytes (Plan::group_rows_offset).
-void AddGroupTable(Plan& p) {
-  p.group_rows_offset =
-      AlignUp(std::max(p.workspace_bytes, Plan::kMinFlagsBytes), Plan::kWorkspaceAlignment);
-  p.group_rows_bytes = int64_t{p.tiles_m} * static_cast<int64_t>(sizeof(mapping::GroupRow));
-  p.workspace_bytes = AlignUp(p.group_rows_offset + p.group_rows_bytes, Plan::kWorkspaceAlignment);
-}
-
 }  // namespace
 
 int64_t RepackedBytes(const Plan& p, char operand) {
@@ -2007,7 +2017,9 @@ absl::StatusOr<Plan> PlanRows(const Problem& problem, const DeviceSpec& device,
   // Unset, repacking is auto mode's to decide: a forced decomposition runs on the rows as they
   // are unless repacking is forced too.
   const bool forced = CopiesForced(o);
-  const bool may_repack = forced || (!o.repack.has_value() && o.mode == Mode::kAuto);
+  // A grouped problem's operands are read as they are (the copies know no groups).
+  const bool may_repack =
+      problem.groups == 0 && (forced || (!o.repack.has_value() && o.mode == Mode::kAuto));
   // Auto, free to pick the tile, may also run misaligned rows on the cluster configuration,
   // whose B the L2 serves once per pair of SMs.
   const bool may_cluster = !forced && o.mode == Mode::kAuto && o.tile == kNoTile &&
@@ -2471,13 +2483,6 @@ absl::Status DecideKernel(const Problem& problem, const DeviceSpec& device, cons
 
 absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
                               const PlanOptions& o, PlanExplanation* why) {
-  // A grouped problem's operands are read as they are (the copies know no groups): no copy is a
-  // candidate.
-  if (problem.groups > 0 && !o.repack.has_value()) {
-    PlanOptions read_as_they_are = o;
-    read_as_they_are.repack = RepackOperands::kNone;
-    return MakePlan(problem, device, read_as_they_are, why);
-  }
   // Ping-pong turned off is priced nowhere, and so never picked (DecideKernel: PricedPingPong).
   if (o.pingpong == false) {
     DeviceSpec off = device;
@@ -2489,7 +2494,6 @@ absl::StatusOr<Plan> MakePlan(const Problem& problem, const DeviceSpec& device,
   absl::StatusOr<Plan> plan = PlanWithinCap(problem, device, o, why);
   if (!plan.ok()) return plan;
   if (absl::Status s = DecideKernel(problem, device, o, *plan); !s.ok()) return s;
-  if (plan->groups > 0) AddGroupTable(*plan);
   mapping::SetDivisors(*plan);
   return plan;
 }
@@ -2524,7 +2528,8 @@ absl::StatusOr<Plan> PlanWithinCap(const Problem& problem, const DeviceSpec& dev
   auto refuse = [cap](const Plan& p, absl::string_view what) {
     return absl::ResourceExhaustedError(absl::StrCat(
         "max_workspace_bytes = ", cap, ": ", what, " needs ", p.workspace_bytes,
-        " bytes of workspace (partial sums, flags and operand copies)"));
+        " bytes of workspace (flags, partial sums, operand copies and a grouped GEMM's group "
+        "table)"));
   };
   if (o.mode != Mode::kAuto || o.repack.has_value()) return refuse(*plan, "the forced plan");
   // The cap takes every plan that needs more out of the candidates; of those left, data-parallel

@@ -699,6 +699,21 @@ TEST(GroupedGemmValidation, PlansTheGroupsOwnTileRows) {
     EXPECT_NE(FormatPlan(*p, &why, "H200").find("groups      8 (5 with rows)"), std::string::npos)
         << FormatPlan(*p, &why, "H200");
   }
+  // The workspace cap weighs the group table: a cap of the plan's own workspace takes the same
+  // plan; one that leaves no room for the table past the flags' region is refused, naming it.
+  {
+    absl::StatusOr<Plan> free = PlanGroupedGemm(g, H200Spec());
+    ASSERT_TRUE(free.ok()) << free.status();
+    Options capped;
+    capped.max_workspace_bytes = free->workspace_bytes;
+    absl::StatusOr<Plan> same = PlanGroupedGemm(g, H200Spec(), capped);
+    ASSERT_TRUE(same.ok()) << same.status();
+    EXPECT_EQ(PlanSummary(*same), PlanSummary(*free));
+    capped.max_workspace_bytes = Plan::kMinFlagsBytes;
+    absl::StatusOr<Plan> none = PlanGroupedGemm(g, H200Spec(), capped);
+    EXPECT_EQ(none.status().code(), absl::StatusCode::kResourceExhausted) << none.status();
+    EXPECT_NE(none.status().message().find("group table"), std::string::npos) << none.status();
+  }
   // Group ends on the device: planned for max_rows spread the costliest way.
   static int32_t device_ends[8];
   g.group_ends = nullptr, g.device_group_ends = device_ends, g.max_rows = 4096;

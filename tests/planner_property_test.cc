@@ -642,6 +642,15 @@ TEST(PlannerProperties, GroupedPlansArePricedLikePlainOnes) {
     }
   }
   EXPECT_GT(same, 40);
+  // Operands the kernel could load only through copies are refused: the copies know no groups.
+  Problem unaligned;
+  unaligned.m = 300, unaligned.n = 256, unaligned.k = 250;
+  int64_t rows[2] = {100, 200};
+  unaligned.groups = 2, unaligned.group_rows = rows;
+  unaligned.b.row_align = 4;
+  absl::StatusOr<Plan> p = MakePlan(unaligned, H200Spec(), PlanOptions{});
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument) << p.status();
+  EXPECT_NE(p.status().message().find("b.row_align = 4"), std::string::npos) << p.status();
 }
 
 }  // namespace
