@@ -1,5 +1,6 @@
 // gemm() argument validation, on the CPU: every rejected call names the argument and the rule,
 // nothing is launched and D is untouched. Also: without a GPU, gemm() fails with a status.
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -730,6 +731,188 @@ TEST(GroupedGemmValidation, PlansTheGroupsOwnTileRows) {
   g.groups = 2, g.group_ends = none;
   EXPECT_TRUE(ValidateGroupedGemmArgs(g).ok());
   EXPECT_EQ(PlanGroupedGemm(g, H200Spec()).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Thousands of random grouped_gemm() calls (group counts and ends of any kind, host or device
+// ends, sizes, pointers null or between elements, leading dimensions and strides anywhere, every
+// option), through the public entry points: ValidateGroupedGemmArgs accepts a call or names the
+// argument and the rule it broke (InvalidArgument, "NAME ...: RULE"); a rejected grouped_gemm()
+// returns the same status and leaves D untouched; an accepted call plans on the H200 model or is
+// refused with a status, and a plan covers the groups' own tile rows (or, for device ends, the
+// bound's) with its group table inside the workspace.
+TEST(GroupedGemmValidation, RandomCallsAreAcceptedOrNamed) {
+  std::mt19937_64 rng(20261208);
+  auto pick = [&rng](std::initializer_list<int64_t> v) { return *(v.begin() + rng() % v.size()); };
+  auto below = [&rng](int64_t n) { return static_cast<int64_t>(rng() % static_cast<uint64_t>(n)); };
+  // Host buffers stand in for device memory: validation and planning never dereference them.
+  alignas(256) static uint16_t buf[4][1024];
+  static int32_t device_ends[kMaxGroups + 1];
+  std::vector<int64_t> ends;
+  const TileShape tiles[] = {kNoTile,        {128, 256, 64}, {128, 128, 64}, {64, 128, 64},
+                             {256, 256, 64}, {128, 100, 64}, {0, 128, 64},   {128, 256, 0}};
+  const char* const names[] = {"groups",
+                               "group_ends",
+                               "device_group_ends",
+                               "max_rows",
+                               "n",
+                               "k",
+                               "input",
+                               "output",
+                               "a",
+                               "lda",
+                               "b",
+                               "ldb",
+                               "stride_b",
+                               "c",
+                               "ldc",
+                               "d",
+                               "ldd",
+                               "beta",
+                               "repack",
+                               "avail_sms",
+                               "mode",
+                               "splits",
+                               "blocks",
+                               "sk_tiles",
+                               "reduction",
+                               "reduction_slices",
+                               "tile",
+                               "max_workspace_bytes",
+                               "schedule",
+                               "store_d",
+                               "pingpong"};
+  int rejected = 0, planned = 0;
+  for (int i = 0; i < 20000; ++i) {
+    // Half the calls anything at all; the other half plausible, each argument wrong 1 time in 40.
+    const bool any = i % 2 == 0;
+    auto wrong = [&]() { return any ? below(3) == 0 : below(40) == 0; };
+    GroupedGemmArgs g;
+    g.groups = wrong() ? pick({-1, 0, kMaxGroups + 1})
+                       : 1 + (below(4) == 0 ? below(kMaxGroups) : below(16));
+    const int64_t groups = std::clamp<int64_t>(g.groups, 1, kMaxGroups);
+    ends.assign(static_cast<size_t>(groups), 0);
+    int64_t end = 0;
+    for (int64_t& e : ends) e = end += below(3) == 0 ? 0 : below(600);
+    if (wrong()) ends[static_cast<size_t>(below(groups))] = pick({-1, 0, int64_t{1} << 31, 5});
+    const bool on_device = below(4) == 0;
+    g.group_ends = on_device && !wrong() ? nullptr : ends.data();
+    if (on_device) {
+      g.device_group_ends =
+          wrong() ? reinterpret_cast<const int32_t*>(reinterpret_cast<const char*>(device_ends) + 2)
+                  : device_ends;
+      g.max_rows = wrong() ? pick({-5, 0, int64_t{1} << 31}) : 1 + below(20000);
+    }
+    auto dim = [&]() {
+      return wrong() ? pick({-3, 0, 1, 7, int64_t{1} << 31}) : 8 * (1 + below(600));
+    };
+    g.n = dim(), g.k = dim();
+    g.input = wrong() ? DType::kF32 : static_cast<DType>(below(2));
+    g.output = static_cast<DType>(below(3));
+    auto pointer = [&](int which) -> void* {
+      char* base = reinterpret_cast<char*>(buf[which]);
+      if (!wrong()) return base;
+      switch (below(4)) {
+        case 0: return nullptr;
+        case 1: return base + 1;  // between 16-bit elements
+        case 2: return base + 2;  // off 16 bytes
+        default: return base + 16;
+      }
+    };
+    g.a = pointer(0), g.b = pointer(1), g.c = pointer(2), g.d = pointer(3);
+    g.b_layout = below(2) ? Layout::kRowMajor : Layout::kColMajor;
+    const bool b_row = g.b_layout == Layout::kRowMajor;
+    auto ld = [&](int64_t need) {
+      return wrong() ? need + pick({-1, -8, 3}) : need + pick({0, 0, 8, 64});
+    };
+    g.lda = ld(g.k);
+    g.ldb = ld(b_row ? g.n : g.k);
+    g.ldd = ld(g.n);
+    g.ldc = below(2) ? g.ldd : ld(g.n);
+    g.stride_b = below(6) == 0 ? 0
+                 : wrong()     ? pick({-64, 4, int64_t{1} << 40})
+                               : g.ldb * (b_row ? g.k : g.n) + pick({0, 64});
+    g.alpha = below(8) ? 1.0f : 0.5f;
+    g.beta = below(3) ? 0.0f : 1.0f;
+    Options o;
+    o.mode = static_cast<Mode>(below(4));
+    if ((o.mode == Mode::kSplitK && below(2)) || wrong())
+      o.splits = static_cast<int>(pick({-1, 1, 2, 4, 64, 100000}));
+    if ((o.mode == Mode::kStreamK && below(2)) || wrong())
+      o.blocks = static_cast<int>(pick({-1, 1, 7, 132, 1000}));
+    if ((o.mode == Mode::kStreamK && below(3) == 0) || wrong())
+      o.sk_tiles = static_cast<int>(pick({-2, kPartialWaveTiles, 1, 5, 1 << 20}));
+    if ((o.mode != Mode::kDataParallel && below(3) == 0) || wrong())
+      o.reduction = static_cast<Reduction>(below(3));
+    if ((o.reduction == Reduction::kSeparate && below(2)) || wrong())
+      o.reduction_slices = static_cast<int>(pick({-1, 1, 2, 3, 4, 16}));
+    if (below(4) == 0) o.avail_sms = static_cast<int>(wrong() ? -1 : pick({1, 100, 132, 1000}));
+    o.tile = tiles[below(std::size(tiles))];
+    if (wrong()) o.repack = static_cast<RepackOperands>(below(4));
+    if (below(4) == 0) o.max_workspace_bytes = wrong() ? -1 : pick({1024, int64_t{1} << 30});
+    if (below(4) == 0) o.schedule = below(2) == 0 ? Schedule::kDynamic : Schedule::kStatic;
+    if (below(6) == 0) o.store_d = static_cast<StoreD>(below(4));
+    if (below(6) == 0) o.pingpong = below(2) == 0;
+    const std::string call = absl::StrFormat(
+        "call %d: %d groups (ends %s, last %d, max_rows %d), n %d k %d, in %d out %d, B %s, "
+        "beta %g, ld %d/%d/%d/%d, stride_b %d, mode %s, splits %d, blocks %d, sk_tiles %d, "
+        "reduction %s/%d, avail_sms %d, tile %s, cap %d",
+        i, g.groups, g.group_ends != nullptr ? "host" : "device",
+        g.group_ends != nullptr ? ends.back() : 0, g.max_rows, g.n, g.k, static_cast<int>(g.input),
+        static_cast<int>(g.output), LayoutName(g.b_layout), g.beta, g.lda, g.ldb, g.ldc, g.ldd,
+        g.stride_b, ModeName(o.mode), o.splits, o.blocks, o.sk_tiles,
+        o.reduction ? ReductionName(*o.reduction) : "unset", o.reduction_slices, o.avail_sms,
+        TileShapeName(o.tile), o.max_workspace_bytes);
+
+    const absl::Status v = ValidateGroupedGemmArgs(g, o);
+    if (!v.ok()) {
+      ++rejected;
+      ASSERT_EQ(v.code(), absl::StatusCode::kInvalidArgument) << call << ": " << v;
+      const std::string m(v.message());
+      const size_t name_end = m.find_first_not_of("abcdefghijklmnopqrstuvwxyz_");
+      ASSERT_NE(std::find(std::begin(names), std::end(names), m.substr(0, name_end)),
+                std::end(names))
+          << call << ": '" << m << "' does not start with an argument's name";
+      ASSERT_TRUE(m.find(": ") != std::string::npos || m.find(" is null") != std::string::npos)
+          << call << ": '" << m << "' states no rule";
+      if (i % 10 == 0) {  // grouped_gemm() refuses it before any CUDA work
+        std::memset(buf[3], 0x5a, sizeof(buf[3]));
+        ASSERT_EQ(grouped_gemm(g, nullptr, o), v) << call;
+        for (uint16_t x : buf[3]) ASSERT_EQ(x, 0x5a5a) << call << ": D was written";
+      }
+      continue;
+    }
+    absl::StatusOr<Plan> p = PlanGroupedGemm(g, H200Spec(), o);
+    if (!p.ok()) {
+      const absl::StatusCode c = p.status().code();
+      ASSERT_TRUE(c == absl::StatusCode::kInvalidArgument ||
+                  c == absl::StatusCode::kResourceExhausted)
+          << call << ": " << p.status();
+      ASSERT_FALSE(p.status().message().empty()) << call;
+      continue;
+    }
+    ++planned;
+    ASSERT_EQ(p->groups, g.groups) << call;
+    ASSERT_EQ(p->n, g.n) << call;
+    ASSERT_EQ(p->k, g.k) << call;
+    ASSERT_EQ(p->batch, 1) << call;
+    ASSERT_EQ(p->m, g.group_ends != nullptr ? ends.back() : g.max_rows) << call;
+    int64_t tile_rows = 0;
+    for (size_t j = 0; g.group_ends != nullptr && j < ends.size(); ++j)
+      tile_rows += (ends[j] - (j > 0 ? ends[j - 1] : 0) + p->tile_m - 1) / p->tile_m;
+    if (g.group_ends != nullptr) {
+      ASSERT_EQ(p->tiles_m, tile_rows) << call;
+    } else {  // the most tile rows any split of max_rows over the groups makes, and one more
+      ASSERT_GE(int64_t{p->tiles_m} * p->tile_m, g.max_rows) << call;
+    }
+    ASSERT_GE(int64_t{p->tiles_n} * p->tile_n, p->n) << call;
+    ASSERT_GE(int64_t{p->iters_per_tile} * p->tile_k, p->k) << call;
+    ASSERT_EQ(p->dp_tiles + p->sk_tiles, p->tiles) << call;
+    ASSERT_FALSE(p->pingpong || p->repack_a || p->repack_b) << call;
+    ASSERT_LE(p->group_rows_offset + 16 * int64_t{p->tiles_m}, p->workspace_bytes) << call;
+    if (o.max_workspace_bytes > 0) ASSERT_LE(p->workspace_bytes, o.max_workspace_bytes) << call;
+  }
+  EXPECT_GT(rejected, 5000);
+  EXPECT_GT(planned, 2000);
 }
 
 }  // namespace
