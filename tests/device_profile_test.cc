@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cmath>
 #include <random>
 #include <string>
 #include <vector>
@@ -199,6 +200,59 @@ TEST(DeviceProfile, AnyProfileThatReadsPlans) {
       }
     }
   }
+}
+
+// Thousands of profiles mutated at random (characters dropped, repeated or replaced, numbers
+// made huge, negative, fractional or not numbers, the text cut short): each reads as a device
+// that plans, or is refused with InvalidArgument that names what is wrong; none crashes.
+TEST(DeviceProfile, MutatedProfilesAreReadOrRefused) {
+  const std::string good = DeviceSpecToJson(H200Spec());
+  std::mt19937_64 rng(20261208);
+  auto below = [&rng](size_t n) { return static_cast<size_t>(rng() % n); };
+  const char* const tokens[] = {"0",    "-1",   "1e999", "-0.0", "4097", "1.5",  "nan",
+                                "null", "true", "\"x\"", "[]",   "{}",   "\"\"", "1e-320"};
+  int read = 0, refused = 0;
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string s = good;
+    for (int edits = 1 + static_cast<int>(below(3)); edits > 0 && !s.empty(); --edits) {
+      const size_t at = below(s.size());
+      switch (below(5)) {
+        case 0: s.erase(at, 1 + below(8)); break;
+        case 1: s.insert(at, s.substr(at, 1 + below(8))); break;
+        case 2: s[at] = static_cast<char>(32 + below(95)); break;
+        case 3: {  // a number's digits, or any value, replaced by another token
+          const size_t digit = s.find_first_of("0123456789", at);
+          if (digit == std::string::npos) break;
+          const size_t end = s.find_first_not_of("0123456789.e-", digit);
+          s.replace(digit, end - digit, tokens[below(std::size(tokens))]);
+          break;
+        }
+        default: s.resize(at); break;
+      }
+    }
+    absl::StatusOr<DeviceSpec> spec = DeviceSpecFromJson(s);
+    if (!spec.ok()) {
+      ++refused;
+      ASSERT_EQ(spec.status().code(), absl::StatusCode::kInvalidArgument)
+          << spec.status() << "\n" << s;
+      ASSERT_FALSE(spec.status().message().empty()) << s;
+      continue;
+    }
+    ++read;
+    Problem pr;
+    pr.m = 1 + static_cast<int64_t>(below(8192));
+    pr.n = 1 + static_cast<int64_t>(below(8192));
+    pr.k = 1 + static_cast<int64_t>(below(8192));
+    absl::StatusOr<Plan> p = MakePlan(pr, *spec, {});
+    if (p.ok()) {
+      ASSERT_GE(p->grid_blocks, 1) << s;
+      ASSERT_LE(p->grid_blocks, std::max(1, spec->sms * spec->occupancy)) << s;
+      const double us = PredictMicros(*p, KernelCost(*spec, *p));
+      ASSERT_TRUE(std::isfinite(us) && us >= 0) << us << "\n" << s;
+    }
+  }
+  EXPECT_GT(read, 100);
+  EXPECT_GT(refused, 1000);
 }
 
 TEST(DeviceProfile, AdaptsOnlyToADeviceWhoseKernelsRunIt) {
