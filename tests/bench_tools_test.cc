@@ -1,6 +1,8 @@
 // streamk-bench's host side on the CPU: shape files and sets, the summary statistics, and the
 // table / CSV / JSON / SVG renderings.
 #include <algorithm>
+#include <sstream>
+#include <fstream>
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -447,6 +449,86 @@ TEST(BenchReport, BothTimingsSummarizedAndKept) {
   EXPECT_DOUBLE_EQ(back->rows[0].Find("dp")->launches_us, 12);
   EXPECT_NEAR(SummarizeLaunches(*back, "waveq", "dp").geomean, 1.2, 1e-9);
   EXPECT_EQ(Json::parse(ToJson(r))["shapes"][0]["results"][1]["launches_us"], 12.0) << ToJson(r);
+}
+
+// The committed sample CSVs (tests/data), mutated at random thousands of times (characters
+// dropped, repeated or replaced, numbers swapped for other tokens, lines repeated, the text cut
+// short): every reader (--replot's FromCsv and ContentionFromCsv, streamk-fit's ParseBenchCsv)
+// reads each one or refuses it with a status that says why, and what it reads formats as a
+// table; none crashes.
+TEST(BenchReport, MutatedCsvsAreReadOrRefused) {
+  auto read = [](const std::string& name) {
+    std::ifstream in(std::string(STREAMK_TEST_DATA_DIR) + "/" + name);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  };
+  const std::string bench = read("fit_sample.csv"), hold = read("hold_sample.csv");
+  ASSERT_TRUE(FromCsv(bench).ok()) << FromCsv(bench).status();
+  ASSERT_TRUE(ContentionFromCsv(hold).ok()) << ContentionFromCsv(hold).status();
+  std::mt19937_64 rng(20261208);
+  auto below = [&rng](size_t n) { return static_cast<size_t>(rng() % n); };
+  const char* const tokens[] = {"",  "-1", "0",  "1e999", "nan", "inf",
+                                "x", ",",  "\n", "\"",    "-0",  "99999999999999999999"};
+  auto mutate = [&](std::string s) {
+    for (int edits = 1 + static_cast<int>(below(3)); edits > 0 && !s.empty(); --edits) {
+      const size_t at = below(s.size());
+      switch (below(6)) {
+        case 0: s.erase(at, 1 + below(12)); break;
+        case 1: s.insert(at, s.substr(at, 1 + below(12))); break;
+        case 2: s[at] = static_cast<char>(32 + below(95)); break;
+        case 3: {  // a field replaced by another token
+          const size_t begin = s.rfind(',', at), end = s.find_first_of(",\n", at);
+          if (begin == std::string::npos || end == std::string::npos || end <= begin) break;
+          s.replace(begin + 1, end - begin - 1, tokens[below(std::size(tokens))]);
+          break;
+        }
+        case 4: {  // a line repeated
+          const size_t begin = s.rfind('\n', at), end = s.find('\n', at);
+          if (begin == std::string::npos || end == std::string::npos) break;
+          s.insert(end, s.substr(begin, end - begin));
+          break;
+        }
+        default: s.resize(at); break;
+      }
+    }
+    return s;
+  };
+  int read_back = 0, refused = 0;
+  for (int trial = 0; trial < 1500; ++trial) {
+    const std::string b = mutate(bench), h = mutate(hold);
+    absl::StatusOr<BenchReport> r = FromCsv(b);
+    if (r.ok()) {
+      ++read_back;
+      EXPECT_FALSE(FormatTable(*r).empty());
+    } else {
+      ++refused;
+      EXPECT_FALSE(r.status().message().empty()) << b;
+    }
+    absl::StatusOr<std::vector<Measurement>> m = ParseBenchCsv("mutated.csv", b);
+    if (!m.ok()) EXPECT_FALSE(m.status().message().empty()) << b;
+    absl::StatusOr<ContentionReport> c = ContentionFromCsv(h);
+    if (c.ok()) {
+      EXPECT_FALSE(FormatContention(*c).empty());
+    } else {
+      EXPECT_FALSE(c.status().message().empty()) << h;
+    }
+    if (HasFailure()) return;
+  }
+  EXPECT_GT(read_back, 50);
+  EXPECT_GT(refused, 500);
+  // A header whose name repeats (two empty ones, where "spread" was) has fewer distinct names
+  // than fields: its rows, one field short of it, are refused, not read past their end
+  // (streamk-fit crashed on such a file).
+  std::string repeated = bench;
+  const size_t spread = repeated.find(",spread,");
+  ASSERT_NE(spread, std::string::npos);
+  repeated.replace(spread, 8, ",,,");
+  absl::StatusOr<std::vector<Measurement>> short_row = ParseBenchCsv("repeated.csv", repeated);
+  ASSERT_FALSE(short_row.ok());
+  EXPECT_NE(short_row.status().message().find("repeated.csv:2: 25 fields, the header has 26"),
+            std::string::npos)
+      << short_row.status();
 }
 
 // --hold-sms: times against the free GPU's and the ideal, a stalled mode marked, and the

@@ -60,8 +60,12 @@ absl::StatusOr<std::vector<Measurement>> ParseBenchCsv(const std::string& path,
   std::vector<std::string> lines = absl::StrSplit(contents, '\n', absl::SkipEmpty());
   if (lines.empty()) return RowError(path, 1, "empty file, expected a streamk-bench CSV header");
   std::map<std::string, int> column;
+  // Every row has the header's fields: a column's index is below it (not the count of distinct
+  // names, which a repeated name makes smaller).
+  size_t header_fields = 0;
   {
     std::vector<std::string> names = absl::StrSplit(lines[0], ',');
+    header_fields = names.size();
     for (int i = 0; i < static_cast<int>(names.size()); ++i)
       column[std::string(absl::StripAsciiWhitespace(names[i]))] = i;
   }
@@ -76,9 +80,9 @@ absl::StatusOr<std::vector<Measurement>> ParseBenchCsv(const std::string& path,
   std::vector<Measurement> rows;
   for (int i = 1; i < static_cast<int>(lines.size()); ++i) {
     std::vector<std::string> f = absl::StrSplit(lines[i], ',');
-    if (f.size() < column.size())
+    if (f.size() < header_fields)
       return RowError(path, i + 1,
-                      absl::StrCat(f.size(), " fields, the header has ", column.size()));
+                      absl::StrCat(f.size(), " fields, the header has ", header_fields));
     auto text = [&](const char* c) {
       return std::string(absl::StripAsciiWhitespace(f[column[c]]));
     };
