@@ -1145,6 +1145,69 @@ TEST(BenchModes, ScheduleAndSmsSuffixes) {
   }
 }
 
+// Random --modes words, pieced together from the grammar's parts and mutated: each parses, or is
+// refused with InvalidArgument naming the word; a word that parses gives options the planner
+// takes or refuses with a status (never a crash).
+TEST(BenchModes, RandomWordsParseOrAreNamed) {
+  std::mt19937_64 rng(20261208);
+  auto below = [&rng](size_t n) { return static_cast<size_t>(rng() % n); };
+  const char* const heads[] = {"auto",   "dp",     "splitk", "streamk", "streamk-tail",
+                               "cublas", "argmin", "sk",     ""};
+  const char* const parts[] = {"/128x128x64",
+                               "/128x256x64",
+                               "/64x128x64",
+                               "/1x1x1",
+                               "/x",
+                               ":4",
+                               ":0",
+                               ":-1",
+                               ":99999999999",
+                               "@atomic",
+                               "@separate",
+                               "@separate:4",
+                               "@deterministic",
+                               "@nope",
+                               "+dynamic",
+                               "+static",
+                               "+sms:100",
+                               "+sms:0",
+                               "+sms:",
+                               "+",
+                               "/",
+                               ":",
+                               "@"};
+  const char* const words_ok[] = {"auto", "dp", "cublas", "streamk"};
+  int parsed = 0, refused = 0;
+  for (int trial = 0; trial < 5000; ++trial) {
+    std::string word = heads[below(std::size(heads))];
+    for (size_t n = below(4); n > 0; --n) word += parts[below(std::size(parts))];
+    if (below(4) == 0 && !word.empty())
+      word[below(word.size())] = static_cast<char>(32 + below(95));
+    absl::StatusOr<std::vector<streamk::tools::ModeSpec>> modes =
+        streamk::tools::ParseModes({words_ok[below(std::size(words_ok))], word});
+    if (!modes.ok()) {
+      ++refused;
+      ASSERT_EQ(modes.status().code(), absl::StatusCode::kInvalidArgument) << word;
+      ASSERT_NE(modes.status().message().find(word), std::string::npos)
+          << modes.status() << " does not name '" << word << "'";
+      continue;
+    }
+    ++parsed;
+    ASSERT_EQ(modes->size(), 2u) << word;
+    const streamk::tools::ModeSpec& m = (*modes)[1];
+    if (m.cublas || m.argmin) continue;
+    streamk::GemmArgs g;
+    static uint16_t buf[4][64];
+    g.m = 1000, g.n = 1000, g.k = 1000;
+    g.a = buf[0], g.b = buf[1], g.c = buf[2], g.d = buf[3];
+    g.lda = g.ldb = g.ldc = g.ldd = 1000;
+    absl::StatusOr<streamk::Plan> p = streamk::PlanGemm(g, streamk::H200Spec(), m.options);
+    if (!p.ok()) ASSERT_FALSE(p.status().message().empty()) << word;
+  }
+  EXPECT_GT(parsed, 300);
+  EXPECT_GT(refused, 1000);
+}
+
 TEST(BenchModes, ArgminTakesScheduleAndSmsButNoTileOrReduction) {
   absl::StatusOr<std::vector<streamk::tools::ModeSpec>> modes =
       streamk::tools::ParseModes({"argmin", "argmin+dynamic+sms:100"});
