@@ -63,12 +63,17 @@ def _options(lib: "_lib.Library", mode: str, splits: int, blocks: int, reduction
     o.full_width_wgmma = 0 if narrow_wgmma else 1
     o.store_d = _lib.STORE_D[store_d]
     o.mode = _lib.MODES[mode]
+    for name, v in (("splits", splits), ("blocks", blocks), ("avail_sms", avail_sms)):
+        _lib.check_int(name, v, _lib.INT32)
     o.splits, o.blocks, o.avail_sms = splits, blocks, avail_sms
     o.reduction = _lib.REDUCTIONS[reduction]
     if tile is not None:
         if len(tile) != 3:
             raise ValueError(f"tile = {tile!r}: must be (BM, BN, BK)")
+        for v in tile:
+            _lib.check_int(f"tile = {tile!r}: each of BM, BN, BK", v, _lib.INT32)
         o.tile_m, o.tile_n, o.tile_k = tile
+    _lib.check_int("max_workspace_bytes", max_workspace_bytes, _lib.INT64)
     if max_workspace_bytes < 0:
         raise ValueError(f"max_workspace_bytes = {max_workspace_bytes}: must be >= 0")
     o.max_workspace_bytes = max_workspace_bytes
@@ -106,8 +111,7 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
     """
     lib = _lib.library()
     for name, v in (("m", m), ("n", n), ("k", k), ("batch", batch)):
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise TypeError(f"{name} = {v!r}: must be an int")
+        _lib.check_int(name, v)
     args = lib.new_args()
     args.m, args.n, args.k, args.batch = m, n, k, batch
     args.input = _dtype_code("dtype", dtype)
@@ -119,6 +123,8 @@ def plan(m: int, n: int, k: int, *, dtype: Any = "fp16", out_dtype: Any = None,
     args.b, args.b_layout, args.ldb = fake, _lib.COL_MAJOR, k
     args.d, args.cd_layout, args.ldd = fake, _lib.ROW_MAJOR, n
     if batch > 1:
+        for name, v in (("m * k", m * k), ("k * n", k * n), ("m * n", m * n)):
+            _lib.check_int(name, v)
         args.stride_a, args.stride_b, args.stride_d = m * k, k * n, m * n
     options = _options(lib, mode, splits, blocks, reduction, tile, avail_sms, max_workspace_bytes,
                        schedule, mainloop, pingpong, narrow_wgmma, store_d)
@@ -139,15 +145,16 @@ def plan_grouped(rows: Sequence[int], n: int, k: int, *, dtype: Any = "fp16",
     plan grouped_mm runs with offs on the GPU, made for any routing of sum(rows) rows over the
     groups ("rows_bound" 1). Options as plan()."""
     lib = _lib.library()
-    for name, v in (("n", n), ("k", k)):
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise TypeError(f"{name} = {v!r}: must be an int")
+    for name, v in (("n", n), ("k", k), ("n * k", n * k)):
+        _lib.check_int(name, v)
     rows = list(rows)
     if not rows or any(not isinstance(r, int) or isinstance(r, bool) for r in rows):
         raise TypeError(f"rows = {rows!r}: must be a non-empty sequence of ints")
     ends, total = [], 0
-    for r in rows:
+    for g, r in enumerate(rows):
         total += r
+        _lib.check_int(f"rows[{g}]", r)
+        _lib.check_int(f"sum(rows[:{g + 1}])", total)
         ends.append(total)
     # Addresses planning never reads: packed operands as grouped_mm passes the transposed view
     # of [groups, n, k] weights, and with device_ends the ends (only their bound is planned for).

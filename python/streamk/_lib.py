@@ -32,6 +32,21 @@ STORE_D = {None: 0, "threads": 1, "tma": 2, "rows": 3, "rows-warp": 4}
 DTYPES = {"fp16": F16, "float16": F16, "bf16": BF16, "bfloat16": BF16, "fp32": F32, "float32": F32}
 
 
+# The ranges of the C interface's integer fields. ctypes wraps a value outside them silently (m =
+# 2**64 + 4096 planned 4096 rows), so every int from the caller is checked first (check_int).
+INT32 = (-2**31, 2**31 - 1)
+INT64 = (-2**63, 2**63 - 1)
+
+
+def check_int(name: str, value: Any, bounds: tuple[int, int] = INT64) -> None:
+    """TypeError unless `value` is an int (not a bool); ValueError naming it where the C field it
+    goes to cannot hold it."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} = {value!r}: must be an int")
+    if not bounds[0] <= value <= bounds[1]:
+        raise ValueError(f"{name} = {value}: must be in [{bounds[0]}, {bounds[1]}]")
+
+
 def schedule_code(schedule: str) -> int:
     """streamk_schedule's value for `schedule` ("auto", "static" or "dynamic"); ValueError
     otherwise."""

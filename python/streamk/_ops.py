@@ -81,7 +81,7 @@ def _validate(a: torch.Tensor, b: torch.Tensor) -> None:
 
 def _check_schedule(schedule: str, avail_sms: int) -> None:
     _lib.schedule_code(schedule)
-    if not isinstance(avail_sms, int) or avail_sms < 0:
+    if not isinstance(avail_sms, int) or not 0 <= avail_sms <= _lib.INT32[1]:
         raise ValueError(f"avail_sms = {avail_sms!r}: must be an int >= 0 (0: every SM)")
 
 

@@ -118,6 +118,25 @@ def test_sizes_must_be_ints():
         streamk.plan(128, 128, 1.5, device="h200")
 
 
+@pytest.mark.parametrize("call,match", [
+    (lambda: streamk.plan(2**64 + 4096, 4096, 4096, device="h200"), "m = 18446744073709555712"),
+    (lambda: streamk.plan(64, 64, 64, device="h200", mode="splitk", splits=2**32 + 1),
+     "splits = 4294967297"),
+    (lambda: streamk.plan(64, 64, 64, device="h200", avail_sms=2**31), "avail_sms = 2147483648"),
+    (lambda: streamk.plan(64, 64, 64, device="h200", tile=(2**32 + 128, 256, 64)), "tile"),
+    (lambda: streamk.plan(64, 64, 64, device="h200", max_workspace_bytes=2**64 + 1),
+     "max_workspace_bytes = 18446744073709551617"),
+    (lambda: streamk.plan(2**40, 2**40, 2**40, device="h200", batch=2), "m \\* k"),
+    (lambda: streamk.plan_grouped([2**64 + 100, 5], 64, 64, device="h200"), "rows\\[0\\]"),
+    (lambda: streamk.plan_grouped([2**62, 2**62, 2**62], 64, 64, device="h200"),
+     "sum\\(rows\\[:2\\]\\)"),
+])
+def test_ints_the_c_interface_cannot_hold_are_refused(call, match):
+    # ctypes would wrap them silently: m = 2**64 + 4096 used to plan 4096 rows.
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
 def test_mm_without_torch_says_so():
     try:
         import torch  # noqa: F401
