@@ -252,8 +252,8 @@ int main(int argc, char** argv) {
     m.skews.clear();
     for (const std::string& t : absl::GetFlag(FLAGS_moe_skews)) {
       double v = 0;
-      if (!absl::SimpleAtod(t, &v) || v < 0)
-        return Fail(absl::StrCat("--moe_skews ", t, ": not a number >= 0"));
+      if (!absl::SimpleAtod(t, &v) || !std::isfinite(v) || v < 0)  // nan passes v < 0
+        return Fail(absl::StrCat("--moe_skews ", t, ": not a finite number >= 0"));
       m.skews.push_back(v);
     }
     const std::optional<DType> dtype = ParseDType(absl::GetFlag(FLAGS_dtype));

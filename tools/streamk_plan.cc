@@ -192,9 +192,10 @@ int main(int argc, char** argv) {
     double skew = 0;
     if ((f.size() != 4 && f.size() != 5) || !absl::SimpleAtoi(f[0], &experts) ||
         !absl::SimpleAtoi(f[1], &tokens) || (f.size() == 5 && !absl::SimpleAtod(f[4], &skew)) ||
-        experts < 1 || experts > streamk::kMaxGroups || tokens < 1 || skew < 0)
+        experts < 1 || experts > streamk::kMaxGroups || tokens < 1 || !std::isfinite(skew) ||
+        skew < 0)  // nan passes skew < 0
       return Fail(absl::StrCat("--moe ", moe, ": expected E,TOKENS,N,K[,SKEW] with 1 <= E <= ",
-                               streamk::kMaxGroups, ", TOKENS >= 1 and SKEW >= 0"));
+                               streamk::kMaxGroups, ", TOKENS >= 1 and SKEW a finite number >= 0"));
     if (!sizes.empty()) return Fail("--moe names N and K: give no sizes");
     group_rows = MoeRows(experts, tokens, skew);
     sizes = {std::to_string(tokens), f[2], f[3]};
