@@ -328,8 +328,9 @@ int main(int argc, char** argv) {
       return Fail(absl::StrCat("--hold-sms ", x, ": expected a positive count of SMs"));
     held_counts.push_back(v);
   }
-  if (absl::GetFlag(FLAGS_hold_timeout) <= 0)
-    return Fail("--hold-timeout: must be > 0 seconds");
+  // (nan and inf fail too: the holding kernel counts the timeout in int64 nanoseconds.)
+  if (const double t = absl::GetFlag(FLAGS_hold_timeout); !(t > 0 && t <= 3600))
+    return Fail(absl::StrCat("--hold-timeout ", t, ": must be in (0, 3600] seconds"));
   if (absl::GetFlag(FLAGS_align) < 1)
     return Fail(absl::StrCat("--align ", absl::GetFlag(FLAGS_align), ": must be >= 1"));
   std::optional<RepackOperands> repack;
