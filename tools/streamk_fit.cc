@@ -214,6 +214,11 @@ int main(int argc, char** argv) {
       return Fail("--set " + kv + ": expected [" + ConfigurationNames("|", "|", ".") +
                   "]FIELD=VALUE with a field of CostModel");
     *field = v;
+    // The values a device profile may hold (nan, negative or huge constants are refused there).
+    if (absl::StatusOr<streamk::DeviceSpec> read =
+            streamk::DeviceSpecFromJson(streamk::DeviceSpecToJson(spec));
+        !read.ok())
+      return Fail("--set " + kv + ": " + std::string(read.status().message()));
   }
   for (const std::string& f : absl::GetFlag(FLAGS_fit))
     if (streamk::tools::CostField(cost, f) == nullptr)
