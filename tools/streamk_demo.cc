@@ -54,9 +54,11 @@ int main(int argc, char** argv) {
   if (!sizes.empty() && !(sizes.size() == 3 && absl::SimpleAtoi(sizes[0], &m) &&
                           absl::SimpleAtoi(sizes[1], &n) && absl::SimpleAtoi(sizes[2], &k)))
     return Fail("expected M N K (or MxNxK) as integers, or nothing for 4096 4096 4096");
+  if (m < 1 || n < 1 || k < 1) return Fail("M, N and K must be >= 1");
   absl::StatusOr<streamk::DeviceSpec> device = streamk::QueryLocalDevice();
   if (!device.ok()) {
-    std::printf("streamk-demo: %s; nothing to run (the plan above is for the H200 model)\n",
+    // scripts/run.sh prints the plan on the built-in H200 model before this.
+    std::printf("streamk-demo: %s; nothing to run (streamk-plan M N K prints the plan)\n",
                 std::string(device.status().message()).c_str());
     return 0;
   }
