@@ -422,6 +422,48 @@ TEST(GemmValidation, RepackOperandsNamesParseBack) {
   EXPECT_EQ(SwapOperands(RepackOperands::kNone), RepackOperands::kNone);
 }
 
+// Random options for the random-call tests: each field plausible for the mode, or (where
+// `wrong` says) anything at all. `copies`: operand copies (repack) are a plausible choice, as
+// for gemm(); a grouped GEMM reads its operands as they are, so there any copy is a mistake.
+Options RandomOptions(std::mt19937_64& rng, const std::function<bool()>& wrong, bool copies) {
+  auto pick = [&rng](std::initializer_list<int64_t> v) { return *(v.begin() + rng() % v.size()); };
+  static const TileShape tiles[] = {kNoTile,         {128, 256, 64}, {128, 128, 64}, {64, 128, 64},
+                                    {256, 256, 64},  {128, 100, 64}, {16, 16, 4},    {0, 128, 64},
+                                    {-128, 256, 64}, {128, 256, 0}};
+  Options o;
+  o.mode = static_cast<Mode>(rng() % 4);
+  const bool splitk = o.mode == Mode::kSplitK, streamk = o.mode == Mode::kStreamK;
+  if ((splitk && rng() % 2) || wrong())
+    o.splits = static_cast<int>(pick({-1, 1, 2, 4, 64, 100000}));
+  if ((streamk && rng() % 2) || wrong()) o.blocks = static_cast<int>(pick({-1, 1, 7, 132, 1000}));
+  if ((streamk && rng() % 3 == 0) || wrong())
+    o.sk_tiles = static_cast<int>(pick({-2, kPartialWaveTiles, 1, 5, 1 << 20}));
+  if ((o.mode != Mode::kDataParallel && rng() % 3 == 0) || wrong())
+    o.reduction = static_cast<Reduction>(rng() % 3);
+  if ((o.reduction == Reduction::kSeparate && rng() % 2) || wrong())
+    o.reduction_slices = static_cast<int>(pick({-1, 1, 2, 3, 4, 16, 64}));
+  if (rng() % 4 == 0) o.avail_sms = static_cast<int>(wrong() ? -1 : pick({1, 100, 132, 1000}));
+  o.tile = tiles[rng() % std::size(tiles)];
+  if (copies ? rng() % 4 == 0 : wrong()) o.repack = static_cast<RepackOperands>(rng() % 4);
+  if (rng() % 4 == 0) o.max_workspace_bytes = wrong() ? -1 : pick({1024, int64_t{1} << 30});
+  if (rng() % 4 == 0) o.schedule = rng() % 2 == 0 ? Schedule::kDynamic : Schedule::kStatic;
+  if (rng() % 6 == 0) o.pingpong = rng() % 2 == 0;
+  if (rng() % 6 == 0) o.narrow_wgmma = false;
+  if (rng() % 6 == 0) o.store_d = static_cast<StoreD>(rng() % 4);
+  return o;
+}
+
+// The options of a random call, for its failure messages.
+std::string DescribeOptions(const Options& o) {
+  return absl::StrFormat(
+      "mode %s, splits %d, blocks %d, sk_tiles %d, reduction %s/%d, avail_sms %d, tile %s, "
+      "repack %d, cap %d, schedule %s",
+      ModeName(o.mode), o.splits, o.blocks, o.sk_tiles,
+      o.reduction ? ReductionName(*o.reduction) : "unset", o.reduction_slices, o.avail_sms,
+      TileShapeName(o.tile), o.repack ? static_cast<int>(*o.repack) : -1, o.max_workspace_bytes,
+      o.schedule ? ScheduleName(*o.schedule) : "(planner)");
+}
+
 // Random calls, most of them wrong in one or more ways (sizes from -3 to 2^40, leading
 // dimensions and strides anywhere, pointers null or between elements, every option), through
 // the public entry points: ValidateGemmArgs accepts a call or names what it rejects
@@ -449,9 +491,6 @@ TEST(GemmValidation, RandomCallsAreAcceptedOrNamed) {
       default: return base;
     }
   };
-  const TileShape tiles[] = {kNoTile,         {128, 256, 64}, {128, 128, 64}, {64, 128, 64},
-                             {256, 256, 64},  {128, 100, 64}, {16, 16, 4},    {0, 128, 64},
-                             {-128, 256, 64}, {128, 256, 0}};
   int accepted = 0, planned = 0, rejected = 0;
   for (int i = 0; i < 20000; ++i) {
     // Half the calls anything at all; the other half plausible, each argument wrong 1 time in 40.
@@ -489,37 +528,12 @@ TEST(GemmValidation, RandomCallsAreAcceptedOrNamed) {
     }
     g.alpha = rng() % 8 ? 1.0f : 0.5f;
     g.beta = rng() % 3 ? 0.0f : 1.0f;
-    Options o;
-    o.mode = static_cast<Mode>(rng() % 4);
-    const bool splitk = o.mode == Mode::kSplitK, streamk = o.mode == Mode::kStreamK;
-    if ((splitk && rng() % 2) || wrong())
-      o.splits = static_cast<int>(pick({-1, 1, 2, 4, 64, 100000}));
-    if ((streamk && rng() % 2) || wrong()) o.blocks = static_cast<int>(pick({-1, 1, 7, 132, 1000}));
-    if ((streamk && rng() % 3 == 0) || wrong())
-      o.sk_tiles = static_cast<int>(pick({-2, kPartialWaveTiles, 1, 5, 1 << 20}));
-    if ((o.mode != Mode::kDataParallel && rng() % 3 == 0) || wrong())
-      o.reduction = static_cast<Reduction>(rng() % 3);
-    if ((o.reduction == Reduction::kSeparate && rng() % 2) || wrong())
-      o.reduction_slices = static_cast<int>(pick({-1, 1, 2, 3, 4, 16, 64}));
-    if (rng() % 4 == 0) o.avail_sms = static_cast<int>(wrong() ? -1 : pick({1, 100, 132, 1000}));
-    o.tile = tiles[rng() % std::size(tiles)];
-    if (rng() % 4 == 0) o.repack = static_cast<RepackOperands>(rng() % 4);
-    if (rng() % 4 == 0) o.max_workspace_bytes = wrong() ? -1 : pick({1024, int64_t{1} << 30});
-    if (rng() % 4 == 0) o.schedule = rng() % 2 == 0 ? Schedule::kDynamic : Schedule::kStatic;
-    if (rng() % 6 == 0) o.pingpong = rng() % 2 == 0;
-    if (rng() % 6 == 0) o.narrow_wgmma = false;
-    if (rng() % 6 == 0) o.store_d = static_cast<StoreD>(rng() % 4);
+    const Options o = RandomOptions(rng, wrong, /*copies=*/true);
     const std::string call = absl::StrFormat(
-        "call %d: %dx%dx%d batch %d, layouts %d%d%d, in %d out %d, beta %g, ld %d/%d/%d/%d, mode "
-        "%s, "
-        "splits %d, blocks %d, sk_tiles %d, reduction %s/%d, avail_sms %d, tile %s, repack %d, "
-        "cap %d, schedule %s",
-        i, g.m, g.n, g.k, g.batch, static_cast<int>(g.a_layout), static_cast<int>(g.b_layout),
+        "call %d: %dx%dx%d batch %d, layouts %d%d%d, in %d out %d, beta %g, ld %d/%d/%d/%d, %s", i,
+        g.m, g.n, g.k, g.batch, static_cast<int>(g.a_layout), static_cast<int>(g.b_layout),
         static_cast<int>(g.cd_layout), static_cast<int>(g.input), static_cast<int>(g.output),
-        g.beta, g.lda, g.ldb, g.ldc, g.ldd, ModeName(o.mode), o.splits, o.blocks, o.sk_tiles,
-        o.reduction ? ReductionName(*o.reduction) : "unset", o.reduction_slices, o.avail_sms,
-        TileShapeName(o.tile), o.repack ? static_cast<int>(*o.repack) : -1, o.max_workspace_bytes,
-        (o.schedule ? ScheduleName(*o.schedule) : "(planner)"));
+        g.beta, g.lda, g.ldb, g.ldc, g.ldd, DescribeOptions(o));
 
     const absl::Status v = ValidateGemmArgs(g, o);
     if (!v.ok()) {
@@ -754,8 +768,6 @@ TEST(GroupedGemmValidation, RandomCallsAreAcceptedOrNamed) {
   alignas(256) static uint16_t buf[4][1024];
   static int32_t device_ends[kMaxGroups + 1];
   std::vector<int64_t> ends;
-  const TileShape tiles[] = {kNoTile,        {128, 256, 64}, {128, 128, 64}, {64, 128, 64},
-                             {256, 256, 64}, {128, 100, 64}, {0, 128, 64},   {128, 256, 0}};
   const char* const names[] = {"groups",
                                "group_ends",
                                "device_group_ends",
@@ -839,35 +851,14 @@ TEST(GroupedGemmValidation, RandomCallsAreAcceptedOrNamed) {
                                : g.ldb * (b_row ? g.k : g.n) + pick({0, 64});
     g.alpha = below(8) ? 1.0f : 0.5f;
     g.beta = below(3) ? 0.0f : 1.0f;
-    Options o;
-    o.mode = static_cast<Mode>(below(4));
-    if ((o.mode == Mode::kSplitK && below(2)) || wrong())
-      o.splits = static_cast<int>(pick({-1, 1, 2, 4, 64, 100000}));
-    if ((o.mode == Mode::kStreamK && below(2)) || wrong())
-      o.blocks = static_cast<int>(pick({-1, 1, 7, 132, 1000}));
-    if ((o.mode == Mode::kStreamK && below(3) == 0) || wrong())
-      o.sk_tiles = static_cast<int>(pick({-2, kPartialWaveTiles, 1, 5, 1 << 20}));
-    if ((o.mode != Mode::kDataParallel && below(3) == 0) || wrong())
-      o.reduction = static_cast<Reduction>(below(3));
-    if ((o.reduction == Reduction::kSeparate && below(2)) || wrong())
-      o.reduction_slices = static_cast<int>(pick({-1, 1, 2, 3, 4, 16}));
-    if (below(4) == 0) o.avail_sms = static_cast<int>(wrong() ? -1 : pick({1, 100, 132, 1000}));
-    o.tile = tiles[below(std::size(tiles))];
-    if (wrong()) o.repack = static_cast<RepackOperands>(below(4));
-    if (below(4) == 0) o.max_workspace_bytes = wrong() ? -1 : pick({1024, int64_t{1} << 30});
-    if (below(4) == 0) o.schedule = below(2) == 0 ? Schedule::kDynamic : Schedule::kStatic;
-    if (below(6) == 0) o.store_d = static_cast<StoreD>(below(4));
-    if (below(6) == 0) o.pingpong = below(2) == 0;
+    const Options o = RandomOptions(rng, wrong, /*copies=*/false);
     const std::string call = absl::StrFormat(
         "call %d: %d groups (ends %s, last %d, max_rows %d), n %d k %d, in %d out %d, B %s, "
-        "beta %g, ld %d/%d/%d/%d, stride_b %d, mode %s, splits %d, blocks %d, sk_tiles %d, "
-        "reduction %s/%d, avail_sms %d, tile %s, cap %d",
+        "beta %g, ld %d/%d/%d/%d, stride_b %d, %s",
         i, g.groups, g.group_ends != nullptr ? "host" : "device",
         g.group_ends != nullptr ? ends.back() : 0, g.max_rows, g.n, g.k, static_cast<int>(g.input),
         static_cast<int>(g.output), LayoutName(g.b_layout), g.beta, g.lda, g.ldb, g.ldc, g.ldd,
-        g.stride_b, ModeName(o.mode), o.splits, o.blocks, o.sk_tiles,
-        o.reduction ? ReductionName(*o.reduction) : "unset", o.reduction_slices, o.avail_sms,
-        TileShapeName(o.tile), o.max_workspace_bytes);
+        g.stride_b, DescribeOptions(o));
 
     const absl::Status v = ValidateGroupedGemmArgs(g, o);
     if (!v.ok()) {
